@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Installs the Debian packages microarena needs to build and test; idempotent:
+# packages already present are not touched, and apt is not called at all when
+# nothing is missing. Run as root (or with sudo available).
+set -euo pipefail
+
+packages=(
+  build-essential cmake g++ git python3
+  libflatbuffers-dev flatbuffers-compiler   # model schema (flatc at build time)
+  libcli11-dev nlohmann-json3-dev libfmt-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+)
+if [[ "${MICROARENA_DEPS_EXTRA:-}" != "" ]]; then
+  read -r -a extra <<<"$MICROARENA_DEPS_EXTRA"
+  packages+=("${extra[@]}")
+fi
+
+missing=()
+for package in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$package")
+  fi
+done
+
+if [[ ${#missing[@]} -eq 0 ]]; then
+  echo "deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+echo "deps: installing ${missing[*]}"
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "deps: not root and no sudo; install: ${missing[*]}" >&2; exit 1; }
+  sudo_cmd=(sudo)
+fi
+export DEBIAN_FRONTEND=noninteractive
+"${sudo_cmd[@]}" apt-get update -qq
+"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

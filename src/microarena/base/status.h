@@ -1,0 +1,75 @@
+// Status: the error value every fallible call in microarena returns.
+//
+// No exceptions and no heap: a Status is a code plus a fixed-size message that
+// says what failed, where (op index and name, tensor index and name) and the
+// numbers involved. It is cheap enough to return by value and safe to use on a
+// microcontroller.
+//
+//   Status s = interpreter.AllocateTensors();
+//   if (!s.ok()) printf("%s\n", s.message());
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace microarena {
+
+// Error codes, grouped by who is at fault.
+enum class ErrorCode : uint8_t {
+  kOk = 0,
+  // The caller's input is wrong.
+  kInvalidArgument = 1,  // bad parameter or option
+  kMalformedModel = 2,   // the model bytes fail verification or a semantic check
+  kUnsupported = 3,      // valid, but not something microarena handles (yet)
+  kNotFound = 4,         // a named thing (file, tensor, metadata) is missing
+  // The resources are not enough.
+  kOutOfMemory = 10,     // an arena area (persistent, head, temp) is too small
+  kInfeasible = 11,      // a planning problem has no solution within capacity
+  kTimeout = 12,         // a time limit ran out before an answer was proven
+  // The environment failed.
+  kIoError = 20,         // reading or writing a file failed
+  // A bug in microarena: an invariant did not hold.
+  kInternal = 30,
+};
+
+// A stable, lower-case name for an error code ("malformed model").
+const char* ErrorCodeName(ErrorCode code);
+
+class [[nodiscard]] Status {
+ public:
+  // Longest message kept, including the terminating NUL; longer ones are cut.
+  static constexpr size_t kMaxMessageBytes = 320;
+
+  // An OK status.
+  constexpr Status() : code_(ErrorCode::kOk), message_{} {}
+
+  // An error with a printf-style message.
+  static Status Error(ErrorCode code, const char* format, ...)
+      __attribute__((format(printf, 2, 3)));
+
+  bool ok() const { return code_ == ErrorCode::kOk; }
+  ErrorCode code() const { return code_; }
+  // Never null; empty for OK.
+  const char* message() const { return message_; }
+
+  // Prepends "context: " to the message (e.g. the file name), keeping the code.
+  Status& Prefix(const char* context);
+
+  // Documents that the caller deliberately drops this status.
+  void IgnoreError() const {}
+
+ private:
+  ErrorCode code_;
+  char message_[kMaxMessageBytes];
+};
+
+inline Status OkStatus() { return Status(); }
+
+}  // namespace microarena
+
+// Returns from the current function if `expr` yields an error Status.
+#define MICROARENA_RETURN_IF_ERROR(expr)           \
+  do {                                             \
+    ::microarena::Status microarena_status_ = (expr); \
+    if (!microarena_status_.ok()) return microarena_status_; \
+  } while (false)

@@ -1,0 +1,465 @@
+#include "microarena/model/model_view.h"
+
+#include <cstring>
+
+#include "microarena/base/align.h"
+#include "microarena/base/checked_math.h"
+
+namespace microarena {
+namespace {
+
+// The format's offset/size fields of Buffer are valid only when offset > 1.
+bool HasExternalData(const tflite::Buffer* buffer) { return buffer->offset() > 1; }
+
+template <typename T>
+Span<const T> VectorSpan(const flatbuffers::Vector<T>* vector) {
+  if (vector == nullptr) return {};
+  return Span<const T>(vector->data(), vector->size());
+}
+
+const char* StringOr(const flatbuffers::String* text, const char* fallback) {
+  return text == nullptr ? fallback : text->c_str();
+}
+
+// The builtin code of an operator code entry: the larger of the two fields,
+// because old writers fill only the byte-sized deprecated field and new ones
+// put 127 (PLACEHOLDER_FOR_GREATER_OP_CODES) there for codes above it.
+int32_t ResolveBuiltinCode(const tflite::OperatorCode* code) {
+  int32_t deprecated = code->deprecated_builtin_code();
+  int32_t extended = code->builtin_code();
+  return deprecated > extended ? deprecated : extended;
+}
+
+// Bytes of a tensor of `element_count` elements of `type`; false on overflow.
+bool TensorBytes(size_t element_count, TensorType type, uint64_t* bytes) {
+  uint64_t bits = 0;
+  if (!CheckedMul64(element_count, TensorTypeBits(type), &bits)) return false;
+  *bytes = bits / 8 + (bits % 8 != 0 ? 1 : 0);
+  return true;
+}
+
+class Verifier {
+ public:
+  Verifier(const tflite::Model* model, Span<const uint8_t> bytes) : model_(model), bytes_(bytes) {}
+
+  Status Run() {
+    if (model_->version() != 3) {
+      return Status::Error(ErrorCode::kUnsupported,
+                           "schema version %u is not supported (microarena reads version 3)",
+                           model_->version());
+    }
+    MICROARENA_RETURN_IF_ERROR(CheckBuffers());
+    MICROARENA_RETURN_IF_ERROR(CheckOperatorCodes());
+    const auto* subgraphs = model_->subgraphs();
+    if (subgraphs == nullptr || subgraphs->size() == 0) {
+      return Status::Error(ErrorCode::kMalformedModel, "the model has no subgraph");
+    }
+    for (uint32_t s = 0; s < subgraphs->size(); ++s) {
+      const tflite::SubGraph* subgraph = subgraphs->Get(s);
+      if (subgraph == nullptr) {
+        return Status::Error(ErrorCode::kMalformedModel, "subgraph %u is null", s);
+      }
+      MICROARENA_RETURN_IF_ERROR(CheckSubgraph(subgraph, s));
+    }
+    return CheckMetadata();
+  }
+
+ private:
+  size_t buffer_count() const { return model_->buffers() == nullptr ? 0 : model_->buffers()->size(); }
+
+  Status CheckBuffers() {
+    const auto* buffers = model_->buffers();
+    if (buffers == nullptr || buffers->size() == 0) {
+      return Status::Error(ErrorCode::kMalformedModel,
+                           "the model has no buffers (buffer 0, the empty sentinel, is required)");
+    }
+    for (uint32_t b = 0; b < buffers->size(); ++b) {
+      const tflite::Buffer* buffer = buffers->Get(b);
+      if (buffer == nullptr) return Status::Error(ErrorCode::kMalformedModel, "buffer %u is null", b);
+      if (!HasExternalData(buffer)) continue;
+      if (buffer->data() != nullptr && buffer->data()->size() != 0) {
+        return Status::Error(ErrorCode::kMalformedModel,
+                             "buffer %u has both inline data (%u bytes) and an external offset %llu",
+                             b, buffer->data()->size(),
+                             static_cast<unsigned long long>(buffer->offset()));
+      }
+      uint64_t end = 0;
+      if (!CheckedAdd64(buffer->offset(), buffer->size(), &end) || end > bytes_.size()) {
+        return Status::Error(ErrorCode::kMalformedModel,
+                             "buffer %u: external data at offset %llu, size %llu ends past the "
+                             "end of the file (%zu bytes)",
+                             b, static_cast<unsigned long long>(buffer->offset()),
+                             static_cast<unsigned long long>(buffer->size()), bytes_.size());
+      }
+    }
+    return OkStatus();
+  }
+
+  Status CheckOperatorCodes() {
+    const auto* codes = model_->operator_codes();
+    if (codes == nullptr) return OkStatus();
+    for (uint32_t c = 0; c < codes->size(); ++c) {
+      const tflite::OperatorCode* code = codes->Get(c);
+      if (code == nullptr) return Status::Error(ErrorCode::kMalformedModel, "operator code %u is null", c);
+      int32_t builtin = ResolveBuiltinCode(code);
+      if (builtin < 0 || BuiltinOpName(builtin) == nullptr) {
+        return Status::Error(ErrorCode::kMalformedModel,
+                             "operator code %u: builtin code %d is not a known TFLite operator "
+                             "(known: 0..%d)",
+                             c, builtin, kMaxKnownBuiltinOp);
+      }
+      if (builtin == static_cast<int32_t>(BuiltinOp::kCustom) &&
+          (code->custom_code() == nullptr || code->custom_code()->size() == 0)) {
+        return Status::Error(ErrorCode::kMalformedModel,
+                             "operator code %u: a CUSTOM operator without a name", c);
+      }
+    }
+    return OkStatus();
+  }
+
+  Status CheckTensorIndexList(const flatbuffers::Vector<int32_t>* list, size_t tensor_count,
+                              bool allow_omitted, const char* what, uint32_t subgraph_index,
+                              uint32_t op_index, bool in_op) {
+    if (list == nullptr) return OkStatus();
+    for (uint32_t i = 0; i < list->size(); ++i) {
+      int32_t t = list->Get(i);
+      if (allow_omitted && t == -1) continue;
+      if (t < 0 || static_cast<size_t>(t) >= tensor_count) {
+        if (in_op) {
+          return Status::Error(ErrorCode::kMalformedModel,
+                               "subgraph %u, op %u: %s %u is tensor %d, outside [0, %zu)",
+                               subgraph_index, op_index, what, i, t, tensor_count);
+        }
+        return Status::Error(ErrorCode::kMalformedModel,
+                             "subgraph %u: %s %u is tensor %d, outside [0, %zu)", subgraph_index,
+                             what, i, t, tensor_count);
+      }
+    }
+    return OkStatus();
+  }
+
+  Status CheckQuantization(const tflite::Tensor* tensor, uint32_t s, uint32_t t, const char* name,
+                           Span<const int32_t> shape) {
+    const tflite::QuantizationParameters* q = tensor->quantization();
+    if (q == nullptr) return OkStatus();
+    size_t scales = q->scale() == nullptr ? 0 : q->scale()->size();
+    size_t zero_points = q->zero_point() == nullptr ? 0 : q->zero_point()->size();
+    if (zero_points != 0 && zero_points != scales) {
+      return Status::Error(ErrorCode::kMalformedModel,
+                           "subgraph %u, tensor %u '%s': %zu quantization scales but %zu zero "
+                           "points",
+                           s, t, name, scales, zero_points);
+    }
+    if (scales > 1) {
+      int32_t dim = q->quantized_dimension();
+      if (dim < 0 || static_cast<size_t>(dim) >= shape.size()) {
+        return Status::Error(ErrorCode::kMalformedModel,
+                             "subgraph %u, tensor %u '%s': quantized_dimension %d outside the "
+                             "tensor's rank %zu",
+                             s, t, name, dim, shape.size());
+      }
+      size_t channels = static_cast<size_t>(shape[static_cast<size_t>(dim)]);
+      if (channels != scales) {
+        return Status::Error(ErrorCode::kMalformedModel,
+                             "subgraph %u, tensor %u '%s': %zu per-channel scales but dimension %d "
+                             "has %zu channels",
+                             s, t, name, scales, dim, channels);
+      }
+    }
+    return OkStatus();
+  }
+
+  Status CheckTensor(const tflite::Tensor* tensor, uint32_t s, uint32_t t) {
+    const char* name = StringOr(tensor->name(), "");
+    if (tensor->sparsity() != nullptr) {
+      return Status::Error(ErrorCode::kUnsupported,
+                           "subgraph %u, tensor %u '%s': sparse tensors are not supported", s, t,
+                           name);
+    }
+    TensorType type = static_cast<TensorType>(tensor->type());
+    if (TensorTypeBits(type) == 0) {
+      return Status::Error(ErrorCode::kUnsupported,
+                           "subgraph %u, tensor %u '%s': tensor type %s (%d) has no fixed element "
+                           "size and is not supported",
+                           s, t, name, TensorTypeName(type), static_cast<int>(tensor->type()));
+    }
+    Span<const int32_t> shape = VectorSpan(tensor->shape());
+    if (shape.size() > kMaxRank) {
+      return Status::Error(ErrorCode::kUnsupported,
+                           "subgraph %u, tensor %u '%s': rank %zu exceeds the maximum rank %zu", s,
+                           t, name, shape.size(), kMaxRank);
+    }
+    size_t elements = 1;
+    for (size_t d = 0; d < shape.size(); ++d) {
+      if (shape[d] < 0) {
+        return Status::Error(ErrorCode::kMalformedModel,
+                             "subgraph %u, tensor %u '%s': dimension %zu is %d (negative; dynamic "
+                             "shapes are not supported)",
+                             s, t, name, d, shape[d]);
+      }
+      if (!CheckedMul(elements, static_cast<size_t>(shape[d]), &elements)) {
+        return Status::Error(ErrorCode::kMalformedModel,
+                             "subgraph %u, tensor %u '%s': element count overflows at dimension %zu",
+                             s, t, name, d);
+      }
+    }
+    uint64_t bytes = 0;
+    if (!TensorBytes(elements, type, &bytes) || bytes > kMaxTensorBytes) {
+      return Status::Error(ErrorCode::kMalformedModel,
+                           "subgraph %u, tensor %u '%s': %zu elements of %s exceed the maximum "
+                           "tensor size of %llu bytes",
+                           s, t, name, elements, TensorTypeName(type),
+                           static_cast<unsigned long long>(kMaxTensorBytes));
+    }
+    if (tensor->buffer() >= buffer_count()) {
+      return Status::Error(ErrorCode::kMalformedModel,
+                           "subgraph %u, tensor %u '%s': buffer index %u outside [0, %zu)", s, t,
+                           name, tensor->buffer(), buffer_count());
+    }
+    const tflite::Buffer* buffer = model_->buffers()->Get(tensor->buffer());
+    uint64_t data_bytes = HasExternalData(buffer) ? buffer->size()
+                          : buffer->data() == nullptr ? 0
+                                                      : buffer->data()->size();
+    if (data_bytes != 0 && data_bytes < bytes) {
+      return Status::Error(ErrorCode::kMalformedModel,
+                           "subgraph %u, tensor %u '%s': constant buffer %u holds %llu bytes but "
+                           "the tensor needs %llu",
+                           s, t, name, tensor->buffer(), static_cast<unsigned long long>(data_bytes),
+                           static_cast<unsigned long long>(bytes));
+    }
+    if (data_bytes != 0 && tensor->is_variable()) {
+      return Status::Error(ErrorCode::kMalformedModel,
+                           "subgraph %u, tensor %u '%s': a variable tensor with constant data", s,
+                           t, name);
+    }
+    return CheckQuantization(tensor, s, t, name, shape);
+  }
+
+  Status CheckSubgraph(const tflite::SubGraph* subgraph, uint32_t s) {
+    const auto* tensors = subgraph->tensors();
+    size_t tensor_count = tensors == nullptr ? 0 : tensors->size();
+    for (uint32_t t = 0; t < tensor_count; ++t) {
+      const tflite::Tensor* tensor = tensors->Get(t);
+      if (tensor == nullptr) return Status::Error(ErrorCode::kMalformedModel, "subgraph %u, tensor %u is null", s, t);
+      MICROARENA_RETURN_IF_ERROR(CheckTensor(tensor, s, t));
+    }
+    MICROARENA_RETURN_IF_ERROR(
+        CheckTensorIndexList(subgraph->inputs(), tensor_count, false, "input", s, 0, false));
+    MICROARENA_RETURN_IF_ERROR(
+        CheckTensorIndexList(subgraph->outputs(), tensor_count, false, "output", s, 0, false));
+    const auto* ops = subgraph->operators();
+    if (ops == nullptr) return OkStatus();
+    size_t code_count = model_->operator_codes() == nullptr ? 0 : model_->operator_codes()->size();
+    for (uint32_t o = 0; o < ops->size(); ++o) {
+      const tflite::Operator* op = ops->Get(o);
+      if (op == nullptr) return Status::Error(ErrorCode::kMalformedModel, "subgraph %u, op %u is null", s, o);
+      if (op->opcode_index() >= code_count) {
+        return Status::Error(ErrorCode::kMalformedModel,
+                             "subgraph %u, op %u: operator code index %u outside [0, %zu)", s, o,
+                             op->opcode_index(), code_count);
+      }
+      MICROARENA_RETURN_IF_ERROR(CheckTensorIndexList(op->inputs(), tensor_count, true, "input", s, o, true));
+      MICROARENA_RETURN_IF_ERROR(CheckTensorIndexList(op->outputs(), tensor_count, false, "output", s, o, true));
+      MICROARENA_RETURN_IF_ERROR(
+          CheckTensorIndexList(op->intermediates(), tensor_count, false, "intermediate", s, o, true));
+      if (op->large_custom_options_offset() > 1) {
+        uint64_t end = 0;
+        if (!CheckedAdd64(op->large_custom_options_offset(), op->large_custom_options_size(), &end) ||
+            end > bytes_.size()) {
+          return Status::Error(ErrorCode::kMalformedModel,
+                               "subgraph %u, op %u: external custom options end past the end of "
+                               "the file (%zu bytes)",
+                               s, o, bytes_.size());
+        }
+      }
+    }
+    return OkStatus();
+  }
+
+  Status CheckMetadata() {
+    const auto* metadata = model_->metadata();
+    if (metadata == nullptr) return OkStatus();
+    for (uint32_t m = 0; m < metadata->size(); ++m) {
+      const tflite::Metadata* entry = metadata->Get(m);
+      if (entry == nullptr) return Status::Error(ErrorCode::kMalformedModel, "metadata %u is null", m);
+      if (entry->name() == nullptr) {
+        return Status::Error(ErrorCode::kMalformedModel, "metadata %u has no name", m);
+      }
+      if (entry->buffer() >= buffer_count()) {
+        return Status::Error(ErrorCode::kMalformedModel,
+                             "metadata %u '%s': buffer index %u outside [0, %zu)", m,
+                             entry->name()->c_str(), entry->buffer(), buffer_count());
+      }
+    }
+    return OkStatus();
+  }
+
+  const tflite::Model* model_;
+  Span<const uint8_t> bytes_;
+};
+
+Span<const uint8_t> BufferData(const tflite::Model* model, Span<const uint8_t> bytes, uint32_t index) {
+  const tflite::Buffer* buffer = model->buffers()->Get(index);
+  if (HasExternalData(buffer)) {
+    return Span<const uint8_t>(bytes.data() + buffer->offset(), static_cast<size_t>(buffer->size()));
+  }
+  return VectorSpan(buffer->data());
+}
+
+}  // namespace
+
+// --- QuantizationView ---
+
+bool QuantizationView::is_quantized() const {
+  return raw_ != nullptr && raw_->scale() != nullptr && raw_->scale()->size() > 0;
+}
+size_t QuantizationView::channel_count() const { return is_quantized() ? raw_->scale()->size() : 0; }
+float QuantizationView::scale(size_t channel) const {
+  return raw_->scale()->Get(static_cast<flatbuffers::uoffset_t>(channel));
+}
+int64_t QuantizationView::zero_point(size_t channel) const {
+  if (raw_ == nullptr || raw_->zero_point() == nullptr || channel >= raw_->zero_point()->size()) return 0;
+  return raw_->zero_point()->Get(static_cast<flatbuffers::uoffset_t>(channel));
+}
+int32_t QuantizationView::quantized_dimension() const {
+  return raw_ == nullptr ? 0 : raw_->quantized_dimension();
+}
+size_t QuantizationView::stored_bytes() const {
+  if (raw_ == nullptr) return 0;
+  size_t bytes = 0;
+  if (raw_->scale() != nullptr) bytes += raw_->scale()->size() * sizeof(float);
+  if (raw_->zero_point() != nullptr) bytes += raw_->zero_point()->size() * sizeof(int64_t);
+  if (raw_->min() != nullptr) bytes += raw_->min()->size() * sizeof(float);
+  if (raw_->max() != nullptr) bytes += raw_->max()->size() * sizeof(float);
+  return bytes;
+}
+
+// --- TensorView ---
+
+const char* TensorView::name() const { return StringOr(raw_->name(), ""); }
+Span<const int32_t> TensorView::shape() const { return VectorSpan(raw_->shape()); }
+size_t TensorView::element_count() const {
+  size_t elements = 1;
+  for (int32_t dim : shape()) elements *= static_cast<size_t>(dim);  // checked at load
+  return elements;
+}
+size_t TensorView::byte_size() const {
+  size_t bits = element_count() * TensorTypeBits(type());  // checked at load
+  return bits / 8 + (bits % 8 != 0 ? 1 : 0);
+}
+Span<const uint8_t> TensorView::data() const { return BufferData(model_, bytes_, raw_->buffer()); }
+
+// --- OperatorView ---
+
+BuiltinOp OperatorView::code() const {
+  return static_cast<BuiltinOp>(ResolveBuiltinCode(model_->operator_codes()->Get(raw_->opcode_index())));
+}
+const char* OperatorView::name() const {
+  const tflite::OperatorCode* code = model_->operator_codes()->Get(raw_->opcode_index());
+  int32_t builtin = ResolveBuiltinCode(code);
+  if (builtin == static_cast<int32_t>(BuiltinOp::kCustom)) return code->custom_code()->c_str();
+  return BuiltinOpName(builtin);
+}
+int32_t OperatorView::version() const {
+  return model_->operator_codes()->Get(raw_->opcode_index())->version();
+}
+Span<const int32_t> OperatorView::inputs() const { return VectorSpan(raw_->inputs()); }
+Span<const int32_t> OperatorView::outputs() const { return VectorSpan(raw_->outputs()); }
+Span<const int32_t> OperatorView::intermediates() const { return VectorSpan(raw_->intermediates()); }
+
+// --- SubgraphView ---
+
+const char* SubgraphView::name() const { return StringOr(raw_->name(), ""); }
+size_t SubgraphView::tensor_count() const { return raw_->tensors() == nullptr ? 0 : raw_->tensors()->size(); }
+TensorView SubgraphView::tensor(size_t tensor_index) const {
+  return TensorView(raw_->tensors()->Get(static_cast<flatbuffers::uoffset_t>(tensor_index)), model_,
+                    bytes_, static_cast<int32_t>(tensor_index));
+}
+size_t SubgraphView::operator_count() const {
+  return raw_->operators() == nullptr ? 0 : raw_->operators()->size();
+}
+OperatorView SubgraphView::op(size_t op_index) const {
+  return OperatorView(raw_->operators()->Get(static_cast<flatbuffers::uoffset_t>(op_index)), model_,
+                      static_cast<int32_t>(op_index));
+}
+Span<const int32_t> SubgraphView::inputs() const { return VectorSpan(raw_->inputs()); }
+Span<const int32_t> SubgraphView::outputs() const { return VectorSpan(raw_->outputs()); }
+bool SubgraphView::IsInput(int32_t tensor_index) const {
+  for (int32_t t : inputs()) {
+    if (t == tensor_index) return true;
+  }
+  return false;
+}
+bool SubgraphView::IsOutput(int32_t tensor_index) const {
+  for (int32_t t : outputs()) {
+    if (t == tensor_index) return true;
+  }
+  return false;
+}
+
+// --- ModelView ---
+
+const char* ModelView::description() const { return StringOr(raw_->description(), ""); }
+size_t ModelView::subgraph_count() const { return raw_->subgraphs()->size(); }
+SubgraphView ModelView::subgraph(size_t subgraph_index) const {
+  return SubgraphView(raw_->subgraphs()->Get(static_cast<flatbuffers::uoffset_t>(subgraph_index)), raw_,
+                      bytes_, static_cast<int32_t>(subgraph_index));
+}
+size_t ModelView::buffer_count() const { return raw_->buffers()->size(); }
+size_t ModelView::operator_code_count() const {
+  return raw_->operator_codes() == nullptr ? 0 : raw_->operator_codes()->size();
+}
+size_t ModelView::metadata_count() const { return raw_->metadata() == nullptr ? 0 : raw_->metadata()->size(); }
+const char* ModelView::metadata_name(size_t metadata_index) const {
+  return raw_->metadata()->Get(static_cast<flatbuffers::uoffset_t>(metadata_index))->name()->c_str();
+}
+Span<const uint8_t> ModelView::metadata(const char* name) const {
+  for (size_t m = 0; m < metadata_count(); ++m) {
+    const tflite::Metadata* entry = raw_->metadata()->Get(static_cast<flatbuffers::uoffset_t>(m));
+    if (std::strcmp(entry->name()->c_str(), name) == 0) return BufferData(raw_, bytes_, entry->buffer());
+  }
+  return {};
+}
+bool ModelView::has_metadata(const char* name) const {
+  for (size_t m = 0; m < metadata_count(); ++m) {
+    if (std::strcmp(metadata_name(m), name) == 0) return true;
+  }
+  return false;
+}
+
+// --- LoadModel ---
+
+Result<ModelView> LoadModel(Span<const uint8_t> bytes) {
+  if (bytes.data() == nullptr || bytes.empty()) {
+    return Status::Error(ErrorCode::kMalformedModel, "the model is empty (0 bytes)");
+  }
+  if (!IsAligned(bytes.data(), 4)) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "the model bytes must start 4-byte aligned (address ends in 0x%x)",
+                         static_cast<unsigned>(reinterpret_cast<uintptr_t>(bytes.data()) & 0xF));
+  }
+  if (bytes.size() < 8) {
+    return Status::Error(ErrorCode::kMalformedModel,
+                         "%zu bytes is too short for a .tflite file (at least 8 are needed)", bytes.size());
+  }
+  if (!flatbuffers::BufferHasIdentifier(bytes.data(), tflite::ModelIdentifier())) {
+    return Status::Error(ErrorCode::kMalformedModel,
+                         "not a .tflite file: bytes 4..7 are not the identifier \"TFL3\"");
+  }
+  // The verifier can address at most FLATBUFFERS_MAX_BUFFER_SIZE bytes; larger
+  // files keep their data after the flatbuffer, which we bound-check ourselves.
+  size_t verify_bytes = bytes.size();
+  if (verify_bytes >= FLATBUFFERS_MAX_BUFFER_SIZE) verify_bytes = FLATBUFFERS_MAX_BUFFER_SIZE - 1;
+  flatbuffers::Verifier verifier(bytes.data(), verify_bytes);
+  if (!tflite::VerifyModelBuffer(verifier)) {
+    return Status::Error(ErrorCode::kMalformedModel,
+                         "the flatbuffer failed verification (truncated or corrupted; %zu bytes)",
+                         bytes.size());
+  }
+  const tflite::Model* model = tflite::GetModel(bytes.data());
+  Verifier semantic(model, bytes);
+  MICROARENA_RETURN_IF_ERROR(semantic.Run());
+  return ModelView(model, bytes);
+}
+
+}  // namespace microarena

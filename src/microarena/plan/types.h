@@ -1,0 +1,61 @@
+// The planning vocabulary: buffer requests, lifetimes, problems and plans.
+//
+// A planning problem is a list of buffers, each with a size and a half-open
+// lifetime over op steps. A plan gives every buffer an offset in the head so
+// that no two buffers that are live at the same step share a byte.
+//
+//   step:      0   1   2   3   4
+//   buffer a:  [=======)              lifetime [0, 2)
+//   buffer b:      [===========)      lifetime [1, 4)   overlaps a at step 1
+//   buffer c:              [===)      lifetime [3, 4)   may share memory with a
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "microarena/base/span.h"
+
+namespace microarena {
+
+// Half-open interval of op steps [first_op, end_op): the buffer must hold its
+// data from the start of step first_op until step end_op starts.
+// Invariant: 0 <= first_op < end_op.
+struct Lifetime {
+  int32_t first_op = 0;  // first step that writes or reads the buffer
+  int32_t end_op = 1;    // one past the last step that reads it
+
+  constexpr bool Overlaps(const Lifetime& other) const {
+    return first_op < other.end_op && other.first_op < end_op;
+  }
+  constexpr bool Contains(int32_t op_step) const { return first_op <= op_step && op_step < end_op; }
+  constexpr int32_t length() const { return end_op - first_op; }
+};
+
+enum class BufferKind : uint8_t {
+  kTensor = 0,   // an activation tensor (owner_index is a tensor index)
+  kScratch = 1,  // an op's scratch buffer (owner_index is an op index)
+};
+
+const char* BufferKindName(BufferKind kind);
+
+// No fixed offset: the planner chooses.
+constexpr int64_t kNoFixedOffset = -1;
+
+// One thing to place in the head.
+struct BufferRequest {
+  size_t size_bytes = 0;               // bytes to reserve (already rounded to the alignment)
+  Lifetime lifetime;                   // when the bytes must be kept
+  BufferKind kind = BufferKind::kTensor;
+  int32_t subgraph_index = 0;          // subgraph of the owner
+  int32_t owner_index = -1;            // tensor index or op index, per kind; -1 for none (CSV)
+  int64_t fixed_offset_bytes = kNoFixedOffset;  // offline offset, or kNoFixedOffset
+};
+
+// A problem: the buffers and the alignment every chosen offset must have.
+// The requests are borrowed: they must outlive the problem.
+struct PlanningProblem {
+  Span<const BufferRequest> buffers;
+  size_t alignment_bytes = 16;  // power of two; every offset must be a multiple
+};
+
+}  // namespace microarena

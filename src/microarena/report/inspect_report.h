@@ -1,0 +1,21 @@
+// The `microarena inspect` report (host): human-readable text and JSON.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "microarena/report/model_summary.h"
+
+namespace microarena::report {
+
+struct InspectTextOptions {
+  size_t name_width = 48;  // tensor names longer than this are cut ("..."); JSON keeps them whole
+};
+
+std::string InspectText(const ModelSummary& summary, const InspectTextOptions& options = {});
+
+// One JSON document with the same content as the text. Keys are stable and
+// documented in the README.
+nlohmann::json InspectJson(const ModelSummary& summary);
+
+}  // namespace microarena::report
