@@ -2,7 +2,7 @@
 function(microarena_warnings target)
   target_compile_options(${target} PRIVATE
     -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow
-    -Wnon-virtual-dtor -Wold-style-cast -Wcast-align -Wnull-dereference
+    -Wnon-virtual-dtor -Wold-style-cast -Wcast-align
     -Wdouble-promotion -Wformat=2 -Wimplicit-fallthrough)
   if(MICROARENA_WERROR)
     target_compile_options(${target} PRIVATE -Werror)
