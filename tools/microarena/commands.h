@@ -20,5 +20,8 @@ struct Command {
 };
 
 Command RegisterInspectCommand(CLI::App& app);
+Command RegisterPlanCommand(CLI::App& app);
+Command RegisterDemoModelCommand(CLI::App& app);
+Command RegisterSolveCommand(CLI::App& app);
 
 }  // namespace microarena::cli

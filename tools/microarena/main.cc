@@ -16,6 +16,9 @@ int main(int argc, char** argv) {
   namespace cli = microarena::cli;
   const std::vector<cli::Command> commands = {
       cli::RegisterInspectCommand(app),
+      cli::RegisterPlanCommand(app),
+      cli::RegisterDemoModelCommand(app),
+      cli::RegisterSolveCommand(app),
   };
 
   try {

@@ -1,5 +1,6 @@
 #include "microarena/model/model_view.h"
 
+#include <cstdio>
 #include <cstring>
 
 #include "microarena/base/align.h"
@@ -119,16 +120,16 @@ class Verifier {
 
   Status CheckTensorIndexList(const flatbuffers::Vector<int32_t>* list, size_t tensor_count,
                               bool allow_omitted, const char* what, uint32_t subgraph_index,
-                              uint32_t op_index, bool in_op) {
+                              uint32_t op_index, const char* op_name) {
     if (list == nullptr) return OkStatus();
     for (uint32_t i = 0; i < list->size(); ++i) {
       int32_t t = list->Get(i);
       if (allow_omitted && t == -1) continue;
       if (t < 0 || static_cast<size_t>(t) >= tensor_count) {
-        if (in_op) {
+        if (op_name != nullptr) {
           return Status::Error(ErrorCode::kMalformedModel,
-                               "subgraph %u, op %u: %s %u is tensor %d, outside [0, %zu)",
-                               subgraph_index, op_index, what, i, t, tensor_count);
+                               "subgraph %u, op %u (%s): %s %u is tensor %d, outside [0, %zu)",
+                               subgraph_index, op_index, op_name, what, i, t, tensor_count);
         }
         return Status::Error(ErrorCode::kMalformedModel,
                              "subgraph %u: %s %u is tensor %d, outside [0, %zu)", subgraph_index,
@@ -244,9 +245,9 @@ class Verifier {
       MICROARENA_RETURN_IF_ERROR(CheckTensor(tensor, s, t));
     }
     MICROARENA_RETURN_IF_ERROR(
-        CheckTensorIndexList(subgraph->inputs(), tensor_count, false, "input", s, 0, false));
+        CheckTensorIndexList(subgraph->inputs(), tensor_count, false, "input", s, 0, nullptr));
     MICROARENA_RETURN_IF_ERROR(
-        CheckTensorIndexList(subgraph->outputs(), tensor_count, false, "output", s, 0, false));
+        CheckTensorIndexList(subgraph->outputs(), tensor_count, false, "output", s, 0, nullptr));
     const auto* ops = subgraph->operators();
     if (ops == nullptr) return OkStatus();
     size_t code_count = model_->operator_codes() == nullptr ? 0 : model_->operator_codes()->size();
@@ -258,10 +259,15 @@ class Verifier {
                              "subgraph %u, op %u: operator code index %u outside [0, %zu)", s, o,
                              op->opcode_index(), code_count);
       }
-      MICROARENA_RETURN_IF_ERROR(CheckTensorIndexList(op->inputs(), tensor_count, true, "input", s, o, true));
-      MICROARENA_RETURN_IF_ERROR(CheckTensorIndexList(op->outputs(), tensor_count, false, "output", s, o, true));
+      // Name the op in errors: its code was checked above.
+      const tflite::OperatorCode* code = model_->operator_codes()->Get(op->opcode_index());
+      const int32_t builtin = ResolveBuiltinCode(code);
+      const char* op_name = builtin == static_cast<int32_t>(BuiltinOp::kCustom) ? code->custom_code()->c_str()
+                                                                               : BuiltinOpName(builtin);
+      MICROARENA_RETURN_IF_ERROR(CheckTensorIndexList(op->inputs(), tensor_count, true, "input", s, o, op_name));
+      MICROARENA_RETURN_IF_ERROR(CheckTensorIndexList(op->outputs(), tensor_count, false, "output", s, o, op_name));
       MICROARENA_RETURN_IF_ERROR(
-          CheckTensorIndexList(op->intermediates(), tensor_count, false, "intermediate", s, o, true));
+          CheckTensorIndexList(op->intermediates(), tensor_count, false, "intermediate", s, o, op_name));
       if (op->large_custom_options_offset() > 1) {
         uint64_t end = 0;
         if (!CheckedAdd64(op->large_custom_options_offset(), op->large_custom_options_size(), &end) ||

@@ -1,0 +1,69 @@
+// Lifetime analysis: from a subgraph and an execution order to the buffer
+// requests a planner places in the head.
+//
+// Rules (those of TFLM's allocator, so that plans are comparable byte for byte):
+//  1. Steps are positions in the execution order: step s runs op order[s].
+//  2. A tensor lives from the step that first writes it to the step that last
+//     reads it, both included; as a half-open lifetime [first_op, end_op) that
+//     is [first write, last read + 1).
+//  3. Subgraph inputs live from step 0; subgraph outputs live to the last step.
+//  4. An op output that no later op reads lives for its own step only.
+//  5. Constant tensors (data in the model) are not planned: they stay in the
+//     model (read-only persistent). Variable tensors are not planned: they go
+//     to the persistent area. Tensors no op touches and that are neither input
+//     nor output are not planned (op intermediates included).
+//  6. Each scratch request lives for its op's step only: [step, step + 1).
+//  7. Sizes are rounded up to the alignment (default 16; 4, 8, 16, 32 or 64).
+//  8. Requests come out in TFLM's order: planned tensors by ascending tensor
+//     index, then scratch requests in the order given.
+//  9. With an offline plan (OfflineMemoryAllocation metadata), a tensor whose
+//     entry is not -1 gets that fixed offset.
+//
+// Models with several subgraphs (IF, WHILE, CALL_ONCE) are rejected as
+// unsupported for now.
+//
+// Cost: O(tensors + sum of op input/output counts + scratch requests) time;
+// no heap: the caller's output array doubles as working memory.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "microarena/base/result.h"
+#include "microarena/base/span.h"
+#include "microarena/model/model_view.h"
+#include "microarena/plan/types.h"
+
+namespace microarena {
+
+// A kernel's request for scratch memory during one op.
+struct ScratchRequest {
+  int32_t op_index = 0;   // the op that asked (an index into the subgraph's operators)
+  size_t size_bytes = 0;  // bytes asked for, before rounding to the alignment
+};
+
+struct LifetimeOptions {
+  size_t alignment_bytes = 16;  // 4, 8, 16, 32 or 64
+  // Op execution order: order[step] = op index; a permutation of all ops.
+  // Empty: the order stored in the model.
+  Span<const int32_t> order;
+  // Fixed offsets per tensor (-1 = plan online), e.g. from ReadOfflinePlan;
+  // empty for none. Size must equal the subgraph's tensor count.
+  Span<const int32_t> fixed_offsets_bytes;
+};
+
+// Capacity the output array of AnalyzeLifetimes needs: tensors + scratch requests.
+size_t LifetimeCapacity(const SubgraphView& subgraph, size_t scratch_request_count);
+
+// Writes the buffer requests of `subgraph` into `requests` (capacity at least
+// LifetimeCapacity(...)) and returns how many were written. Errors: bad
+// alignment, an order that is not a permutation of the ops, a scratch request
+// naming an op outside the subgraph, a size that overflows when aligned, a
+// model with several subgraphs (unsupported), an output array too small.
+Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index,
+                                Span<const ScratchRequest> scratch, const LifetimeOptions& options,
+                                Span<BufferRequest> requests);
+
+// Live bytes at each step, as plain numbers, are in plan/lower_bound.h.
+
+}  // namespace microarena

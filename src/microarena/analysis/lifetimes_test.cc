@@ -1,0 +1,209 @@
+#include "microarena/analysis/lifetimes.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "microarena/analysis/offline_plan.h"
+#include "microarena/model/model_builder.h"
+#include "microarena/model/model_file.h"
+#include "tests/test_support.h"
+
+namespace microarena {
+namespace {
+
+std::vector<BufferRequest> Analyze(const ModelView& model, const LifetimeOptions& options = {},
+                                   std::vector<ScratchRequest> scratch = {}) {
+  std::vector<BufferRequest> requests(LifetimeCapacity(model.subgraph(0), scratch.size()));
+  Result<size_t> count = AnalyzeLifetimes(model, 0, Span<const ScratchRequest>(scratch.data(), scratch.size()),
+                                          options, Span<BufferRequest>(requests.data(), requests.size()));
+  EXPECT_TRUE(count.ok()) << count.status().message();
+  requests.resize(count.ok() ? *count : 0);
+  return requests;
+}
+
+// TFLM's own plans list every buffer it planned with its (inclusive) first and
+// last step: our lifetimes must agree for every tensor of every model. TFLM
+// numbers its steps from 1 for op 0 and keeps step 0 for the subgraph inputs
+// alone; op i is our step i. So TFLM's [first_used, last_used] is our
+// [max(first_used - 1, 0), last_used).
+TEST(LifetimesTest, MatchTflmPlansOfEverySharedModel) {
+  MICROARENA_REQUIRE_SHARED();
+  const std::string dir = testing::SharedDir() + "/golden/tflm_plans";
+  int models = 0;
+  for (const std::string& name : testing::SharedModelNames()) {
+    std::ifstream plan(dir + "/" + name + ".txt");
+    if (!plan) continue;
+    SCOPED_TRACE(name);
+    Result<ModelFile> file = ModelFile::Open(testing::SharedDir() + "/models/" + name + ".tflite");
+    ASSERT_TRUE(file.ok()) << file.status().message();
+    std::vector<BufferRequest> ours = Analyze(file->view());
+    size_t golden_tensors = 0;
+    for (std::string line; std::getline(plan, line);) {
+      std::map<std::string, std::string> f;
+      std::istringstream in(line);
+      for (std::string token; in >> token;) {
+        size_t eq = token.find('=');
+        if (eq != std::string::npos) f[token.substr(0, eq)] = token.substr(eq + 1);
+      }
+      if (f["kind"] != "tensor") continue;
+      size_t id = std::stoul(f["id"]);
+      ASSERT_LT(id, ours.size());
+      const BufferRequest& r = ours[id];
+      EXPECT_EQ(r.kind, BufferKind::kTensor);
+      EXPECT_EQ(r.owner_index, std::stoi(f["tensor"])) << "id " << id;
+      EXPECT_EQ(r.size_bytes, std::stoul(f["size"])) << "id " << id;
+      EXPECT_EQ(r.lifetime.first_op, std::max(std::stoi(f["first_used"]) - 1, 0)) << "id " << id;
+      EXPECT_EQ(r.lifetime.end_op, std::stoi(f["last_used"])) << "id " << id;
+      ++golden_tensors;
+    }
+    EXPECT_EQ(ours.size(), golden_tensors);
+    ++models;
+  }
+  EXPECT_GE(models, 9);
+}
+
+// A hand-made graph; each expected lifetime is derived in the comments.
+//   t0 input (4x4 int8 = 16 B)     t1 constant        t5 variable state
+//   op0: ADD(t0, t1) -> t2, t6     t6 is written but never read
+//   op1: ADD(t2, t5) -> t3
+//   op2: ADD(t3, t0) -> t4 (output)
+//   t7: referenced by nothing
+class HandGraph : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    TensorSpec act{"", TensorType::kInt8, {4, 4}};
+    auto add = [&](const char* name) {
+      act.name = name;
+      return builder_.AddTensor(act);
+    };
+    int32_t t0 = add("t0");
+    int32_t t1 = builder_.AddConstantTensor(TensorSpec{"t1", TensorType::kInt8, {4, 4}}, std::vector<uint8_t>(16, 1));
+    int32_t t2 = add("t2");
+    int32_t t3 = add("t3");
+    act.shape = {5};  // 5 bytes: rounds to 8 at alignment 8, 16 at 16
+    int32_t t4 = add("t4");
+    act.shape = {4, 4};
+    TensorSpec state{"t5", TensorType::kInt8, {4, 4}};
+    state.is_variable = true;
+    int32_t t5 = builder_.AddTensor(state);
+    int32_t t6 = add("t6");
+    add("t7");
+    builder_.AddOperator(OperatorSpec{BuiltinOp::kAdd, 1, "", {t0, t1}, {t2, t6}});
+    builder_.AddOperator(OperatorSpec{BuiltinOp::kAdd, 1, "", {t2, t5}, {t3}});
+    builder_.AddOperator(OperatorSpec{BuiltinOp::kAdd, 1, "", {t3, t0}, {t4}});
+    builder_.SetInputs({t0});
+    builder_.SetOutputs({t4});
+  }
+  Result<ModelFile> Build() { return ModelFile::FromBytes(builder_.Build(), "hand"); }
+  ModelBuilder builder_;
+};
+
+TEST_F(HandGraph, FollowsTheRules) {
+  auto file = Build();
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  LifetimeOptions options;
+  options.alignment_bytes = 8;
+  std::vector<BufferRequest> r = Analyze(file->view(), options, {{1, 3}});
+  // Planned: t0, t2, t3, t4, t6 (t1 constant, t5 variable, t7 unused), then the scratch.
+  ASSERT_EQ(r.size(), 6u);
+  auto expect = [&](size_t i, int32_t tensor, size_t size, int32_t first, int32_t end) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(r[i].owner_index, tensor);
+    EXPECT_EQ(r[i].size_bytes, size);
+    EXPECT_EQ(r[i].lifetime.first_op, first);
+    EXPECT_EQ(r[i].lifetime.end_op, end);
+  };
+  expect(0, 0, 16, 0, 3);  // input: from step 0; last read by op2 -> [0, 3)
+  expect(1, 2, 16, 0, 2);  // written by op0, read by op1 -> [0, 2)
+  expect(2, 3, 16, 1, 3);  // written by op1, read by op2 -> [1, 3)
+  expect(3, 4, 8, 2, 3);   // output written by op2, to the last step; 5 B -> 8 at alignment 8
+  expect(4, 6, 16, 0, 1);  // written by op0, never read -> its own step
+  EXPECT_EQ(r[5].kind, BufferKind::kScratch);
+  EXPECT_EQ(r[5].owner_index, 1);
+  EXPECT_EQ(r[5].size_bytes, 8u);  // 3 B rounded to 8
+  EXPECT_EQ(r[5].lifetime.first_op, 1);
+  EXPECT_EQ(r[5].lifetime.end_op, 2);
+}
+
+TEST_F(HandGraph, OrderChangesSteps) {
+  auto file = Build();
+  ASSERT_TRUE(file.ok());
+  // The only topological order of this chain is 0,1,2; any other must fail.
+  const int32_t swapped[] = {1, 0, 2};
+  LifetimeOptions options;
+  options.order = Span<const int32_t>(swapped);
+  std::vector<BufferRequest> requests(16);
+  auto result = AnalyzeLifetimes(file->view(), 0, {}, options, Span<BufferRequest>(requests.data(), requests.size()));
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(std::string(result.status().message()).find("before any op writes it"), std::string::npos)
+      << result.status().message();
+  const int32_t repeated[] = {0, 0, 2};
+  options.order = Span<const int32_t>(repeated);
+  result = AnalyzeLifetimes(file->view(), 0, {}, options, Span<BufferRequest>(requests.data(), requests.size()));
+  ASSERT_FALSE(result.ok());
+  EXPECT_NE(std::string(result.status().message()).find("twice"), std::string::npos);
+  const int32_t out_of_range[] = {0, 1, 7};
+  options.order = Span<const int32_t>(out_of_range);
+  result = AnalyzeLifetimes(file->view(), 0, {}, options, Span<BufferRequest>(requests.data(), requests.size()));
+  EXPECT_FALSE(result.ok());
+}
+
+TEST_F(HandGraph, RejectsBadArguments) {
+  auto file = Build();
+  ASSERT_TRUE(file.ok());
+  std::vector<BufferRequest> requests(16);
+  LifetimeOptions options;
+  options.alignment_bytes = 12;
+  EXPECT_FALSE(AnalyzeLifetimes(file->view(), 0, {}, options, Span<BufferRequest>(requests.data(), 16)).ok());
+  options.alignment_bytes = 16;
+  EXPECT_FALSE(AnalyzeLifetimes(file->view(), 0, {}, options, Span<BufferRequest>(requests.data(), 3)).ok());
+  ScratchRequest bad_op{9, 16};
+  EXPECT_FALSE(AnalyzeLifetimes(file->view(), 0, Span<const ScratchRequest>(&bad_op, 1), options,
+                                Span<BufferRequest>(requests.data(), 16))
+                   .ok());
+}
+
+TEST_F(HandGraph, OfflinePlanGivesFixedOffsets) {
+  // 8 tensors: t0 at 0, t2 at 32, the rest online.
+  std::vector<int32_t> words = {0, 1, 8, 0, -1, 32, -1, -1, -1, -1, -1};
+  builder_.AddMetadata(kOfflinePlanMetadataName, BytesOf(words));
+  auto file = Build();
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  Result<Span<const int32_t>> offsets = ReadOfflinePlan(file->view());
+  ASSERT_TRUE(offsets.ok()) << offsets.status().message();
+  ASSERT_EQ(offsets->size(), 8u);
+  LifetimeOptions options;
+  options.fixed_offsets_bytes = *offsets;
+  std::vector<BufferRequest> r = Analyze(file->view(), options);
+  ASSERT_EQ(r.size(), 5u);
+  EXPECT_EQ(r[0].fixed_offset_bytes, 0);
+  EXPECT_EQ(r[1].fixed_offset_bytes, 32);
+  EXPECT_EQ(r[2].fixed_offset_bytes, kNoFixedOffset);
+}
+
+TEST_F(HandGraph, OfflinePlanErrorsNameTheProblem) {
+  std::vector<int32_t> words = {0, 1, 5, 0, -1};  // says 5 tensors, the model has 8
+  builder_.AddMetadata(kOfflinePlanMetadataName, BytesOf(words));
+  auto file = Build();
+  ASSERT_TRUE(file.ok());
+  Result<Span<const int32_t>> offsets = ReadOfflinePlan(file->view());
+  ASSERT_FALSE(offsets.ok());
+  EXPECT_NE(std::string(offsets.status().message()).find("tensor count 5 but the model has 8"), std::string::npos)
+      << offsets.status().message();
+}
+
+TEST(LifetimesTest, ModelWithoutOfflinePlanReadsEmpty) {
+  MICROARENA_REQUIRE_SHARED();
+  auto file = ModelFile::Open(testing::SharedDir() + "/models/kws_ref_model.tflite");
+  ASSERT_TRUE(file.ok());
+  auto offsets = ReadOfflinePlan(file->view());
+  ASSERT_TRUE(offsets.ok());
+  EXPECT_TRUE(offsets->empty());
+}
+
+}  // namespace
+}  // namespace microarena

@@ -1,0 +1,90 @@
+// Fixed-point arithmetic of TFLite's integer kernels, bit for bit.
+//
+// Quantized kernels rescale int32 accumulators by a real multiplier M stored
+// as a 31-bit mantissa and a power-of-two exponent: M = q * 2^(shift - 31),
+// q in [2^30, 2^31). Rescaling is a rounding doubling high multiply followed
+// by a rounding right shift, exactly as TFLite's reference kernels do, so that
+// every output byte matches TFLM's.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+namespace microarena::fixed_point {
+
+// (a * b * 2) >> 32, rounded to nearest (ties away from zero), saturating the
+// single overflow case a == b == INT32_MIN.
+inline int32_t SaturatingRoundingDoublingHighMul(int32_t a, int32_t b) {
+  const bool overflow = a == b && a == std::numeric_limits<int32_t>::min();
+  const int64_t product = static_cast<int64_t>(a) * static_cast<int64_t>(b);
+  const int32_t nudge = product >= 0 ? (1 << 30) : (1 - (1 << 30));
+  const auto high = static_cast<int32_t>((product + nudge) / (int64_t{1} << 31));
+  return overflow ? std::numeric_limits<int32_t>::max() : high;
+}
+
+// x / 2^exponent rounded to nearest, ties away from zero. 0 <= exponent <= 31.
+inline int32_t RoundingDivideByPOT(int32_t x, int exponent) {
+  const int32_t mask = static_cast<int32_t>((int64_t{1} << exponent) - 1);
+  const int32_t remainder = x & mask;
+  const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  return (x >> exponent) + (remainder > threshold ? 1 : 0);
+}
+
+// x * M for M = quantized_multiplier * 2^(shift - 31), TFLite's double rounding.
+inline int32_t MultiplyByQuantizedMultiplier(int32_t x, int32_t quantized_multiplier, int shift) {
+  const int left_shift = shift > 0 ? shift : 0;
+  const int right_shift = shift > 0 ? 0 : -shift;
+  const auto shifted = static_cast<int32_t>(static_cast<uint32_t>(x) << left_shift);
+  return RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(shifted, quantized_multiplier), right_shift);
+}
+
+// For multipliers below one (shift <= 0).
+inline int32_t MultiplyByQuantizedMultiplierSmallerThanOneExp(int32_t x, int32_t quantized_multiplier, int shift) {
+  return RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(x, quantized_multiplier), -shift);
+}
+
+// For multipliers of one or more (shift >= 0).
+inline int32_t MultiplyByQuantizedMultiplierGreaterThanOne(int32_t x, int32_t quantized_multiplier, int shift) {
+  return SaturatingRoundingDoublingHighMul(static_cast<int32_t>(static_cast<uint32_t>(x) << shift),
+                                           quantized_multiplier);
+}
+
+// 64-bit input form used by the int16 kernels: the multiplier is first
+// reduced to 16 bits (rounded), then x * reduced is shifted right by
+// 15 - shift with rounding half up, as TFLite's int64 overload does.
+// Assumes |x| < 2^47 and shift in [-31, 7].
+inline int32_t MultiplyByQuantizedMultiplier64(int64_t x, int32_t quantized_multiplier, int shift) {
+  const int32_t reduced = quantized_multiplier < 0x7FFF0000 ? ((quantized_multiplier + (1 << 15)) >> 16) : 0x7FFF;
+  const int64_t total_shift = 15 - shift;
+  const int64_t round = int64_t{1} << (total_shift - 1);
+  const int64_t result = (x * static_cast<int64_t>(reduced) + round) >> total_shift;
+  return static_cast<int32_t>(result);
+}
+
+// Splits a real multiplier into a 31-bit mantissa and an exponent, rounding
+// the mantissa to nearest as TFLite's QuantizeMultiplier does.
+inline void QuantizeMultiplier(double double_multiplier, int32_t* quantized_multiplier, int* shift) {
+  if (double_multiplier == 0.0) {
+    *quantized_multiplier = 0;
+    *shift = 0;
+    return;
+  }
+  const double mantissa = std::frexp(double_multiplier, shift);
+  auto fixed = static_cast<int64_t>(std::round(mantissa * static_cast<double>(int64_t{1} << 31)));
+  if (fixed == (int64_t{1} << 31)) {
+    fixed /= 2;
+    ++*shift;
+  }
+  if (*shift < -31) {
+    *shift = 0;
+    fixed = 0;
+  }
+  if (*shift > 30) {
+    *shift = 30;
+    fixed = (int64_t{1} << 31) - 1;
+  }
+  *quantized_multiplier = static_cast<int32_t>(fixed);
+}
+
+}  // namespace microarena::fixed_point

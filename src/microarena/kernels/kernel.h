@@ -1,0 +1,83 @@
+// The kernel interface: how an op's implementation meets the interpreter.
+//
+// Protocol (validate at the boundary, then trust):
+//   AllocateTensors -> prepare(PrepareContext&, &op_data) once per op:
+//       validate types, shapes and parameters (errors name the op index and
+//       name, the tensors and the numbers); compute what eval needs (e.g.
+//       per-channel multipliers) into persistent op data taken from the tail
+//       with AllocatePersistent; ask for head scratch with RequestScratch.
+//   Invoke -> eval(EvalContext&, op_data) once per op per run: pure
+//       arithmetic on EvalTensors; no checks that prepare already made.
+//
+// Kernels keep no global or static mutable state; everything lives in the
+// arena. The reference math each eval calls is a pure function in
+// kernels/reference/ over a params struct, shapes and raw pointers.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "microarena/base/status.h"
+#include "microarena/kernels/eval_tensor.h"
+#include "microarena/model/model_view.h"
+
+namespace microarena {
+
+// Tensor index of an omitted optional input.
+constexpr int32_t kOmittedTensor = -1;
+
+class PrepareContext {
+ public:
+  virtual ~PrepareContext() = default;
+
+  virtual const ModelView& model() const = 0;
+  virtual SubgraphView subgraph() const = 0;
+  virtual OperatorView op() const = 0;
+
+  size_t input_count() const { return op().inputs().size(); }
+  size_t output_count() const { return op().outputs().size(); }
+  // Tensor index of input/output `i`; kOmittedTensor for an omitted input.
+  int32_t input_index(size_t i) const { return op().inputs()[i]; }
+  int32_t output_index(size_t i) const { return op().outputs()[i]; }
+  bool has_input(size_t i) const { return i < input_count() && input_index(i) != kOmittedTensor; }
+  // The model's view of input/output `i` (shape, type, quantization, constant
+  // data). Precondition: has_input(i) / i < output_count().
+  TensorView input(size_t i) const { return subgraph().tensor(static_cast<size_t>(input_index(i))); }
+  TensorView output(size_t i) const { return subgraph().tensor(static_cast<size_t>(output_index(i))); }
+
+  // `bytes` of persistent memory (tail) aligned to `alignment`, valid until
+  // the interpreter is destroyed; nullptr when the tail is full (return the
+  // status from OutOfMemory() then).
+  virtual void* AllocatePersistent(size_t bytes, size_t alignment = 8) = 0;
+  // The status to return after AllocatePersistent gave nullptr.
+  virtual Status OutOfMemory() const = 0;
+
+  // Asks for `bytes` of head scratch for this op's eval; writes a handle for
+  // EvalContext::scratch. Scratch lives only during this op's eval.
+  virtual Status RequestScratch(size_t bytes, int32_t* scratch_index) = 0;
+
+  // An error that names this op: "op 3 (CONV_2D): <message>".
+  Status Error(ErrorCode code, const char* format, ...) const __attribute__((format(printf, 3, 4)));
+};
+
+class EvalContext {
+ public:
+  virtual ~EvalContext() = default;
+  virtual size_t input_count() const = 0;
+  virtual size_t output_count() const = 0;
+  // nullptr for an omitted optional input.
+  virtual EvalTensor* input(size_t i) = 0;
+  virtual EvalTensor* output(size_t i) = 0;
+  // The scratch buffer requested at prepare under `scratch_index`.
+  virtual void* scratch(int32_t scratch_index) = 0;
+};
+
+struct KernelRegistration {
+  BuiltinOp op;
+  // Validates and precomputes; *op_data may stay null for ops that need none.
+  Status (*prepare)(PrepareContext& context, const void** op_data);
+  // Runs the op. Returns an error only for conditions prepare cannot know.
+  Status (*eval)(EvalContext& context, const void* op_data);
+};
+
+}  // namespace microarena

@@ -1,0 +1,40 @@
+// The kernels microarena provides, one constant registration per op. Each is
+// defined in kernels/<op>.cc and listed in all_ops.cc.
+#pragma once
+
+#include "microarena/kernels/kernel.h"
+
+namespace microarena {
+
+// Ops of the shared MLPerf Tiny and TFLM example models.
+extern const KernelRegistration kAddKernel;
+extern const KernelRegistration kAveragePool2dKernel;
+extern const KernelRegistration kConv2dKernel;
+extern const KernelRegistration kDepthwiseConv2dKernel;
+extern const KernelRegistration kFullyConnectedKernel;
+extern const KernelRegistration kLogisticKernel;
+extern const KernelRegistration kQuantizeKernel;
+extern const KernelRegistration kReshapeKernel;
+extern const KernelRegistration kSoftmaxKernel;
+extern const KernelRegistration kSvdfKernel;
+extern const KernelRegistration kUnidirectionalSequenceLstmKernel;
+// Other common MCU ops.
+extern const KernelRegistration kBatchMatmulKernel;
+extern const KernelRegistration kConcatenationKernel;
+extern const KernelRegistration kDequantizeKernel;
+extern const KernelRegistration kExpandDimsKernel;
+extern const KernelRegistration kHardSwishKernel;
+extern const KernelRegistration kLeakyReluKernel;
+extern const KernelRegistration kMaxPool2dKernel;
+extern const KernelRegistration kMeanKernel;
+extern const KernelRegistration kMulKernel;
+extern const KernelRegistration kPadKernel;
+extern const KernelRegistration kReluKernel;
+extern const KernelRegistration kRelu6Kernel;
+extern const KernelRegistration kSqueezeKernel;
+extern const KernelRegistration kStridedSliceKernel;
+extern const KernelRegistration kSubKernel;
+extern const KernelRegistration kTanhKernel;
+extern const KernelRegistration kTransposeKernel;
+
+}  // namespace microarena

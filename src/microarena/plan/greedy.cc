@@ -1,0 +1,200 @@
+#include "microarena/plan/greedy.h"
+
+#include <algorithm>
+#include <cstdint>
+
+#include "microarena/base/align.h"
+#include "microarena/base/checked_math.h"
+#include "microarena/plan/lower_bound.h"
+#include "microarena/plan/time_index.h"
+
+namespace microarena {
+namespace {
+
+constexpr size_t kUnplaced = SIZE_MAX;
+
+enum class Order : uint8_t { kSizeTflm, kSize, kLength, kArea, kConflict, kStart };
+enum class GapRule : uint8_t { kFirstFit, kBestFit };
+
+struct Pass {
+  Order order;
+  GapRule gap_rule;
+};
+
+constexpr Pass kPasses[] = {
+    {Order::kSizeTflm, GapRule::kFirstFit}, {Order::kSize, GapRule::kBestFit},
+    {Order::kLength, GapRule::kFirstFit},   {Order::kLength, GapRule::kBestFit},
+    {Order::kArea, GapRule::kFirstFit},     {Order::kArea, GapRule::kBestFit},
+    {Order::kConflict, GapRule::kFirstFit}, {Order::kConflict, GapRule::kBestFit},
+    {Order::kStart, GapRule::kFirstFit},    {Order::kStart, GapRule::kBestFit},
+};
+
+uint64_t SaturatingMul(uint64_t a, uint64_t b) {
+  uint64_t product = 0;
+  return CheckedMul64(a, b, &product) ? product : UINT64_MAX;
+}
+
+uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
+  uint64_t sum = 0;
+  return CheckedAdd64(a, b, &sum) ? sum : UINT64_MAX;
+}
+
+// Everything one pass needs, carved from the workspace.
+struct Work {
+  Span<const BufferRequest> buffers;
+  size_t alignment = 1;
+  const TimeIndex* index = nullptr;
+  uint32_t* order = nullptr;
+  uint32_t* gathered = nullptr;
+  uint64_t* key = nullptr;
+  size_t* offsets = nullptr;  // trial offsets of the running pass
+};
+
+// Fills work.key for `order` (larger key = placed earlier).
+void ComputeKeys(const Work& work, Order order) {
+  const size_t count = work.buffers.size();
+  for (uint32_t i = 0; i < count; ++i) {
+    const BufferRequest& buffer = work.buffers[i];
+    const uint64_t length = static_cast<uint64_t>(buffer.lifetime.length());
+    switch (order) {
+      case Order::kSizeTflm:
+      case Order::kSize: work.key[i] = buffer.size_bytes; break;
+      case Order::kLength: work.key[i] = length; break;
+      case Order::kArea: work.key[i] = SaturatingMul(buffer.size_bytes, length); break;
+      case Order::kConflict: {
+        uint64_t total = 0;
+        work.index->ForEachOverlapping(buffer.lifetime, [&](uint32_t other) {
+          total = SaturatingAdd(total, work.buffers[other].size_bytes);
+        });
+        work.key[i] = total;
+        break;
+      }
+      case Order::kStart:
+        work.key[i] = static_cast<uint64_t>(INT32_MAX - buffer.lifetime.first_op);
+        break;
+    }
+  }
+}
+
+// Runs one pass into work.offsets. Fails only on size overflow.
+Status RunPass(const Work& work, const Pass& pass) {
+  const Span<const BufferRequest> buffers = work.buffers;
+  const size_t count = buffers.size();
+  ComputeKeys(work, pass.order);
+  size_t fixed_count = 0;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (buffers[i].fixed_offset_bytes != kNoFixedOffset) work.order[fixed_count++] = i;
+  }
+  size_t next = fixed_count;
+  for (uint32_t i = 0; i < count; ++i) {
+    if (buffers[i].fixed_offset_bytes == kNoFixedOffset) work.order[next++] = i;
+  }
+  const uint64_t* key = work.key;
+  const bool tflm_ties = pass.order == Order::kSizeTflm;
+  std::sort(work.order + fixed_count, work.order + count, [&](uint32_t a, uint32_t b) {
+    if (key[a] != key[b]) return key[a] > key[b];
+    if (buffers[a].size_bytes != buffers[b].size_bytes) {
+      return buffers[a].size_bytes > buffers[b].size_bytes;
+    }
+    return tflm_ties ? a > b : a < b;
+  });
+
+  size_t* offsets = work.offsets;
+  for (size_t i = 0; i < count; ++i) offsets[i] = kUnplaced;
+  for (size_t position = 0; position < count; ++position) {
+    const uint32_t id = work.order[position];
+    const BufferRequest& wanted = buffers[id];
+    if (wanted.fixed_offset_bytes != kNoFixedOffset) {
+      offsets[id] = static_cast<size_t>(wanted.fixed_offset_bytes);
+      continue;
+    }
+    size_t neighbours = 0;
+    work.index->ForEachOverlapping(wanted.lifetime, [&](uint32_t other) {
+      if (offsets[other] != kUnplaced) work.gathered[neighbours++] = other;
+    });
+    uint32_t* gathered = work.gathered;
+    std::sort(gathered, gathered + neighbours, [offsets](uint32_t a, uint32_t b) {
+      return offsets[a] != offsets[b] ? offsets[a] < offsets[b] : a < b;
+    });
+    size_t candidate = 0;
+    size_t chosen = kUnplaced;
+    size_t chosen_gap = SIZE_MAX;
+    for (size_t n = 0; n < neighbours; ++n) {
+      const size_t other_offset = offsets[gathered[n]];
+      if (other_offset >= candidate && other_offset - candidate >= wanted.size_bytes) {
+        const size_t gap = other_offset - candidate;
+        if (gap < chosen_gap) {
+          chosen = candidate;
+          chosen_gap = gap;
+        }
+        if (pass.gap_rule == GapRule::kFirstFit || gap == wanted.size_bytes) break;
+      }
+      size_t other_end = 0;
+      if (!CheckedAdd(other_offset, buffers[gathered[n]].size_bytes, &other_end) ||
+          !AlignUp(other_end, work.alignment, &other_end)) {
+        return Status::Error(ErrorCode::kInvalidArgument,
+                             "greedy planner: buffer %u: the head size overflows", id);
+      }
+      candidate = std::max(candidate, other_end);
+    }
+    if (chosen == kUnplaced) chosen = candidate;
+    size_t end = 0;
+    if (!CheckedAdd(chosen, wanted.size_bytes, &end)) {
+      return Status::Error(ErrorCode::kInvalidArgument,
+                           "greedy planner: buffer %u: the head size overflows", id);
+    }
+    offsets[id] = chosen;
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+size_t GreedyPlanner::WorkspaceBytes(size_t buffer_count) const {
+  const size_t main = WorkspaceCarver::BytesFor<uint32_t>(buffer_count) * 3 +
+                      WorkspaceCarver::BytesFor<int32_t>(buffer_count) +
+                      WorkspaceCarver::BytesFor<uint64_t>(buffer_count) +
+                      WorkspaceCarver::BytesFor<size_t>(buffer_count);
+  return std::max(main, LowerBoundWorkspaceBytes(buffer_count));
+}
+
+Status GreedyPlanner::Plan(const PlanningProblem& problem, Span<uint8_t> workspace,
+                           Span<size_t> offsets_bytes, PlanSummary* summary) const {
+  const size_t count = problem.buffers.size();
+  MICROARENA_RETURN_IF_ERROR(ValidatePlanArguments(name(), problem, WorkspaceBytes(count),
+                                                   workspace, offsets_bytes, summary));
+  // 1. The lower bound, computed first in the same workspace.
+  size_t lower_bound_bytes = 0;
+  MICROARENA_RETURN_IF_ERROR(ComputeLowerBound(problem.buffers, workspace, &lower_bound_bytes));
+
+  WorkspaceCarver carver(workspace);
+  uint32_t* by_start = carver.Take<uint32_t>(count);
+  int32_t* max_end = carver.Take<int32_t>(count);
+  Work work;
+  work.buffers = problem.buffers;
+  work.alignment = problem.alignment_bytes;
+  work.order = carver.Take<uint32_t>(count);
+  work.gathered = carver.Take<uint32_t>(count);
+  work.key = carver.Take<uint64_t>(count);
+  work.offsets = carver.Take<size_t>(count);
+  if (!carver.ok()) return Status::Error(ErrorCode::kInternal, "greedy: workspace carving");
+  const TimeIndex index(problem.buffers, by_start, max_end);
+  work.index = &index;
+
+  // 2-4. Every pass; keep the smallest head.
+  size_t best_head = SIZE_MAX;
+  for (const Pass& pass : kPasses) {
+    MICROARENA_RETURN_IF_ERROR(RunPass(work, pass));
+    const size_t head = HeadBytes(problem.buffers, Span<const size_t>(work.offsets, count));
+    if (head < best_head) {
+      best_head = head;
+      std::copy(work.offsets, work.offsets + count, offsets_bytes.begin());
+    }
+    if (best_head <= lower_bound_bytes) break;
+  }
+  summary->head_bytes = count == 0 ? 0 : best_head;
+  summary->proven_optimal = summary->head_bytes <= lower_bound_bytes;
+  return OkStatus();
+}
+
+}  // namespace microarena

@@ -1,0 +1,129 @@
+#include "microarena/report/model_plan.h"
+
+#include <chrono>
+
+#include "microarena/analysis/offline_plan.h"
+#include "microarena/plan/check.h"
+#include "microarena/plan/greedy.h"
+#include "microarena/plan/greedy_tflm.h"
+#include "microarena/plan/linear.h"
+#include "microarena/plan/lower_bound.h"
+
+namespace microarena::report {
+namespace {
+
+struct PlannedHead {
+  size_t head_bytes = 0;
+  bool proven_optimal = false;
+};
+
+// Runs a device planner with a workspace of the size it asks for.
+Result<PlannedHead> RunDevicePlanner(const Planner& planner, const PlanningProblem& problem,
+                                     std::vector<size_t>& offsets) {
+  std::vector<uint8_t> workspace(planner.WorkspaceBytes(problem.buffers.size()));
+  offsets.assign(problem.buffers.size(), 0);
+  PlanSummary summary;
+  MICROARENA_RETURN_IF_ERROR(planner.Plan(problem, Span<uint8_t>(workspace.data(), workspace.size()),
+                                          Span<size_t>(offsets.data(), offsets.size()), &summary));
+  return PlannedHead{summary.head_bytes, summary.proven_optimal};
+}
+
+}  // namespace
+
+const std::vector<std::string>& ModelPlannerNames() {
+  static const std::vector<std::string> names = {"optimal", "greedy", "greedy-tflm", "linear", "offline"};
+  return names;
+}
+
+double ModelPlan::gap_percent() const {
+  if (lower_bound_bytes == 0) return 0.0;
+  return 100.0 * (static_cast<double>(head_bytes) - static_cast<double>(lower_bound_bytes)) /
+         static_cast<double>(lower_bound_bytes);
+}
+
+Result<ModelPlan> PlanModel(const ModelView& model, const ModelPlanOptions& options) {
+  ModelPlan plan;
+  plan.alignment_bytes = options.alignment_bytes;
+  MICROARENA_ASSIGN_OR_RETURN(Span<const int32_t> offline, ReadOfflinePlan(model));
+  plan.has_offline_plan = !offline.empty();
+  plan.planner = options.planner.empty() ? (plan.has_offline_plan ? "offline" : "optimal") : options.planner;
+  bool known = false;
+  for (const std::string& name : ModelPlannerNames()) known |= name == plan.planner;
+  if (!known) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "unknown planner '%s' (use optimal, greedy, greedy-tflm, linear or offline)",
+                         plan.planner.c_str());
+  }
+  if (plan.planner == "offline" && !plan.has_offline_plan) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "planner 'offline' needs OfflineMemoryAllocation metadata, which this model "
+                         "does not have");
+  }
+
+  LifetimeOptions lifetime_options;
+  lifetime_options.alignment_bytes = options.alignment_bytes;
+  if (plan.planner == "offline") lifetime_options.fixed_offsets_bytes = offline;
+  plan.buffers.resize(LifetimeCapacity(model.subgraph(0), options.scratch.size()));
+  MICROARENA_ASSIGN_OR_RETURN(
+      size_t count, AnalyzeLifetimes(model, 0,
+                                     Span<const ScratchRequest>(options.scratch.data(), options.scratch.size()),
+                                     lifetime_options, Span<BufferRequest>(plan.buffers.data(), plan.buffers.size())));
+  plan.buffers.resize(count);
+  PlanningProblem problem{Span<const BufferRequest>(plan.buffers.data(), plan.buffers.size()),
+                          options.alignment_bytes};
+
+  std::vector<uint8_t> bound_workspace(LowerBoundWorkspaceBytes(count));
+  MICROARENA_RETURN_IF_ERROR(ComputeLowerBound(problem.buffers,
+                                               Span<uint8_t>(bound_workspace.data(), bound_workspace.size()),
+                                               &plan.lower_bound_bytes));
+
+  static const LinearPlanner linear;
+  static const GreedyTflmPlanner greedy_tflm;
+  static const GreedyPlanner greedy;
+  auto start = std::chrono::steady_clock::now();
+  if (plan.planner == "optimal") {
+    OptimalOptions optimal_options;
+    optimal_options.time_limit_seconds = options.time_limit_seconds;
+    optimal_options.progress = options.progress;
+    OptimalPlanner optimal(optimal_options);
+    plan.offsets_bytes.assign(count, 0);
+    MICROARENA_ASSIGN_OR_RETURN(OptimalResult result,
+                                optimal.Solve(problem, Span<size_t>(plan.offsets_bytes.data(), count)));
+    plan.head_bytes = result.head_bytes;
+    plan.proven_optimal = result.proven_optimal;
+  } else {
+    const Planner& planner = plan.planner == "linear"   ? static_cast<const Planner&>(linear)
+                             : plan.planner == "greedy" ? static_cast<const Planner&>(greedy)
+                                                        : static_cast<const Planner&>(greedy_tflm);
+    MICROARENA_ASSIGN_OR_RETURN(PlannedHead head, RunDevicePlanner(planner, problem, plan.offsets_bytes));
+    plan.head_bytes = head.head_bytes;
+    plan.proven_optimal = head.proven_optimal || plan.head_bytes == plan.lower_bound_bytes;
+  }
+  plan.plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  Status check = CheckPlan(problem, Span<const size_t>(plan.offsets_bytes.data(), count), plan.head_bytes);
+  if (!check.ok()) {
+    return Status::Error(ErrorCode::kInternal, "planner '%s' produced an invalid plan: %s", plan.planner.c_str(),
+                         check.message());
+  }
+
+  if (options.compare) {
+    // The comparison plans ignore any offline offsets: they show what each
+    // planner would do on its own.
+    std::vector<BufferRequest> free_buffers = plan.buffers;
+    for (BufferRequest& buffer : free_buffers) buffer.fixed_offset_bytes = kNoFixedOffset;
+    PlanningProblem free_problem{Span<const BufferRequest>(free_buffers.data(), free_buffers.size()),
+                                 options.alignment_bytes};
+    for (const Planner* planner : {static_cast<const Planner*>(&linear), static_cast<const Planner*>(&greedy_tflm),
+                                   static_cast<const Planner*>(&greedy)}) {
+      std::vector<size_t> offsets;
+      MICROARENA_ASSIGN_OR_RETURN(PlannedHead head, RunDevicePlanner(*planner, free_problem, offsets));
+      MICROARENA_RETURN_IF_ERROR(
+          CheckPlan(free_problem, Span<const size_t>(offsets.data(), offsets.size()), head.head_bytes));
+      plan.comparison.push_back({planner->name(), head.head_bytes});
+    }
+  }
+  return plan;
+}
+
+}  // namespace microarena::report

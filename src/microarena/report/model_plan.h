@@ -1,0 +1,58 @@
+// ModelPlan (host): a model's head planned end to end — lifetimes, the chosen
+// planner, the independent checker, the lower bound, and the other planners'
+// heads for comparison. What `microarena plan` prints.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "microarena/analysis/lifetimes.h"
+#include "microarena/base/result.h"
+#include "microarena/model/model_view.h"
+#include "microarena/plan/optimal.h"
+#include "microarena/plan/types.h"
+
+namespace microarena::report {
+
+// Planner names accepted by PlanModel, in the order `--help` lists them.
+// "offline" uses the model's OfflineMemoryAllocation offsets and plans the
+// other buffers around them with greedy-tflm, as TFLM does.
+const std::vector<std::string>& ModelPlannerNames();
+
+struct ModelPlanOptions {
+  std::string planner;              // empty: "offline" when the model carries a plan, else "optimal"
+  size_t alignment_bytes = 16;
+  double time_limit_seconds = 10.0; // for "optimal"; <= 0: no limit
+  std::function<void(const OptimalProgress&)> progress;  // for "optimal"; may be empty
+  bool compare = true;              // also plan with linear, greedy-tflm and greedy
+  std::vector<ScratchRequest> scratch;  // op scratch buffers (from the kernels)
+};
+
+struct PlannerHead {
+  std::string planner;
+  size_t head_bytes = 0;
+};
+
+struct ModelPlan {
+  std::string planner;                  // the planner used
+  size_t alignment_bytes = 16;
+  std::vector<BufferRequest> buffers;   // in TFLM's order: tensors, then scratch
+  std::vector<size_t> offsets_bytes;    // one per buffer
+  size_t head_bytes = 0;
+  size_t lower_bound_bytes = 0;
+  bool proven_optimal = false;
+  double plan_seconds = 0.0;            // time the chosen planner took
+  bool has_offline_plan = false;        // the model carries OfflineMemoryAllocation
+  std::vector<PlannerHead> comparison;  // other planners' heads (with compare)
+
+  // (head - lower bound) / lower bound, in percent; 0 when the bound is 0.
+  double gap_percent() const;
+};
+
+// Plans subgraph 0 of `model`. Every plan is verified by CheckPlan before it
+// is returned; a failed check is an internal error.
+Result<ModelPlan> PlanModel(const ModelView& model, const ModelPlanOptions& options);
+
+}  // namespace microarena::report

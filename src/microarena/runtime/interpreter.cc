@@ -1,0 +1,374 @@
+#include "microarena/runtime/interpreter.h"
+
+#include <cstring>
+
+#include "microarena/analysis/lifetimes.h"
+#include "microarena/analysis/offline_plan.h"
+#include "microarena/base/align.h"
+#include "microarena/base/checked_math.h"
+#include "microarena/plan/greedy.h"
+#include "microarena/plan/greedy_tflm.h"
+#include "microarena/plan/linear.h"
+#include "microarena/plan/lower_bound.h"
+
+namespace microarena {
+
+const char* PlannerChoiceName(PlannerChoice choice) {
+  switch (choice) {
+    case PlannerChoice::kAuto: return "auto";
+    case PlannerChoice::kLinear: return "linear";
+    case PlannerChoice::kGreedyTflm: return "greedy-tflm";
+    case PlannerChoice::kGreedy: return "greedy";
+    case PlannerChoice::kOffline: return "offline";
+  }
+  return "unknown";
+}
+
+namespace {
+
+bool IsSupportedAlignment(size_t alignment) {
+  return alignment == 4 || alignment == 8 || alignment == 16 || alignment == 32 || alignment == 64;
+}
+
+// Appends "INT8 1x49x10x1" for each tensor index in `list` to `text`.
+void DescribeTensors(const SubgraphView& subgraph, Span<const int32_t> list, char* text, size_t text_bytes) {
+  size_t used = std::strlen(text);
+  for (size_t i = 0; i < list.size() && used + 1 < text_bytes; ++i) {
+    int written = 0;
+    if (list[i] < 0) {
+      written = std::snprintf(text + used, text_bytes - used, "%s-", i == 0 ? "" : ", ");
+    } else {
+      TensorView t = subgraph.tensor(static_cast<size_t>(list[i]));
+      written = std::snprintf(text + used, text_bytes - used, "%s%s", i == 0 ? "" : ", ", TensorTypeName(t.type()));
+      for (size_t d = 0; d < t.rank() && written > 0; ++d) {
+        size_t at = used + static_cast<size_t>(written);
+        if (at + 1 >= text_bytes) break;
+        written += std::snprintf(text + at, text_bytes - at, "%s%d", d == 0 ? " " : "x", t.shape()[d]);
+      }
+    }
+    if (written < 0) break;
+    used += static_cast<size_t>(written);
+    if (used >= text_bytes) used = text_bytes - 1;
+  }
+}
+
+}  // namespace
+
+class Interpreter::PrepareContextImpl final : public PrepareContext {
+ public:
+  PrepareContextImpl(Interpreter& interpreter, size_t op_index, size_t scratch_stride)
+      : interpreter_(interpreter), op_index_(op_index), scratch_stride_(scratch_stride) {}
+  const ModelView& model() const override { return interpreter_.model_; }
+  SubgraphView subgraph() const override { return interpreter_.model_.subgraph(0); }
+  OperatorView op() const override { return subgraph().op(op_index_); }
+  void* AllocatePersistent(size_t bytes, size_t alignment) override {
+    if (alignment > interpreter_.arena_.alignment()) {
+      last_error_ = Error(ErrorCode::kInvalidArgument, "persistent alignment %zu exceeds the arena's %zu", alignment,
+                          interpreter_.arena_.alignment());
+      return nullptr;
+    }
+    Result<uint8_t*> memory = interpreter_.arena_.AllocatePersistent(bytes);
+    if (!memory.ok()) {
+      last_error_ = memory.status();
+      last_error_.Prefix("op data");
+      return nullptr;
+    }
+    return *memory;
+  }
+  Status OutOfMemory() const override {
+    if (!last_error_.ok()) return last_error_;
+    return Error(ErrorCode::kInternal, "OutOfMemory() called without a failed allocation");
+  }
+  Status RequestScratch(size_t bytes, int32_t* scratch_index) override {
+    Result<uint8_t*> entry = interpreter_.arena_.AllocateTemp(scratch_stride_);
+    if (!entry.ok()) {
+      Status status = entry.status();
+      return status.Prefix("scratch request");
+    }
+    ScratchRequest request{static_cast<int32_t>(op_index_), bytes};
+    std::memcpy(*entry, &request, sizeof(request));
+    *scratch_index = static_cast<int32_t>(interpreter_.scratch_count_++);
+    return OkStatus();
+  }
+
+ private:
+  Interpreter& interpreter_;
+  size_t op_index_;
+  size_t scratch_stride_;
+  Status last_error_;
+};
+
+class Interpreter::EvalContextImpl final : public EvalContext {
+ public:
+  EvalContextImpl(Interpreter& interpreter, const OperatorView& op) : interpreter_(interpreter), op_(op) {}
+  size_t input_count() const override { return op_.inputs().size(); }
+  size_t output_count() const override { return op_.outputs().size(); }
+  EvalTensor* input(size_t i) override {
+    int32_t t = op_.inputs()[i];
+    return t < 0 ? nullptr : &interpreter_.tensors_[static_cast<size_t>(t)];
+  }
+  EvalTensor* output(size_t i) override { return &interpreter_.tensors_[static_cast<size_t>(op_.outputs()[i])]; }
+  void* scratch(int32_t scratch_index) override {
+    return interpreter_.arena_.head_start() + interpreter_.scratch_offsets_[static_cast<size_t>(scratch_index)];
+  }
+
+ private:
+  Interpreter& interpreter_;
+  const OperatorView& op_;
+};
+
+Interpreter::Interpreter(const ModelView& model, const OpResolver& resolver, uint8_t* arena, size_t arena_bytes,
+                         const InterpreterOptions& options)
+    : model_(model),
+      resolver_(resolver),
+      options_(options),
+      arena_(arena, arena_bytes, IsSupportedAlignment(options.alignment_bytes) ? options.alignment_bytes : 16) {}
+
+Status Interpreter::AllocateTensors() {
+  if (allocated_ || failed_) {
+    return Status::Error(ErrorCode::kInvalidArgument, "AllocateTensors may be called once per interpreter");
+  }
+  failed_ = true;  // until everything below succeeds
+  if (!IsSupportedAlignment(options_.alignment_bytes)) {
+    return Status::Error(ErrorCode::kInvalidArgument, "alignment %zu is not supported (use 4, 8, 16, 32 or 64)",
+                         options_.alignment_bytes);
+  }
+  if (arena_.head_start() == nullptr) {
+    return Status::Error(ErrorCode::kInvalidArgument, "the arena pointer is null");
+  }
+  if (model_.subgraph_count() != 1) {
+    return Status::Error(ErrorCode::kUnsupported,
+                         "the model has %zu subgraphs; control flow (IF, WHILE, CALL_ONCE) is not supported yet",
+                         model_.subgraph_count());
+  }
+  MICROARENA_RETURN_IF_ERROR(AllocateTailStructures());
+  MICROARENA_RETURN_IF_ERROR(PrepareOps());
+  MICROARENA_RETURN_IF_ERROR(PlanAndCommit());
+  failed_ = false;
+  allocated_ = true;
+  return OkStatus();
+}
+
+Status Interpreter::AllocateTailStructures() {
+  SubgraphView subgraph = model_.subgraph(0);
+  tensor_count_ = subgraph.tensor_count();
+  op_count_ = subgraph.operator_count();
+  size_t bytes = 0;
+  if (!CheckedMul(tensor_count_, sizeof(EvalTensor), &bytes)) {
+    return Status::Error(ErrorCode::kOutOfMemory, "%zu tensors overflow the size arithmetic", tensor_count_);
+  }
+  Result<uint8_t*> tensors = arena_.AllocatePersistent(bytes);
+  if (!tensors.ok()) return Status(tensors.status()).Prefix("tensor metadata");
+  tensors_ = reinterpret_cast<EvalTensor*>(*tensors);
+  Result<uint8_t*> nodes = arena_.AllocatePersistent(op_count_ * sizeof(Node));
+  if (!nodes.ok()) return Status(nodes.status()).Prefix("op table");
+  nodes_ = reinterpret_cast<Node*>(*nodes);
+  for (size_t o = 0; o < op_count_; ++o) nodes_[o] = Node{};
+
+  for (size_t t = 0; t < tensor_count_; ++t) {
+    TensorView view = subgraph.tensor(t);
+    EvalTensor& eval = tensors_[t];
+    eval = EvalTensor{};
+    eval.dims = view.shape().data();
+    eval.rank = static_cast<uint8_t>(view.rank());
+    eval.type = view.type();
+    if (view.is_constant()) {
+      if (options_.copy_weights_to_arena) {
+        Result<uint8_t*> copy = arena_.AllocatePersistent(view.byte_size());
+        if (!copy.ok()) {
+          Status status = copy.status();
+          char context[96];
+          std::snprintf(context, sizeof(context), "weights of tensor %zu", t);
+          return status.Prefix(context);
+        }
+        std::memcpy(*copy, view.data().data(), view.byte_size());
+        eval.data = *copy;
+      } else {
+        // Constants are read-only; kernels never write inputs.
+        eval.data = const_cast<uint8_t*>(view.data().data());
+      }
+    } else if (view.is_variable()) {
+      Result<uint8_t*> state = arena_.AllocatePersistent(view.byte_size());
+      if (!state.ok()) {
+        Status status = state.status();
+        char context[96];
+        std::snprintf(context, sizeof(context), "variable tensor %zu '%.40s'", t, view.name());
+        return status.Prefix(context);
+      }
+      eval.data = *state;
+      ResetVariable(t);
+    }
+  }
+  return OkStatus();
+}
+
+void Interpreter::ResetVariable(size_t tensor_index) {
+  TensorView view = model_.subgraph(0).tensor(tensor_index);
+  int value = 0;
+  if (view.type() == TensorType::kInt8 && view.quantization().is_quantized()) {
+    value = static_cast<int>(static_cast<int8_t>(view.quantization().zero_point(0)));
+  }
+  std::memset(tensors_[tensor_index].data, value, view.byte_size());
+}
+
+Status Interpreter::UnsupportedOp(size_t op_index) const {
+  SubgraphView subgraph = model_.subgraph(0);
+  OperatorView op = subgraph.op(op_index);
+  char inputs[128] = "";
+  char outputs[96] = "";
+  DescribeTensors(subgraph, op.inputs(), inputs, sizeof(inputs));
+  DescribeTensors(subgraph, op.outputs(), outputs, sizeof(outputs));
+  return Status::Error(ErrorCode::kUnsupported, "op %zu (%s%s): no kernel for this op (inputs: %s; outputs: %s)",
+                       op_index, op.is_custom() ? "custom " : "", op.name(), inputs, outputs);
+}
+
+Status Interpreter::PrepareOps() {
+  SubgraphView subgraph = model_.subgraph(0);
+  for (size_t o = 0; o < op_count_; ++o) {
+    nodes_[o].kernel = resolver_.Find(subgraph.op(o).code());
+    if (nodes_[o].kernel == nullptr || subgraph.op(o).is_custom()) return UnsupportedOp(o);
+  }
+  const size_t stride = AlignUpUnchecked(sizeof(ScratchRequest), arena_.alignment());
+  for (size_t o = 0; o < op_count_; ++o) {
+    PrepareContextImpl context(*this, o, stride);
+    MICROARENA_RETURN_IF_ERROR(nodes_[o].kernel->prepare(context, &nodes_[o].op_data));
+  }
+  return OkStatus();
+}
+
+Status Interpreter::PlanAndCommit() {
+  // The scratch table goes in the tail before planning, so that the tail is
+  // final when temp peaks: this makes arena_used_bytes() exact.
+  if (scratch_count_ > 0) {
+    Result<uint8_t*> table = arena_.AllocatePersistent(scratch_count_ * sizeof(uint32_t));
+    if (!table.ok()) return Status(table.status()).Prefix("scratch table");
+    scratch_offsets_ = reinterpret_cast<uint32_t*>(*table);
+  }
+  // The scratch requests sit in temp at a stride of one alignment unit; pack
+  // them into a plain array in place (each moves down, never over one unread).
+  uint8_t* temp_base = arena_.head_start();
+  const size_t stride = AlignUpUnchecked(sizeof(ScratchRequest), arena_.alignment());
+  auto* packed = reinterpret_cast<ScratchRequest*>(temp_base);
+  for (size_t i = 0; i < scratch_count_; ++i) {
+    ScratchRequest request;
+    std::memcpy(&request, temp_base + i * stride, sizeof(request));
+    packed[i] = request;
+  }
+
+  // Which planner.
+  Result<Span<const int32_t>> offline = ReadOfflinePlan(model_);
+  if (!offline.ok()) return offline.status();
+  PlannerChoice choice = options_.planner;
+  if (options_.preserve_all_tensors) choice = PlannerChoice::kLinear;
+  if (choice == PlannerChoice::kAuto) choice = offline->empty() ? PlannerChoice::kGreedy : PlannerChoice::kOffline;
+  if (choice == PlannerChoice::kOffline && offline->empty()) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "planner 'offline' needs OfflineMemoryAllocation metadata, which this model does not have");
+  }
+  planner_used_ = choice;
+
+  SubgraphView subgraph = model_.subgraph(0);
+  const size_t capacity = LifetimeCapacity(subgraph, scratch_count_);
+  Result<uint8_t*> request_memory = arena_.AllocateTemp(capacity * sizeof(BufferRequest));
+  if (!request_memory.ok()) return Status(request_memory.status()).Prefix("lifetimes");
+  auto* requests = reinterpret_cast<BufferRequest*>(*request_memory);
+  LifetimeOptions lifetime_options;
+  lifetime_options.alignment_bytes = arena_.alignment();
+  if (choice == PlannerChoice::kOffline) lifetime_options.fixed_offsets_bytes = *offline;
+  Result<size_t> count = AnalyzeLifetimes(model_, 0, Span<const ScratchRequest>(packed, scratch_count_),
+                                          lifetime_options, Span<BufferRequest>(requests, capacity));
+  if (!count.ok()) return count.status();
+
+  static const LinearPlanner kLinear;
+  static const GreedyTflmPlanner kGreedyTflm;
+  static const GreedyPlanner kGreedy;
+  const Planner& planner = choice == PlannerChoice::kLinear   ? static_cast<const Planner&>(kLinear)
+                           : choice == PlannerChoice::kGreedy ? static_cast<const Planner&>(kGreedy)
+                                                              : static_cast<const Planner&>(kGreedyTflm);
+  size_t workspace_bytes = planner.WorkspaceBytes(*count);
+  if (LowerBoundWorkspaceBytes(*count) > workspace_bytes) workspace_bytes = LowerBoundWorkspaceBytes(*count);
+  Result<uint8_t*> offsets_memory = arena_.AllocateTemp(*count * sizeof(size_t));
+  if (!offsets_memory.ok()) return Status(offsets_memory.status()).Prefix("plan offsets");
+  Result<uint8_t*> workspace = arena_.AllocateTemp(workspace_bytes);
+  if (!workspace.ok()) return Status(workspace.status()).Prefix("planner working memory");
+  auto* offsets = reinterpret_cast<size_t*>(*offsets_memory);
+  PlanningProblem problem{Span<const BufferRequest>(requests, *count), arena_.alignment()};
+  PlanSummary summary;
+  MICROARENA_RETURN_IF_ERROR(planner.Plan(problem, Span<uint8_t>(*workspace, workspace_bytes),
+                                          Span<size_t>(offsets, *count), &summary));
+  MICROARENA_RETURN_IF_ERROR(ComputeLowerBound(problem.buffers, Span<uint8_t>(*workspace, workspace_bytes),
+                                               &lower_bound_bytes_));
+
+  // Addresses: tensors and scratch in the head.
+  size_t scratch_seen = 0;
+  for (size_t i = 0; i < *count; ++i) {
+    const BufferRequest& request = requests[i];
+    if (offsets[i] > UINT32_MAX) {
+      return Status::Error(ErrorCode::kOutOfMemory, "buffer %zu at offset %zu is beyond 4 GiB", i, offsets[i]);
+    }
+    if (request.kind == BufferKind::kTensor) {
+      tensors_[static_cast<size_t>(request.owner_index)].data = arena_.head_start() + offsets[i];
+    } else {
+      scratch_offsets_[scratch_seen++] = static_cast<uint32_t>(offsets[i]);
+    }
+  }
+  arena_.ResetTemp();
+  Status committed = arena_.CommitHead(summary.head_bytes);
+  if (!committed.ok()) return committed.Prefix("planned head");
+  return OkStatus();
+}
+
+Status Interpreter::Invoke() {
+  if (!allocated_) {
+    return Status::Error(ErrorCode::kInvalidArgument, "Invoke needs a successful AllocateTensors first");
+  }
+  SubgraphView subgraph = model_.subgraph(0);
+  for (size_t o = 0; o < op_count_; ++o) {
+    OperatorView op = subgraph.op(o);
+    EvalContextImpl context(*this, op);
+    Status status = nodes_[o].kernel->eval(context, nodes_[o].op_data);
+    if (!status.ok()) {
+      char where[64];
+      std::snprintf(where, sizeof(where), "op %zu (%s)", o, op.name());
+      return status.Prefix(where);
+    }
+  }
+  return OkStatus();
+}
+
+Status Interpreter::ResetVariableTensors() {
+  if (!allocated_) {
+    return Status::Error(ErrorCode::kInvalidArgument, "ResetVariableTensors needs a successful AllocateTensors first");
+  }
+  SubgraphView subgraph = model_.subgraph(0);
+  for (size_t t = 0; t < tensor_count_; ++t) {
+    if (subgraph.tensor(t).is_variable()) ResetVariable(t);
+  }
+  return OkStatus();
+}
+
+size_t Interpreter::inputs_size() const { return model_.subgraph(0).inputs().size(); }
+size_t Interpreter::outputs_size() const { return model_.subgraph(0).outputs().size(); }
+
+EvalTensor* Interpreter::input(size_t index) {
+  if (!allocated_ || index >= inputs_size()) return nullptr;
+  return &tensors_[static_cast<size_t>(model_.subgraph(0).inputs()[index])];
+}
+EvalTensor* Interpreter::output(size_t index) {
+  if (!allocated_ || index >= outputs_size()) return nullptr;
+  return &tensors_[static_cast<size_t>(model_.subgraph(0).outputs()[index])];
+}
+size_t Interpreter::input_bytes(size_t index) const {
+  if (index >= inputs_size()) return 0;
+  return model_.subgraph(0).tensor(static_cast<size_t>(model_.subgraph(0).inputs()[index])).byte_size();
+}
+size_t Interpreter::output_bytes(size_t index) const {
+  if (index >= outputs_size()) return 0;
+  return model_.subgraph(0).tensor(static_cast<size_t>(model_.subgraph(0).outputs()[index])).byte_size();
+}
+EvalTensor* Interpreter::tensor(size_t tensor_index) {
+  if (!allocated_ || tensor_index >= tensor_count_) return nullptr;
+  return &tensors_[tensor_index];
+}
+
+}  // namespace microarena

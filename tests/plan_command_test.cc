@@ -1,0 +1,171 @@
+// `microarena plan` end to end, and TFLM parity through the whole pipeline:
+// model -> our lifetimes -> greedy-tflm must give TFLM's own offsets
+// (golden/tflm_plans, written by TFLM's GreedyMemoryPlanner).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "microarena/analysis/offline_plan.h"
+#include "microarena/model/model_builder.h"
+#include "microarena/plan/problem_csv.h"
+#include "tests/test_support.h"
+
+namespace microarena {
+namespace {
+
+using nlohmann::json;
+using testing::RunCli;
+using testing::SharedDir;
+
+struct GoldenBuffer {
+  size_t size = 0;
+  size_t offset = 0;
+  std::string kind;
+  int tensor = -1;
+};
+
+std::vector<GoldenBuffer> ReadGoldenPlan(const std::string& model) {
+  std::vector<GoldenBuffer> buffers;
+  std::ifstream in(SharedDir() + "/golden/tflm_plans/" + model + ".txt");
+  for (std::string line; std::getline(in, line);) {
+    std::map<std::string, std::string> f;
+    std::istringstream tokens(line);
+    for (std::string token; tokens >> token;) {
+      size_t eq = token.find('=');
+      if (eq != std::string::npos) f[token.substr(0, eq)] = token.substr(eq + 1);
+    }
+    int tensor = f["kind"] == "tensor" ? std::stoi(f["tensor"]) : -1;
+    buffers.push_back({std::stoul(f["size"]), std::stoul(f["offset"]), f["kind"], tensor});
+  }
+  return buffers;
+}
+
+json PlanJson(const std::vector<std::string>& extra) {
+  std::vector<std::string> args = {"plan", "--json"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  auto result = RunCli(args);
+  EXPECT_EQ(result.exit_code, 0) << result.stderr_text;
+  return json::parse(result.stdout_text);
+}
+
+TEST(PlanCommandTest, GreedyTflmReproducesTflmPlansFromTheModel) {
+  MICROARENA_REQUIRE_SHARED();
+  int compared = 0;
+  for (const std::string& model : testing::SharedModelNames()) {
+    std::vector<GoldenBuffer> golden = ReadGoldenPlan(model);
+    if (golden.empty()) continue;
+    bool has_scratch = false;
+    for (const GoldenBuffer& b : golden) has_scratch |= b.kind == "scratch";
+    if (has_scratch) continue;  // needs the kernels' scratch requests (runtime)
+    SCOPED_TRACE(model);
+    json doc = PlanJson({"--planner", "greedy-tflm", SharedDir() + "/models/" + model + ".tflite"});
+    const json& buffers = doc["buffers"];
+    ASSERT_EQ(buffers.size(), golden.size());
+    size_t golden_head = 0;
+    for (size_t i = 0; i < golden.size(); ++i) {
+      EXPECT_EQ(buffers[i]["tensor"].get<int>(), golden[i].tensor) << "buffer " << i;
+      EXPECT_EQ(buffers[i]["size_bytes"].get<size_t>(), golden[i].size) << "buffer " << i;
+      EXPECT_EQ(buffers[i]["offset_bytes"].get<size_t>(), golden[i].offset) << "buffer " << i;
+      golden_head = std::max(golden_head, golden[i].offset + golden[i].size);
+    }
+    EXPECT_EQ(doc["head_bytes"].get<size_t>(), golden_head);
+    ++compared;
+  }
+  EXPECT_GE(compared, 7);
+}
+
+TEST(PlanCommandTest, JsonHasTheDocumentedKeysAndOptimalBeatsTflmOnVww) {
+  MICROARENA_REQUIRE_SHARED();
+  json doc = PlanJson({SharedDir() + "/models/vww_96_int8.tflite"});
+  for (const char* key : {"planner", "alignment", "head_bytes", "lower_bound_bytes", "proven_optimal", "buffers",
+                          "gap_percent", "comparison"}) {
+    EXPECT_TRUE(doc.contains(key)) << key;
+  }
+  EXPECT_EQ(doc["planner"], "optimal");
+  EXPECT_EQ(doc["alignment"], 16);
+  EXPECT_TRUE(doc["proven_optimal"].get<bool>());
+  EXPECT_EQ(doc["head_bytes"], doc["lower_bound_bytes"]);
+  // TFLM's head for this model is 73,728 B (golden/tflm_arena.csv, head_bytes).
+  EXPECT_LT(doc["head_bytes"].get<size_t>(), 73728u);
+  EXPECT_EQ(doc["comparison"]["greedy-tflm"], 73728);
+  for (const json& b : doc["buffers"]) {
+    for (const char* key : {"kind", "tensor", "size_bytes", "first_op", "end_op", "offset_bytes"}) {
+      EXPECT_TRUE(b.contains(key)) << key;
+    }
+    EXPECT_EQ(b["offset_bytes"].get<size_t>() % 16, 0u);
+  }
+}
+
+TEST(PlanCommandTest, GreedyReachesTheLowerBoundOnVww) {
+  MICROARENA_REQUIRE_SHARED();
+  json doc = PlanJson({"--planner", "greedy", SharedDir() + "/models/vww_96_int8.tflite"});
+  EXPECT_EQ(doc["head_bytes"], doc["lower_bound_bytes"]);
+}
+
+TEST(PlanCommandTest, AlignmentRoundsSizes) {
+  MICROARENA_REQUIRE_SHARED();
+  json doc = PlanJson({"--align", "64", "--planner", "linear", SharedDir() + "/models/kws_ref_model.tflite"});
+  EXPECT_EQ(doc["alignment"], 64);
+  // The 490-byte input rounds to 512 at alignment 64 (to 496 at 16).
+  EXPECT_EQ(doc["buffers"][0]["size_bytes"], 512);
+}
+
+TEST(PlanCommandTest, CsvExportReadsBackAsTheSameProblem) {
+  MICROARENA_REQUIRE_SHARED();
+  std::string csv = testing::TempDir("plan_csv") + "/kws.csv";
+  json doc = PlanJson({"--csv", csv, SharedDir() + "/models/kws_ref_model.tflite"});
+  Result<ProblemCsv> problem = ReadProblemCsv(csv);
+  ASSERT_TRUE(problem.ok()) << problem.status().message();
+  ASSERT_EQ(problem->buffers.size(), doc["buffers"].size());
+  for (size_t i = 0; i < problem->buffers.size(); ++i) {
+    EXPECT_EQ(problem->buffers[i].size_bytes, doc["buffers"][i]["size_bytes"].get<size_t>());
+    EXPECT_EQ(problem->buffers[i].lifetime.first_op, doc["buffers"][i]["first_op"].get<int>());
+    EXPECT_EQ(problem->buffers[i].lifetime.end_op, doc["buffers"][i]["end_op"].get<int>());
+  }
+}
+
+TEST(PlanCommandTest, OfflinePlanFromMetadataIsUsedByDefault) {
+  // Two 16-byte activations that overlap in time, and an offline plan putting
+  // t1 at 64 and t0 at 16; the output t2 is planned online around them.
+  ModelBuilder builder;
+  TensorSpec spec{"t", TensorType::kInt8, {16}};
+  int32_t t0 = builder.AddTensor(spec);
+  int32_t t1 = builder.AddTensor(spec);
+  int32_t t2 = builder.AddTensor(spec);
+  builder.AddOperator(OperatorSpec{BuiltinOp::kRelu, 1, "", {t0}, {t1}});
+  builder.AddOperator(OperatorSpec{BuiltinOp::kAdd, 1, "", {t0, t1}, {t2}});
+  builder.SetInputs({t0});
+  builder.SetOutputs({t2});
+  builder.AddMetadata(kOfflinePlanMetadataName, BytesOf(std::vector<int32_t>{0, 1, 3, 16, 64, -1}));
+  std::string path = testing::TempDir("plan_offline") + "/offline.tflite";
+  std::vector<uint8_t> bytes = builder.Build();
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                              static_cast<std::streamsize>(bytes.size()));
+  json doc = PlanJson({path});
+  EXPECT_EQ(doc["planner"], "offline");
+  EXPECT_EQ(doc["buffers"][0]["offset_bytes"], 16);
+  EXPECT_EQ(doc["buffers"][1]["offset_bytes"], 64);
+  // t2 lives at step 1 with t0 [16, 32) and t1 [64, 80): the lowest gap is [0, 16).
+  EXPECT_EQ(doc["buffers"][2]["offset_bytes"], 0);
+  EXPECT_EQ(doc["head_bytes"], 80);
+}
+
+TEST(PlanCommandTest, ErrorsAreClear) {
+  MICROARENA_REQUIRE_SHARED();
+  std::string kws = SharedDir() + "/models/kws_ref_model.tflite";
+  auto offline = RunCli({"plan", "--planner", "offline", kws});
+  EXPECT_EQ(offline.exit_code, 1);
+  EXPECT_NE(offline.stderr_text.find("OfflineMemoryAllocation"), std::string::npos) << offline.stderr_text;
+  EXPECT_EQ(offline.stderr_text.rfind("error: " + kws + ": ", 0), 0u) << offline.stderr_text;
+  EXPECT_NE(RunCli({"plan", "--align", "12", kws}).exit_code, 0);
+  EXPECT_NE(RunCli({"plan", "--planner", "best", kws}).exit_code, 0);
+  auto missing = RunCli({"plan", "/no/such/model.tflite"});
+  EXPECT_EQ(missing.exit_code, 1);
+  EXPECT_NE(missing.stderr_text.find("no such file"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace microarena

@@ -1,0 +1,183 @@
+// `microarena solve PROBLEM.csv`: plans a MiniMalloc-style CSV problem.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "microarena/plan/check.h"
+#include "microarena/plan/lower_bound.h"
+#include "microarena/plan/optimal.h"
+#include "microarena/plan/planner.h"
+#include "microarena/plan/problem_csv.h"
+#include "tools/microarena/commands.h"
+
+namespace microarena::cli {
+namespace {
+
+struct SolveArgs {
+  std::string problem_path;
+  std::string planner = "optimal";
+  size_t capacity_bytes = kNoCapacity;
+  double time_limit_seconds = 60.0;
+  size_t alignment_bytes = 1;
+  std::string output_path;
+};
+
+int Fail(const std::string& file, const Status& status) {
+  std::fprintf(stderr, "error: %s: %s\n", file.c_str(), status.message());
+  return kExitError;
+}
+
+int RunSolve(const SolveArgs& args) {
+  Result<ProblemCsv> csv = ReadProblemCsv(args.problem_path);
+  if (!csv.ok()) {
+    // The CSV reader's messages already start with the file name.
+    std::fprintf(stderr, "error: %s\n", csv.status().message());
+    return kExitError;
+  }
+  PlanningProblem problem;
+  problem.buffers = Span<const BufferRequest>(csv->buffers.data(), csv->buffers.size());
+  problem.alignment_bytes = args.alignment_bytes;
+  const size_t count = problem.buffers.size();
+
+  std::vector<uint8_t> bound_workspace(LowerBoundWorkspaceBytes(count));
+  size_t lower_bound = 0;
+  Status status = ComputeLowerBound(
+      problem.buffers, Span<uint8_t>(bound_workspace.data(), bound_workspace.size()),
+      &lower_bound);
+  if (!status.ok()) return Fail(args.problem_path, status);
+
+  OptimalOptions options;
+  options.time_limit_seconds = args.time_limit_seconds;
+  options.capacity_bytes = args.capacity_bytes;
+  const bool show_progress = isatty(STDERR_FILENO) != 0;
+  if (show_progress) {
+    options.progress = [](const OptimalProgress& progress) {
+      std::fprintf(stderr, "\r  %.1f s: best %zu bytes, lower bound %zu bytes, %llu nodes   ",
+                   progress.elapsed_seconds, progress.best_head_bytes, progress.lower_bound_bytes,
+                   static_cast<unsigned long long>(progress.nodes));
+    };
+  }
+  const OptimalPlanner optimal(options);
+  PlannerRegistry planners = DevicePlanners();
+  status = planners.Add(&optimal);
+  if (!status.ok()) return Fail(args.problem_path, status);
+  const Planner* planner = planners.Find(args.planner.c_str());
+  if (planner == nullptr) {
+    char names[256];
+    planners.JoinNames(names, sizeof(names));
+    std::fprintf(stderr, "error: %s: unknown planner '%s' (one of: %s)\n",
+                 args.problem_path.c_str(), args.planner.c_str(), names);
+    return kExitUsage;
+  }
+
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<size_t> offsets(count);
+  size_t head_bytes = 0;
+  bool proven = false;
+  CapacityOutcome outcome = CapacityOutcome::kNotAsked;
+  if (planner == &optimal) {
+    Result<OptimalResult> result = optimal.Solve(problem, Span<size_t>(offsets.data(), count));
+    if (show_progress && options.progress) std::fprintf(stderr, "\r%78s\r", "");
+    if (!result.ok()) return Fail(args.problem_path, result.status());
+    head_bytes = result->head_bytes;
+    proven = result->proven_optimal;
+    lower_bound = result->lower_bound_bytes;
+    outcome = result->capacity_outcome;
+  } else {
+    std::vector<uint8_t> workspace(planner->WorkspaceBytes(count));
+    PlanSummary summary;
+    status = planner->Plan(problem, Span<uint8_t>(workspace.data(), workspace.size()),
+                           Span<size_t>(offsets.data(), count), &summary);
+    if (!status.ok()) return Fail(args.problem_path, status);
+    head_bytes = summary.head_bytes;
+    proven = summary.proven_optimal || head_bytes == lower_bound;
+    if (args.capacity_bytes != kNoCapacity) {
+      outcome = head_bytes <= args.capacity_bytes ? CapacityOutcome::kFits
+                : lower_bound > args.capacity_bytes ? CapacityOutcome::kInfeasible
+                                                    : CapacityOutcome::kUnknown;
+    }
+  }
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  status = CheckPlan(problem, Span<const size_t>(offsets.data(), count), head_bytes);
+  if (!status.ok()) return Fail(args.problem_path, status.Prefix("plan check failed"));
+
+  std::printf("problem:     %s (%zu buffers, alignment %zu)\n", args.problem_path.c_str(), count,
+              args.alignment_bytes);
+  std::printf("planner:     %s\n", planner->name());
+  std::printf("head:        %zu bytes\n", head_bytes);
+  std::printf("lower bound: %zu bytes\n", lower_bound);
+  std::printf("gap:         %zu bytes (%.2f%%)\n", head_bytes - std::min(head_bytes, lower_bound),
+              lower_bound == 0 ? 0.0
+                               : 100.0 * static_cast<double>(head_bytes - std::min(head_bytes, lower_bound)) /
+                                     static_cast<double>(lower_bound));
+  std::printf("proven:      %s\n", proven ? "yes (optimal)" : "no");
+  std::printf("time:        %.3f s\n", seconds);
+  if (args.capacity_bytes != kNoCapacity) {
+    std::printf("capacity:    %zu bytes: %s\n", args.capacity_bytes,
+                outcome == CapacityOutcome::kFits         ? "fits"
+                : outcome == CapacityOutcome::kInfeasible ? "infeasible (proven: no plan fits)"
+                                                          : "unknown (no plan found in time)");
+  }
+  const bool fits = args.capacity_bytes == kNoCapacity || outcome == CapacityOutcome::kFits;
+  if (!args.output_path.empty() && fits) {
+    status = WriteProblemCsv(args.output_path, *csv, Span<const size_t>(offsets.data(), count));
+    if (!status.ok()) {
+      std::fprintf(stderr, "error: %s\n", status.message());
+      return kExitError;
+    }
+  }
+  if (!fits) {
+    std::fprintf(stderr, "error: %s: %s within capacity %zu bytes (best head %zu bytes)\n",
+                 args.problem_path.c_str(),
+                 outcome == CapacityOutcome::kInfeasible ? "no plan exists" : "no plan found",
+                 args.capacity_bytes, head_bytes);
+    return kExitError;
+  }
+  return kExitOk;
+}
+
+}  // namespace
+
+Command RegisterSolveCommand(CLI::App& app) {
+  auto args = std::make_shared<SolveArgs>();
+  CLI::App* solve = app.add_subcommand(
+      "solve",
+      "Plan a buffer-placement problem given as MiniMalloc CSV (id,lower,upper,size; lifetimes\n"
+      "half-open [lower, upper)). Prints head, lower bound, gap, planner, whether the head is\n"
+      "proven minimal, and the time. Without --capacity the head is minimised; with it, the\n"
+      "answer is a plan within it, 'infeasible' (proven) or 'unknown' (limit), exit 1 unless it\n"
+      "fits.");
+  solve->add_option("problem", args->problem_path, "problem CSV file")->required();
+  solve->add_option("--capacity", args->capacity_bytes,
+                    "find a plan whose head fits in this many bytes, or prove there is none");
+  solve->add_option("--planner", args->planner,
+                    "linear, greedy-tflm, greedy or optimal")
+      ->capture_default_str();
+  solve->add_option("--time-limit", args->time_limit_seconds,
+                    "seconds the optimal planner may search (0 = no limit); it returns the best "
+                    "plan found")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
+  solve->add_option("--align", args->alignment_bytes,
+                    "every offset must be a multiple of this power of two")
+      ->capture_default_str()
+      ->check([](const std::string& text) -> std::string {
+        size_t value = 0;
+        try {
+          value = std::stoull(text);
+        } catch (...) {
+          return "not a number";
+        }
+        return (value != 0 && (value & (value - 1)) == 0) ? "" : "must be a power of two";
+      });
+  solve->add_option("-o,--output", args->output_path,
+                    "write the problem with an offset column (MiniMalloc solution CSV) here");
+  return Command{solve, [args]() { return RunSolve(*args); }};
+}
+
+}  // namespace microarena::cli
