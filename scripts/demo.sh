@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The main job on the bundled demo model: installs what is missing, builds the
-# release preset, generates the demo model (a keyword-spotting DS-CNN) and shows
-# what is inside it.
+# release preset, generates the demo model (a keyword-spotting DS-CNN), shows
+# what is inside it, plans its arena and runs it in exactly that arena.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,8 +10,20 @@ cmake --preset release >/dev/null
 cmake --build --preset release -j "$(nproc 2>/dev/null || echo 2)"
 
 microarena=build/release/tools/microarena/microarena
-model=build/demo/demo_kws.tflite
-mkdir -p build/demo
+out=build/demo
+model=$out/demo_kws.tflite
+mkdir -p "$out"
+
+section() { printf '\n==== %s ====\n\n' "$*"; }
+
+section "microarena demo-model -o $model"
 "$microarena" demo-model -o "$model"
-echo
+
+section "microarena inspect $model"
 "$microarena" inspect "$model"
+
+section "microarena plan $model"
+"$microarena" plan "$model"
+
+section "microarena run $model --output-dir $out"
+"$microarena" run "$model" --output-dir "$out" --repeat 20

@@ -21,6 +21,7 @@ struct Command {
 
 Command RegisterInspectCommand(CLI::App& app);
 Command RegisterPlanCommand(CLI::App& app);
+Command RegisterRunCommand(CLI::App& app);
 Command RegisterDemoModelCommand(CLI::App& app);
 Command RegisterSolveCommand(CLI::App& app);
 

@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   const std::vector<cli::Command> commands = {
       cli::RegisterInspectCommand(app),
       cli::RegisterPlanCommand(app),
+      cli::RegisterRunCommand(app),
       cli::RegisterDemoModelCommand(app),
       cli::RegisterSolveCommand(app),
   };

@@ -5,14 +5,38 @@ namespace microarena {
 namespace {
 
 // One line per implemented kernel (keep the list sorted by op name).
-// (Empty until the first kernel lands.)
-constexpr const KernelRegistration* const* kAllKernels = nullptr;
-constexpr size_t kKernelCount = 0;
+constexpr const KernelRegistration* kAllKernels[] = {
+    &kAddKernel,
+    &kAveragePool2dKernel,
+    &kBatchMatmulKernel,
+    &kConcatenationKernel,
+    &kConv2dKernel,
+    &kDepthwiseConv2dKernel,
+    &kDequantizeKernel,
+    &kExpandDimsKernel,
+    &kFullyConnectedKernel,
+    &kLogisticKernel,
+    &kMaxPool2dKernel,
+    &kMeanKernel,
+    &kPadKernel,
+    &kQuantizeKernel,
+    &kRelu6Kernel,
+    &kReluKernel,
+    &kReshapeKernel,
+    &kSoftmaxKernel,
+    &kSqueezeKernel,
+    &kStridedSliceKernel,
+    &kSubKernel,
+    &kSvdfKernel,
+    &kTanhKernel,
+    &kTransposeKernel,
+    &kUnidirectionalSequenceLstmKernel,
+};
 
 }  // namespace
 
 const OpResolver& AllOpsResolver() {
-  static constexpr OpResolver resolver{Span<const KernelRegistration* const>(kAllKernels, kKernelCount)};
+  static constexpr OpResolver resolver{Span<const KernelRegistration* const>(kAllKernels)};
   return resolver;
 }
 

@@ -29,6 +29,11 @@ constexpr Pass kPasses[] = {
     {Order::kStart, GapRule::kFirstFit},    {Order::kStart, GapRule::kBestFit},
 };
 
+// Above this many buffers only the first kPassesForMany passes run, to keep
+// planning time near-linear for very large problems.
+constexpr size_t kManyBuffers = 10000;
+constexpr size_t kPassesForMany = 2;
+
 uint64_t SaturatingMul(uint64_t a, uint64_t b) {
   uint64_t product = 0;
   return CheckedMul64(a, b, &product) ? product : UINT64_MAX;
@@ -183,7 +188,9 @@ Status GreedyPlanner::Plan(const PlanningProblem& problem, Span<uint8_t> workspa
 
   // 2-4. Every pass; keep the smallest head.
   size_t best_head = SIZE_MAX;
-  for (const Pass& pass : kPasses) {
+  const size_t pass_count = count > kManyBuffers ? kPassesForMany : sizeof(kPasses) / sizeof(kPasses[0]);
+  for (size_t p = 0; p < pass_count; ++p) {
+    const Pass& pass = kPasses[p];
     MICROARENA_RETURN_IF_ERROR(RunPass(work, pass));
     const size_t head = HeadBytes(problem.buffers, Span<const size_t>(work.offsets, count));
     if (head < best_head) {

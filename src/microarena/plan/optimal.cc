@@ -222,26 +222,25 @@ class Search {
         second_top = top;
       }
     }
-    // Every byte still to place in section s lies above the lowest offset any
-    // remaining buffer crossing s can take.
-    for (size_t k = begin; k < end; ++k) {
-      const uint32_t c = pool_[k];
-      for (uint32_t s = span_begin_[c]; s < span_end_[c]; ++s) min_low_[s] = SIZE_MAX;
+    // In each section, the remaining buffers crossing it stack up from their
+    // lowest offsets: taking them by increasing `low`, each starts at or above
+    // both its low and the top of the ones before (a release-date bound).
+    by_low_.assign(pool_.begin() + static_cast<std::ptrdiff_t>(begin),
+                   pool_.begin() + static_cast<std::ptrdiff_t>(end));
+    std::sort(by_low_.begin(), by_low_.end(), [this](uint32_t x, uint32_t y) {
+      return low_[x] != low_[y] ? low_[x] < low_[y] : x < y;
+    });
+    for (uint32_t c : by_low_) {
+      for (uint32_t s = span_begin_[c]; s < span_end_[c]; ++s) min_low_[s] = 0;
     }
-    for (size_t k = begin; k < end; ++k) {
-      const uint32_t c = pool_[k];
+    for (uint32_t c : by_low_) {
       const size_t low = low_[c];
       for (uint32_t s = span_begin_[c]; s < span_end_[c]; ++s) {
-        if (low < min_low_[s]) min_low_[s] = low;
+        const size_t start_at = std::max(min_low_[s], low);
+        if (!Fits(start_at, size_[c], capacity_)) return Outcome::kContinue;
+        min_low_[s] = start_at + size_[c];
       }
     }
-    for (size_t k = begin; k < end; ++k) {
-      const uint32_t c = pool_[k];
-      for (uint32_t s = span_begin_[c]; s < span_end_[c]; ++s) {
-        if (!Fits(min_low_[s], load_[s], capacity_)) return Outcome::kContinue;
-      }
-    }
-
     // Decomposition: buffers not live together with any other group's
     // buffers form independent subproblems, solved one after the other.
     const size_t sorted_begin = pool_.size();
@@ -268,7 +267,7 @@ class Search {
         for (size_t k = groups[g].first; k < groups[g].second; ++k) {
           const uint32_t c = pool_[k];
           for (uint32_t s = span_begin_[c]; s < span_end_[c]; ++s) {
-            slack = std::min(slack, capacity_ - min_low_[s] - load_[s]);
+            slack = std::min(slack, capacity_ - min_low_[s]);
           }
         }
         order.emplace_back(slack, g);
@@ -308,8 +307,9 @@ class Search {
     std::sort(candidates_.begin() + static_cast<std::ptrdiff_t>(cand_base), candidates_.end(),
               [this](const Candidate& x, const Candidate& y) {
                 if (x.low != y.low) return x.low < y.low;
-                if (length_[x.id] != length_[y.id]) return length_[x.id] > length_[y.id];
-                if (size_[x.id] != size_[y.id]) return size_[x.id] > size_[y.id];
+                const uint64_t area_x = static_cast<uint64_t>(length_[x.id]) * size_[x.id];
+                const uint64_t area_y = static_cast<uint64_t>(length_[y.id]) * size_[y.id];
+                if (area_x != area_y) return area_x > area_y;
                 return x.id < y.id;
               });
     // The child's remaining buffers: this slice without the candidate.
@@ -397,7 +397,8 @@ class Search {
   uint64_t nodes_ = 0;
   std::vector<size_t> floor_;
   std::vector<size_t> load_;
-  std::vector<size_t> min_low_;  // per section: lowest `low` of the remaining buffers crossing it
+  std::vector<size_t> min_low_;  // per section: least top of the remaining buffers stacked in it
+  std::vector<uint32_t> by_low_;
   std::vector<size_t> fm_;  // highest floor over each buffer's sections
   std::vector<size_t> offset_;
   std::vector<bool> placed_;

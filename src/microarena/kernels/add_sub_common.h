@@ -1,0 +1,160 @@
+// Prepare and eval shared by ADD and SUB (kernels/add.cc, kernels/sub.cc):
+// int8 with TFLM's left-shift-20 rescaling, or float32; fused activation;
+// numpy broadcasting up to rank 6.
+//
+// Multipliers (TFLM's Prepare), with s1, s2, s_out the scales:
+//   ADD, in double:  t = 2 * max(s1, s2); m1 = s1 / t; m2 = s2 / t;
+//                    m_out = t / (2^20 * s_out)
+//   SUB, in float:   the same expressions evaluated in float, then widened.
+#pragma once
+
+#include <algorithm>
+
+#include "microarena/kernels/elementwise_common.h"
+#include "microarena/kernels/reference/add.h"
+#include "microarena/kernels/reference/broadcast.h"
+
+namespace microarena::add_sub {
+
+// Persistent op data: 60 bytes.
+struct OpData {
+  reference::AddQuantizedParams quantized;  // int8
+  reference::FloatActivationRange range;    // float32
+  bool requires_broadcast = false;
+};
+
+constexpr int32_t kInt8LeftShift = 20;
+
+template <bool kSubtract>
+Status Prepare(PrepareContext& context, const void** op_data) {
+  if (context.input_count() != 2 || context.output_count() != 1 || !context.has_input(0) || !context.has_input(1)) {
+    return context.Error(ErrorCode::kInvalidArgument, "expects 2 inputs and 1 output, has %zu and %zu",
+                         context.input_count(), context.output_count());
+  }
+  const TensorView input1 = context.input(0);
+  const TensorView input2 = context.input(1);
+  const TensorView output = context.output(0);
+  const TensorType type = output.type();
+  if (input1.type() != type || input2.type() != type ||
+      (type != TensorType::kInt8 && type != TensorType::kFloat32)) {
+    return context.Error(ErrorCode::kUnsupported, "types %s, %s -> %s not supported (all INT8 or all FLOAT32)",
+                         TensorTypeName(input1.type()), TensorTypeName(input2.type()), TensorTypeName(type));
+  }
+  reference::BroadcastShape broadcast;
+  const bool compatible = reference::MakeBroadcastShape(input1.shape().data(), input1.rank(), input2.shape().data(),
+                                                        input2.rank(), &broadcast);
+  bool output_matches = compatible && broadcast.rank == output.rank();
+  for (size_t axis = 0; output_matches && axis < broadcast.rank; ++axis) {
+    output_matches = broadcast.output_dims[axis] == output.shape()[axis];
+  }
+  if (!output_matches) {
+    return context.Error(ErrorCode::kInvalidArgument,
+                         "input tensors %d (rank %zu) and %d (rank %zu) do not broadcast to output tensor %d (rank "
+                         "%zu); ranks above %zu are not supported",
+                         input1.index(), input1.rank(), input2.index(), input2.rank(), output.index(), output.rank(),
+                         reference::kMaxBroadcastRank);
+  }
+  tflite::ActivationFunctionType activation = tflite::ActivationFunctionType::NONE;
+  if constexpr (kSubtract) {
+    if (const tflite::SubOptions* options = context.op().raw()->builtin_options_as_SubOptions()) {
+      activation = options->fused_activation_function();
+    }
+  } else {
+    if (const tflite::AddOptions* options = context.op().raw()->builtin_options_as_AddOptions()) {
+      activation = options->fused_activation_function();
+    }
+  }
+
+  OpData* data = elementwise::AllocateOpData<OpData>(context);
+  if (data == nullptr) return context.OutOfMemory();
+  *op_data = data;
+  data->requires_broadcast = !elementwise::SameShape(input1.shape(), input2.shape());
+
+  if (type == TensorType::kFloat32) {
+    if (!elementwise::FloatActivationRange(activation, &data->range)) {
+      return context.Error(ErrorCode::kUnsupported, "fused activation %s not supported",
+                           elementwise::ActivationName(activation));
+    }
+    return OkStatus();
+  }
+
+  elementwise::TensorQuantization q1;
+  elementwise::TensorQuantization q2;
+  elementwise::TensorQuantization q_out;
+  MICROARENA_RETURN_IF_ERROR(elementwise::ReadPerTensorQuantization(context, input1, "input 0", &q1));
+  MICROARENA_RETURN_IF_ERROR(elementwise::ReadPerTensorQuantization(context, input2, "input 1", &q2));
+  MICROARENA_RETURN_IF_ERROR(elementwise::ReadPerTensorQuantization(context, output, "output", &q_out));
+  reference::AddQuantizedParams& p = data->quantized;
+  p.input1_offset = -q1.zero_point;
+  p.input2_offset = -q2.zero_point;
+  p.output_offset = q_out.zero_point;
+  p.left_shift = kInt8LeftShift;
+  double real1 = 0.0;
+  double real2 = 0.0;
+  double real_out = 0.0;
+  if constexpr (kSubtract) {
+    const float twice_max = 2 * std::max(q1.scale, q2.scale);
+    real1 = static_cast<double>(q1.scale / twice_max);
+    real2 = static_cast<double>(q2.scale / twice_max);
+    real_out = static_cast<double>(twice_max / (static_cast<float>(1 << kInt8LeftShift) * q_out.scale));
+  } else {
+    const double twice_max = 2 * static_cast<double>(std::max(q1.scale, q2.scale));
+    real1 = static_cast<double>(q1.scale) / twice_max;
+    real2 = static_cast<double>(q2.scale) / twice_max;
+    real_out = twice_max / ((1 << kInt8LeftShift) * static_cast<double>(q_out.scale));
+  }
+  // real1 and real2 are in (0, 1/2]; real_out < 1 unless the output scale is
+  // below 2^-19 of the input scales.
+  if (!elementwise::QuantizeMultiplierSmallerThanOne(real1, &p.input1_multiplier, &p.input1_shift) ||
+      !elementwise::QuantizeMultiplierSmallerThanOne(real2, &p.input2_multiplier, &p.input2_shift) ||
+      !elementwise::QuantizeMultiplierSmallerThanOne(real_out, &p.output_multiplier, &p.output_shift)) {
+    return context.Error(ErrorCode::kUnsupported,
+                         "scales %g, %g -> %g give an output multiplier %g >= 1 (TFLM requires < 1)",
+                         static_cast<double>(q1.scale), static_cast<double>(q2.scale),
+                         static_cast<double>(q_out.scale), real_out);
+  }
+  if (!elementwise::QuantizedActivationRange(activation, type, q_out, &p.activation_min, &p.activation_max)) {
+    return context.Error(ErrorCode::kUnsupported, "fused activation %s not supported",
+                         elementwise::ActivationName(activation));
+  }
+  return OkStatus();
+}
+
+template <bool kSubtract>
+Status Eval(EvalContext& context, const void* op_data) {
+  const auto* data = static_cast<const OpData*>(op_data);
+  const EvalTensor* input1 = context.input(0);
+  const EvalTensor* input2 = context.input(1);
+  EvalTensor* output = context.output(0);
+  reference::BroadcastShape broadcast;
+  if (data->requires_broadcast) {
+    // Checked at prepare; cannot fail here.
+    (void)reference::MakeBroadcastShape(input1->dims, input1->rank, input2->dims, input2->rank, &broadcast);
+  }
+  if (output->type == TensorType::kFloat32) {
+    const reference::FloatActivationRange range = data->range;
+    const auto func = [range](float x, float y) { return reference::AddFloatElement<kSubtract>(x, y, range); };
+    if (data->requires_broadcast) {
+      reference::BroadcastBinary(broadcast, input1->As<const float>(), input2->As<const float>(),
+                                 output->As<float>(), func);
+    } else {
+      reference::ElementwiseBinary(output->element_count(), input1->As<const float>(), input2->As<const float>(),
+                                   output->As<float>(), func);
+    }
+  } else {
+    const reference::AddQuantizedParams& params = data->quantized;
+    const auto func = [&params](int8_t x, int8_t y) {
+      return reference::AddQuantizedElement<kSubtract>(x, y, params);
+    };
+    if (data->requires_broadcast) {
+      reference::BroadcastBinary(broadcast, input1->As<const int8_t>(), input2->As<const int8_t>(),
+                                 output->As<int8_t>(), func);
+    } else {
+      reference::ElementwiseBinary(output->element_count(), input1->As<const int8_t>(), input2->As<const int8_t>(),
+                                   output->As<int8_t>(), func);
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace microarena::add_sub

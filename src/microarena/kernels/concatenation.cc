@@ -1,0 +1,165 @@
+// CONCATENATION: joins inputs along one axis (negative axes count from the end).
+//
+// Types: FLOAT32, INT8, INT16, INT32, INT64, BOOL; every input has the output's
+// type and rank. INT8 inputs whose scale or zero point differ from the
+// output's are requantized with TFLite's ConcatenationWithScaling formula
+// (reference/concatenation.h); the others are copied byte for byte.
+// (TFLM's own int8 kernel copies bytes without rescaling, so it matches this
+// kernel exactly when every input shares the output's quantization.)
+#include <cstring>
+
+#include "microarena/kernels/reference/concatenation.h"
+#include "microarena/kernels/registrations.h"
+#include "microarena/kernels/shape_op_util.h"
+
+namespace microarena {
+namespace {
+
+struct InputQuantization {
+  float scale;
+  int32_t zero_point;
+};
+
+// Persistent op data: 16 bytes on a 32-bit MCU (24 on a 64-bit host), plus 8
+// bytes per input when any int8 input
+// needs requantization.
+struct ConcatenationData {
+  int32_t axis;
+  float output_scale;
+  int32_t output_zero_point;
+  const InputQuantization* inputs;  // null: every input is copied
+};
+
+bool SupportedType(TensorType type) {
+  return type == TensorType::kFloat32 || type == TensorType::kInt8 || type == TensorType::kInt16 ||
+         type == TensorType::kInt32 || type == TensorType::kInt64 || type == TensorType::kBool;
+}
+
+Status Prepare(PrepareContext& context, const void** op_data) {
+  if (context.input_count() < 1 || context.output_count() != 1) {
+    return context.Error(ErrorCode::kInvalidArgument, "expects at least 1 input and 1 output, got %zu and %zu",
+                         context.input_count(), context.output_count());
+  }
+  const TensorView output = context.output(0);
+  const size_t rank = output.rank();
+  const auto* options = context.op().raw()->builtin_options_as_ConcatenationOptions();
+  const int32_t axis_option = options != nullptr ? options->axis() : 0;
+  if (options != nullptr && options->fused_activation_function() != tflite::ActivationFunctionType::NONE) {
+    return context.Error(ErrorCode::kUnsupported, "fused activation %d is not supported (only NONE)",
+                         static_cast<int>(options->fused_activation_function()));
+  }
+  const int32_t axis = axis_option < 0 ? axis_option + static_cast<int32_t>(rank) : axis_option;
+  if (axis < 0 || axis >= static_cast<int32_t>(rank)) {
+    return context.Error(ErrorCode::kInvalidArgument, "axis %d is out of range for output '%s' of rank %zu",
+                         axis_option, output.name(), rank);
+  }
+  if (!SupportedType(output.type())) {
+    return context.Error(ErrorCode::kUnsupported, "output '%s' has type %s; supported: FLOAT32, INT8, INT16, INT32, "
+                         "INT64, BOOL", output.name(), TensorTypeName(output.type()));
+  }
+  const bool is_int8 = output.type() == TensorType::kInt8;
+  if (is_int8 && !shape_op::HasInt8PerTensorQuantization(output)) {
+    return context.Error(ErrorCode::kInvalidArgument,
+                         "int8 output '%s' needs one positive scale and an int8 zero point", output.name());
+  }
+  char text_a[shape_op::kShapeTextBytes];
+  char text_b[shape_op::kShapeTextBytes];
+  int64_t axis_total = 0;
+  bool requantize = false;
+  for (size_t i = 0; i < context.input_count(); ++i) {
+    if (!context.has_input(i)) {
+      return context.Error(ErrorCode::kInvalidArgument, "input %zu is omitted", i);
+    }
+    const TensorView input = context.input(i);
+    if (input.type() != output.type()) {
+      return context.Error(ErrorCode::kUnsupported, "input %zu '%s' has type %s but output '%s' has type %s", i,
+                           input.name(), TensorTypeName(input.type()), output.name(),
+                           TensorTypeName(output.type()));
+    }
+    bool shape_ok = input.rank() == rank;
+    for (size_t d = 0; shape_ok && d < rank; ++d) {
+      if (static_cast<int32_t>(d) != axis && input.shape()[d] != output.shape()[d]) shape_ok = false;
+    }
+    if (!shape_ok) {
+      return context.Error(ErrorCode::kInvalidArgument,
+                           "input %zu '%s' has shape %s, which does not match output '%s' %s outside axis %d", i,
+                           input.name(), shape_op::FormatShape(input.shape(), text_a, sizeof(text_a)),
+                           output.name(), shape_op::FormatShape(output.shape(), text_b, sizeof(text_b)), axis);
+    }
+    axis_total += input.shape()[static_cast<size_t>(axis)];
+    if (is_int8) {
+      if (!shape_op::HasInt8PerTensorQuantization(input)) {
+        return context.Error(ErrorCode::kInvalidArgument,
+                             "int8 input %zu '%s' needs one positive scale and an int8 zero point", i, input.name());
+      }
+      if (!shape_op::SameQuantization(input, output)) requantize = true;
+    } else if (!shape_op::SameQuantization(input, output)) {
+      return context.Error(ErrorCode::kUnsupported,
+                           "input %zu '%s' and output '%s' are %s with different quantization; only INT8 is "
+                           "requantized", i, input.name(), output.name(), TensorTypeName(output.type()));
+    }
+  }
+  if (axis_total != output.shape()[static_cast<size_t>(axis)]) {
+    return context.Error(ErrorCode::kInvalidArgument,
+                         "inputs sum to %lld along axis %d but output '%s' has %d there",
+                         static_cast<long long>(axis_total), axis, output.name(),
+                         output.shape()[static_cast<size_t>(axis)]);
+  }
+
+  auto* data = static_cast<ConcatenationData*>(context.AllocatePersistent(sizeof(ConcatenationData)));
+  if (data == nullptr) return context.OutOfMemory();
+  data->axis = axis;
+  data->output_scale = is_int8 ? output.quantization().scale(0) : 0.0f;
+  data->output_zero_point = is_int8 ? static_cast<int32_t>(output.quantization().zero_point(0)) : 0;
+  data->inputs = nullptr;
+  if (requantize) {
+    auto* inputs = static_cast<InputQuantization*>(
+        context.AllocatePersistent(sizeof(InputQuantization) * context.input_count(), alignof(InputQuantization)));
+    if (inputs == nullptr) return context.OutOfMemory();
+    for (size_t i = 0; i < context.input_count(); ++i) {
+      const QuantizationView q = context.input(i).quantization();
+      inputs[i].scale = q.scale(0);
+      inputs[i].zero_point = static_cast<int32_t>(q.zero_point(0));
+    }
+    data->inputs = inputs;
+  }
+  *op_data = data;
+  return OkStatus();
+}
+
+size_t ProductOfDims(const EvalTensor& tensor, size_t from, size_t to) {
+  size_t product = 1;
+  for (size_t d = from; d < to; ++d) product *= static_cast<size_t>(tensor.dims[d]);
+  return product;
+}
+
+Status Eval(EvalContext& context, const void* op_data) {
+  const auto& data = *static_cast<const ConcatenationData*>(op_data);
+  EvalTensor& output = *context.output(0);
+  const auto axis = static_cast<size_t>(data.axis);
+  const size_t element_bytes = shape_op::ElementBytes(output.type);
+  reference::ConcatenationSlab slab;
+  slab.outer = ProductOfDims(output, 0, axis);
+  slab.output_slab = ProductOfDims(output, axis, output.rank);
+  for (size_t i = 0; i < context.input_count(); ++i) {
+    const EvalTensor& input = *context.input(i);
+    slab.input_slab = ProductOfDims(input, axis, input.rank);
+    const bool rescale = data.inputs != nullptr && (data.inputs[i].scale != data.output_scale ||
+                                                    data.inputs[i].zero_point != data.output_zero_point);
+    if (rescale) {
+      reference::ConcatenateRequantizeInt8(slab, data.inputs[i].scale, data.inputs[i].zero_point,
+                                           data.output_scale, data.output_zero_point, input.As<const int8_t>(),
+                                           output.As<int8_t>());
+    } else {
+      reference::ConcatenateCopy(slab, element_bytes, input.data, output.data);
+    }
+    slab.output_offset += slab.input_slab;
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+const KernelRegistration kConcatenationKernel = {BuiltinOp::kConcatenation, Prepare, Eval};
+
+}  // namespace microarena

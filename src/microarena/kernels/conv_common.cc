@@ -1,0 +1,148 @@
+#include "microarena/kernels/conv_common.h"
+
+#include <limits>
+
+#include "microarena/kernels/activation_range.h"
+#include "microarena/kernels/fixed_point.h"
+#include "microarena/kernels/tensor_checks.h"
+#include "microarena/kernels/window.h"
+
+namespace microarena {
+
+Status PrepareWindow(const PrepareContext& context, const WindowOptions& window, const TensorView& input,
+                     const TensorView& output, int32_t* padding_height, int32_t* padding_width) {
+  if (window.padding != tflite::Padding::SAME && window.padding != tflite::Padding::VALID) {
+    return context.Error(ErrorCode::kInvalidArgument, "padding %d is neither SAME nor VALID",
+                         static_cast<int>(window.padding));
+  }
+  if (window.stride_height < 1 || window.stride_width < 1 || window.dilation_height < 1 ||
+      window.dilation_width < 1 || window.filter_height < 1 || window.filter_width < 1) {
+    return context.Error(ErrorCode::kInvalidArgument,
+                         "stride %dx%d, dilation %dx%d and window %dx%d (height x width) must all be >= 1",
+                         window.stride_height, window.stride_width, window.dilation_height, window.dilation_width,
+                         window.filter_height, window.filter_width);
+  }
+  const int32_t input_height = Dim(input, 1);
+  const int32_t input_width = Dim(input, 2);
+  const int64_t out_height = WindowOutputSize(window.padding, input_height, window.filter_height,
+                                              window.stride_height, window.dilation_height);
+  const int64_t out_width = WindowOutputSize(window.padding, input_width, window.filter_width,
+                                             window.stride_width, window.dilation_width);
+  if (out_height < 1 || out_width < 1 || out_height != Dim(output, 1) || out_width != Dim(output, 2)) {
+    return context.Error(ErrorCode::kInvalidArgument,
+                         "output tensor %d '%s' is %dx%d (height x width) but a %dx%d window with stride %dx%d, "
+                         "dilation %dx%d and %s padding over the %dx%d input gives %lldx%lld",
+                         output.index(), output.name(), Dim(output, 1), Dim(output, 2), window.filter_height,
+                         window.filter_width, window.stride_height, window.stride_width, window.dilation_height,
+                         window.dilation_width, window.padding == tflite::Padding::SAME ? "SAME" : "VALID",
+                         input_height, input_width, static_cast<long long>(out_height),
+                         static_cast<long long>(out_width));
+  }
+  // The reference loops index in int32: window origins (out * stride - pad)
+  // and taps (origin + filter * dilation) must stay far from overflow.
+  const int64_t pad_h =
+      WindowPaddingBefore(input_height, window.filter_height, window.stride_height, window.dilation_height, out_height);
+  const int64_t pad_w =
+      WindowPaddingBefore(input_width, window.filter_width, window.stride_width, window.dilation_width, out_width);
+  constexpr int64_t kMaxIndex = std::numeric_limits<int32_t>::max() / 4;
+  if (pad_h > kMaxIndex || pad_w > kMaxIndex || out_height * window.stride_height > kMaxIndex ||
+      out_width * window.stride_width > kMaxIndex ||
+      int64_t{window.filter_height} * window.dilation_height > kMaxIndex ||
+      int64_t{window.filter_width} * window.dilation_width > kMaxIndex) {
+    return context.Error(ErrorCode::kUnsupported, "window geometry exceeds int32 indexing (padding %lldx%lld)",
+                         static_cast<long long>(pad_h), static_cast<long long>(pad_w));
+  }
+  *padding_height = static_cast<int32_t>(pad_h);
+  *padding_width = static_cast<int32_t>(pad_w);
+  return OkStatus();
+}
+
+Status PrepareInt8Activation(const PrepareContext& context, tflite::ActivationFunctionType activation,
+                             const TensorView& output, int32_t* act_min, int32_t* act_max) {
+  if (!IsClampActivation(activation)) {
+    return context.Error(ErrorCode::kUnsupported, "fused activation %s is not supported (only NONE, RELU, RELU6, "
+                         "RELU_N1_TO_1)", tflite::EnumNameActivationFunctionType(activation));
+  }
+  const QuantizationView quantization = output.quantization();
+  const float scale = quantization.scale(0);
+  const auto zero_point = static_cast<int32_t>(quantization.zero_point(0));
+  if (!QuantizedActivationRange(activation, scale, zero_point, std::numeric_limits<int8_t>::min(),
+                                std::numeric_limits<int8_t>::max(), act_min, act_max)) {
+    return context.Error(ErrorCode::kInvalidArgument,
+                         "fused activation %s cannot be quantized with output tensor %d '%s' scale %g zero point %d",
+                         tflite::EnumNameActivationFunctionType(activation), output.index(), output.name(),
+                         static_cast<double>(scale), zero_point);
+  }
+  return OkStatus();
+}
+
+Status PrepareFloatActivation(const PrepareContext& context, tflite::ActivationFunctionType activation,
+                              float* act_min, float* act_max) {
+  if (!FloatActivationRange(activation, act_min, act_max)) {
+    return context.Error(ErrorCode::kUnsupported, "fused activation %s is not supported (only NONE, RELU, RELU6, "
+                         "RELU_N1_TO_1)", tflite::EnumNameActivationFunctionType(activation));
+  }
+  return OkStatus();
+}
+
+Status PreparePerChannelQuantization(const PrepareContext& context, const TensorView& input, const TensorView& filter,
+                                     const TensorView& output, tflite::ActivationFunctionType activation,
+                                     int32_t channels, int32_t channel_dimension, int32_t* multipliers,
+                                     int32_t* shifts, reference::QuantizedConvParams* quant) {
+  constexpr int32_t kMin = std::numeric_limits<int8_t>::min();
+  constexpr int32_t kMax = std::numeric_limits<int8_t>::max();
+  MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "input", input, kMin, kMax));
+  MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "output", output, kMin, kMax));
+  const QuantizationView filter_quantization = filter.quantization();
+  const size_t scale_count = filter_quantization.is_quantized() ? filter_quantization.channel_count() : 0;
+  if (scale_count != 1 && scale_count != static_cast<size_t>(channels)) {
+    return context.Error(ErrorCode::kInvalidArgument,
+                         "filter tensor %d '%s' has %zu quantization scales; expected 1 or %d (one per output channel)",
+                         filter.index(), filter.name(), scale_count, channels);
+  }
+  if (scale_count > 1 && filter_quantization.quantized_dimension() != channel_dimension) {
+    return context.Error(ErrorCode::kInvalidArgument,
+                         "filter tensor %d '%s' is quantized along dimension %d; expected %d (output channels)",
+                         filter.index(), filter.name(), filter_quantization.quantized_dimension(), channel_dimension);
+  }
+  for (size_t c = 0; c < scale_count; ++c) {
+    const float scale = filter_quantization.scale(c);
+    if (!(scale >= 0.0f) || scale > std::numeric_limits<float>::max()) {
+      return context.Error(ErrorCode::kInvalidArgument, "filter tensor %d '%s' channel %zu has scale %g",
+                           filter.index(), filter.name(), c, static_cast<double>(scale));
+    }
+    if (filter_quantization.zero_point(c) != 0) {
+      return context.Error(ErrorCode::kUnsupported,
+                           "filter tensor %d '%s' channel %zu has zero point %lld; int8 filters must be symmetric (0)",
+                           filter.index(), filter.name(), c, static_cast<long long>(filter_quantization.zero_point(c)));
+    }
+  }
+  const auto input_scale = static_cast<double>(input.quantization().scale(0));
+  const auto output_scale = static_cast<double>(output.quantization().scale(0));
+  for (int32_t c = 0; c < channels; ++c) {
+    const size_t scale_index = scale_count == 1 ? 0 : static_cast<size_t>(c);
+    const auto filter_scale = static_cast<double>(filter_quantization.scale(scale_index));
+    int shift = 0;
+    fixed_point::QuantizeMultiplier(input_scale * filter_scale / output_scale, &multipliers[c], &shift);
+    shifts[c] = shift;
+  }
+  quant->input_offset = -static_cast<int32_t>(input.quantization().zero_point(0));
+  quant->output_offset = static_cast<int32_t>(output.quantization().zero_point(0));
+  quant->output_multiplier = multipliers;
+  quant->output_shift = shifts;
+  return PrepareInt8Activation(context, activation, output, &quant->activation_min, &quant->activation_max);
+}
+
+Status PrepareBias(const PrepareContext& context, TensorType type, int32_t channels, bool* has_bias) {
+  *has_bias = context.has_input(2);
+  if (!*has_bias) return OkStatus();
+  const TensorView bias = context.input(2);
+  MICROARENA_RETURN_IF_ERROR(RequireType(context, "bias", bias, type));
+  if (bias.element_count() != static_cast<size_t>(channels)) {
+    return context.Error(ErrorCode::kInvalidArgument, "bias tensor %d '%s' has %zu elements; expected %d",
+                         bias.index(), bias.name(), bias.element_count(), channels);
+  }
+  return OkStatus();
+}
+
+}  // namespace microarena

@@ -1,0 +1,167 @@
+// Prepare-time helpers shared by the elementwise kernels (ADD, SUB, MUL,
+// QUANTIZE, SOFTMAX, activations): quantization checks, fused activation
+// ranges and multiplier splitting, computed as TFLite's Prepare does.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <new>
+
+#include "microarena/base/status.h"
+#include "microarena/kernels/fixed_point.h"
+#include "microarena/kernels/kernel.h"
+#include "microarena/kernels/reference/add.h"
+#include "microarena/model/tensor_type.h"
+
+namespace microarena::elementwise {
+
+// Per-tensor affine quantization of one tensor.
+struct TensorQuantization {
+  float scale = 0.0f;
+  int32_t zero_point = 0;
+};
+
+// The type's integer range for int8/int16/int32/uint8 tensors.
+inline void IntegerTypeRange(TensorType type, int32_t* min, int32_t* max) {
+  switch (type) {
+    case TensorType::kInt8: *min = -128; *max = 127; return;
+    case TensorType::kUInt8: *min = 0; *max = 255; return;
+    case TensorType::kInt16: *min = -32768; *max = 32767; return;
+    default:
+      *min = std::numeric_limits<int32_t>::min();
+      *max = std::numeric_limits<int32_t>::max();
+      return;
+  }
+}
+
+// Reads the per-tensor scale and zero point of `tensor` (input or output
+// `role`, e.g. "input 0"). Errors when the tensor is not quantized, is
+// quantized per channel, has a scale that is not positive and finite, or a
+// zero point outside its type's range.
+inline Status ReadPerTensorQuantization(const PrepareContext& context, const TensorView& tensor, const char* role,
+                                        TensorQuantization* quantization) {
+  const QuantizationView q = tensor.quantization();
+  if (!q.is_quantized()) {
+    return context.Error(ErrorCode::kInvalidArgument, "%s tensor %d '%s' (%s) has no quantization parameters", role,
+                         tensor.index(), tensor.name(), TensorTypeName(tensor.type()));
+  }
+  if (q.channel_count() != 1) {
+    return context.Error(ErrorCode::kUnsupported,
+                         "%s tensor %d '%s' is quantized per channel (%zu scales); only per-tensor is supported", role,
+                         tensor.index(), tensor.name(), q.channel_count());
+  }
+  const float scale = q.scale(0);
+  if (!(scale > 0.0f) || !std::isfinite(scale)) {
+    return context.Error(ErrorCode::kInvalidArgument, "%s tensor %d '%s' has scale %g; it must be positive and finite",
+                         role, tensor.index(), tensor.name(), static_cast<double>(scale));
+  }
+  int32_t type_min = 0;
+  int32_t type_max = 0;
+  IntegerTypeRange(tensor.type(), &type_min, &type_max);
+  const int64_t zero_point = q.zero_point(0);
+  if (zero_point < type_min || zero_point > type_max) {
+    return context.Error(ErrorCode::kInvalidArgument, "%s tensor %d '%s' (%s) has zero point %lld outside [%d, %d]",
+                         role, tensor.index(), tensor.name(), TensorTypeName(tensor.type()),
+                         static_cast<long long>(zero_point), type_min, type_max);
+  }
+  quantization->scale = scale;
+  quantization->zero_point = static_cast<int32_t>(zero_point);
+  return OkStatus();
+}
+
+// TFLite's QuantizeMultiplierSmallerThanOneExp: m in (0, 1) -> mantissa and
+// a shift <= 0. Returns false when m is outside (0, 1).
+inline bool QuantizeMultiplierSmallerThanOne(double multiplier, int32_t* quantized_multiplier, int32_t* shift) {
+  if (!(multiplier > 0.0) || !(multiplier < 1.0)) return false;
+  int exponent = 0;
+  fixed_point::QuantizeMultiplier(multiplier, quantized_multiplier, &exponent);
+  if (exponent > 0) return false;
+  *shift = exponent;
+  return true;
+}
+
+// The quantized clamp range of a fused activation on an output of `type`
+// with `quantization`: the type's range intersected with the activation's
+// real range quantized as zero_point + round(f / scale) (float division).
+// Returns false for activations TFLite does not fuse here (TANH, SIGN_BIT).
+inline bool QuantizedActivationRange(tflite::ActivationFunctionType activation, TensorType type,
+                                     const TensorQuantization& quantization, int32_t* min, int32_t* max) {
+  int32_t type_min = 0;
+  int32_t type_max = 0;
+  IntegerTypeRange(type, &type_min, &type_max);
+  const auto quantize = [&](float f) {
+    // Saturated to int32 (the int conversion of an out-of-range float is
+    // undefined); the clamp to the type range follows.
+    const float rounded = std::round(f / quantization.scale);
+    const int64_t value = rounded >= 2147483648.0f ? int64_t{INT32_MAX}
+                          : rounded < -2147483648.0f ? int64_t{INT32_MIN}
+                                                    : static_cast<int64_t>(rounded);
+    return static_cast<int32_t>(std::clamp<int64_t>(value + quantization.zero_point, INT32_MIN, INT32_MAX));
+  };
+  switch (activation) {
+    case tflite::ActivationFunctionType::NONE:
+      *min = type_min;
+      *max = type_max;
+      return true;
+    case tflite::ActivationFunctionType::RELU:
+      *min = std::max(type_min, quantize(0.0f));
+      *max = type_max;
+      return true;
+    case tflite::ActivationFunctionType::RELU6:
+      *min = std::max(type_min, quantize(0.0f));
+      *max = std::min(type_max, quantize(6.0f));
+      return true;
+    case tflite::ActivationFunctionType::RELU_N1_TO_1:
+      *min = std::max(type_min, quantize(-1.0f));
+      *max = std::min(type_max, quantize(1.0f));
+      return true;
+    default:
+      return false;
+  }
+}
+
+// The float clamp range of a fused activation; false for TANH and SIGN_BIT.
+inline bool FloatActivationRange(tflite::ActivationFunctionType activation, reference::FloatActivationRange* range) {
+  switch (activation) {
+    case tflite::ActivationFunctionType::NONE:
+      *range = {std::numeric_limits<float>::lowest(), std::numeric_limits<float>::max()};
+      return true;
+    case tflite::ActivationFunctionType::RELU:
+      *range = {0.0f, std::numeric_limits<float>::max()};
+      return true;
+    case tflite::ActivationFunctionType::RELU6:
+      *range = {0.0f, 6.0f};
+      return true;
+    case tflite::ActivationFunctionType::RELU_N1_TO_1:
+      *range = {-1.0f, 1.0f};
+      return true;
+    default:
+      return false;
+  }
+}
+
+// "RELU6", ... for messages.
+inline const char* ActivationName(tflite::ActivationFunctionType activation) {
+  return tflite::EnumNameActivationFunctionType(activation);
+}
+
+// Whether two shapes are identical (same rank and extents).
+inline bool SameShape(Span<const int32_t> a, Span<const int32_t> b) {
+  if (a.size() != b.size()) return false;
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) return false;
+  }
+  return true;
+}
+
+// Allocates persistent op data of type T, or returns false (the caller then
+// returns context.OutOfMemory()).
+template <typename T>
+T* AllocateOpData(PrepareContext& context) {
+  void* memory = context.AllocatePersistent(sizeof(T), alignof(T));
+  return memory == nullptr ? nullptr : new (memory) T();
+}
+
+}  // namespace microarena::elementwise

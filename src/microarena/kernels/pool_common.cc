@@ -1,0 +1,75 @@
+#include "microarena/kernels/pool_common.h"
+
+#include <cstdint>
+#include <limits>
+#include <new>
+
+#include "microarena/kernels/conv_common.h"
+#include "microarena/kernels/reference/pooling.h"
+#include "microarena/kernels/tensor_checks.h"
+
+namespace microarena {
+
+Status PreparePool(PrepareContext& context, const void** op_data) {
+  MICROARENA_RETURN_IF_ERROR(RequireArity(context, 1, 1));
+  const tflite::Pool2DOptions* options = context.op().raw()->builtin_options_as_Pool2DOptions();
+  if (options == nullptr) return context.Error(ErrorCode::kInvalidArgument, "has no Pool2DOptions");
+  const TensorView input = context.input(0);
+  const TensorView output = context.output(0);
+  const TensorType type = input.type();
+  if (type != TensorType::kInt8 && type != TensorType::kFloat32) {
+    return context.Error(ErrorCode::kUnsupported, "input tensor %d '%s' is %s; %s supports INT8 and FLOAT32",
+                         input.index(), input.name(), TensorTypeName(type), context.op().name());
+  }
+  MICROARENA_RETURN_IF_ERROR(RequireType(context, "output", output, type));
+  MICROARENA_RETURN_IF_ERROR(RequireRank(context, "input", input, 4));
+  MICROARENA_RETURN_IF_ERROR(RequireRank(context, "output", output, 4));
+  if (Dim(input, 0) != Dim(output, 0) || Dim(input, 3) != Dim(output, 3)) {
+    return context.Error(ErrorCode::kInvalidArgument,
+                         "input tensor %d '%s' has batch %d depth %d but output tensor %d '%s' has batch %d depth %d",
+                         input.index(), input.name(), Dim(input, 0), Dim(input, 3), output.index(), output.name(),
+                         Dim(output, 0), Dim(output, 3));
+  }
+  reference::PoolParams params;
+  WindowOptions window;
+  window.padding = options->padding();
+  window.stride_height = options->stride_h();
+  window.stride_width = options->stride_w();
+  window.filter_height = options->filter_height();
+  window.filter_width = options->filter_width();
+  MICROARENA_RETURN_IF_ERROR(
+      PrepareWindow(context, window, input, output, &params.padding_height, &params.padding_width));
+  params.stride_height = window.stride_height;
+  params.stride_width = window.stride_width;
+  params.filter_height = window.filter_height;
+  params.filter_width = window.filter_width;
+
+  const tflite::ActivationFunctionType activation = options->fused_activation_function();
+  if (type == TensorType::kInt8) {
+    constexpr int32_t kMin = std::numeric_limits<int8_t>::min();
+    constexpr int32_t kMax = std::numeric_limits<int8_t>::max();
+    MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "input", input, kMin, kMax));
+    MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "output", output, kMin, kMax));
+    const QuantizationView in_q = input.quantization();
+    const QuantizationView out_q = output.quantization();
+    if (in_q.scale(0) != out_q.scale(0) || in_q.zero_point(0) != out_q.zero_point(0)) {
+      return context.Error(ErrorCode::kUnsupported,
+                           "input tensor %d (scale %g, zero point %lld) and output tensor %d (scale %g, zero point "
+                           "%lld) must share quantization",
+                           input.index(), static_cast<double>(in_q.scale(0)), static_cast<long long>(in_q.zero_point(0)),
+                           output.index(), static_cast<double>(out_q.scale(0)),
+                           static_cast<long long>(out_q.zero_point(0)));
+    }
+    MICROARENA_RETURN_IF_ERROR(
+        PrepareInt8Activation(context, activation, output, &params.activation_min, &params.activation_max));
+  } else {
+    MICROARENA_RETURN_IF_ERROR(
+        PrepareFloatActivation(context, activation, &params.float_activation_min, &params.float_activation_max));
+  }
+  void* memory = context.AllocatePersistent(sizeof(reference::PoolParams), alignof(reference::PoolParams));
+  if (memory == nullptr) return context.OutOfMemory();
+  *op_data = new (memory) reference::PoolParams(params);
+  return OkStatus();
+}
+
+}  // namespace microarena

@@ -1,0 +1,17 @@
+// Prepare and eval shared by AVERAGE_POOL_2D and MAX_POOL_2D.
+//
+// Both take one rank-4 NHWC input (int8 or float32) and one output of the same
+// type, batch and depth; int8 input and output must share scale and zero
+// point (the reference math averages or compares the raw values). The op data
+// is one reference::PoolParams (40 bytes).
+#pragma once
+
+#include "microarena/base/status.h"
+#include "microarena/kernels/kernel.h"
+
+namespace microarena {
+
+// Validates the op and writes a persistent reference::PoolParams to *op_data.
+Status PreparePool(PrepareContext& context, const void** op_data);
+
+}  // namespace microarena

@@ -1,0 +1,187 @@
+// Fixed-point exp, reciprocal, logistic and tanh on int32, bit for bit as the
+// gemmlowp fixed-point library that TFLite's integer softmax, logistic and
+// tanh kernels use.
+//
+// A value in format Qm has m integer bits and 31 - m fractional bits:
+// real = raw / 2^(31 - m). Q0 covers [-1, 1), and its "one" is INT32_MAX.
+// Products of Qa and Qb values are Q(a + b) (a rounding doubling high
+// multiply); Rescale between formats is a saturating left shift or a rounding
+// right shift. Additions of int32 raw values wrap, as gemmlowp's plain int32
+// additions do (the callers keep them in range).
+//
+// The constants below are gemmlowp's: each is round(value * 2^(31 - m)) of the
+// real number named beside it.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+
+#include "microarena/kernels/fixed_point.h"
+
+namespace microarena::fixed_point {
+
+// Two's complement wrapping add/sub/negate (defined behaviour for all inputs).
+inline int32_t WrappingAdd(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
+inline int32_t WrappingSub(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) - static_cast<uint32_t>(b));
+}
+inline int32_t WrappingNegate(int32_t a) { return static_cast<int32_t>(0u - static_cast<uint32_t>(a)); }
+
+// (a + b) / 2 rounded to nearest, ties away from zero.
+inline int32_t RoundingHalfSum(int32_t a, int32_t b) {
+  const int64_t sum = int64_t{a} + int64_t{b};
+  const int64_t sign = sum >= 0 ? 1 : -1;
+  return static_cast<int32_t>((sum + sign) / 2);
+}
+
+// x * 2^kExponent: a saturating left shift for kExponent > 0, a rounding
+// right shift for kExponent < 0.
+template <int kExponent>
+inline int32_t SaturatingRoundingMultiplyByPOT(int32_t x) {
+  if constexpr (kExponent == 0) {
+    return x;
+  } else if constexpr (kExponent > 0) {
+    static_assert(kExponent < 31, "shift too large");
+    constexpr int32_t kThreshold = static_cast<int32_t>((int64_t{1} << (31 - kExponent)) - 1);
+    if (x > kThreshold) return std::numeric_limits<int32_t>::max();
+    if (x < -kThreshold) return std::numeric_limits<int32_t>::min();
+    return static_cast<int32_t>(static_cast<uint32_t>(x) << kExponent);
+  } else {
+    return RoundingDivideByPOT(x, -kExponent);
+  }
+}
+
+// A Q(kSourceBits) raw value converted to Q(kDestinationBits).
+template <int kDestinationBits, int kSourceBits>
+inline int32_t Rescale(int32_t x) {
+  return SaturatingRoundingMultiplyByPOT<kSourceBits - kDestinationBits>(x);
+}
+
+// exp(a) for a in [-1/4, 0), Q0 -> Q0: a 4th-order Taylor expansion around -1/8.
+inline int32_t ExpOnIntervalBetweenNegativeOneQuarterAnd0Excl(int32_t a) {
+  constexpr int32_t kExpMinusOneEighth = 1895147668;  // exp(-1/8)
+  constexpr int32_t kOneThird = 715827883;            // 1/3
+  const int32_t x = WrappingAdd(a, int32_t{1} << 28);  // a + 1/8
+  const int32_t x2 = SaturatingRoundingDoublingHighMul(x, x);
+  const int32_t x3 = SaturatingRoundingDoublingHighMul(x2, x);
+  const int32_t x4 = SaturatingRoundingDoublingHighMul(x2, x2);
+  const int32_t x4_over_4 = SaturatingRoundingMultiplyByPOT<-2>(x4);
+  // x^4/24 + x^3/6 + x^2/2 = ((x^4/4 + x^3) / 3 + x^2) / 2
+  const int32_t higher_terms = SaturatingRoundingMultiplyByPOT<-1>(
+      WrappingAdd(SaturatingRoundingDoublingHighMul(WrappingAdd(x4_over_4, x3), kOneThird), x2));
+  return WrappingAdd(kExpMinusOneEighth,
+                     SaturatingRoundingDoublingHighMul(kExpMinusOneEighth, WrappingAdd(x, higher_terms)));
+}
+
+// exp(a) for a <= 0; a in Q(kIntegerBits), result in Q0.
+//
+// Steps: split a = r + n/4 with r in [-1/4, 0); exp(r) by the Taylor series;
+// then multiply by exp(-2^k) for every bit k set in the remaining multiple of
+// 1/4 (a barrel shifter over k = -2..4); inputs below -32 give 0, and 0 gives
+// one (INT32_MAX).
+template <int kIntegerBits>
+inline int32_t ExpOnNegativeValues(int32_t a) {
+  static_assert(kIntegerBits >= 0 && kIntegerBits < 31, "bad format");
+  constexpr int kFractionalBits = 31 - kIntegerBits;
+  constexpr int32_t kOneQuarter = int32_t{1} << (kFractionalBits - 2);
+  constexpr int32_t kMask = kOneQuarter - 1;
+  const int32_t a_mod_quarter_minus_one_quarter = WrappingSub(a & kMask, kOneQuarter);
+  int32_t result =
+      ExpOnIntervalBetweenNegativeOneQuarterAnd0Excl(Rescale<0, kIntegerBits>(a_mod_quarter_minus_one_quarter));
+  const int32_t remainder = WrappingSub(a_mod_quarter_minus_one_quarter, a);
+
+  // exp(-2^k) in Q0 for k = -2..4.
+  constexpr int32_t kMultipliers[7] = {1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242};
+  for (int k = -2; k <= 4; ++k) {
+    if (kIntegerBits > k) {
+      const int shift = kFractionalBits + k;
+      if ((remainder & (int32_t{1} << shift)) != 0) {
+        result = SaturatingRoundingDoublingHighMul(result, kMultipliers[k + 2]);
+      }
+    }
+  }
+  if constexpr (kIntegerBits > 5) {
+    constexpr int32_t kMinusThirtyTwo = -(int32_t{1} << (36 - kIntegerBits));
+    if (a < kMinusThirtyTwo) result = 0;
+  }
+  if (a == 0) result = std::numeric_limits<int32_t>::max();
+  return result;
+}
+
+// 1 / (1 + a) for a in [0, 1), Q0 -> Q0: three Newton-Raphson steps from
+// the initial guess 48/17 - 32/17 * d, d = (1 + a) / 2, computed in Q2.
+inline int32_t OneOverOnePlusXForXIn01(int32_t a) {
+  constexpr int32_t kQ2One = int32_t{1} << 29;  // 1.0 in Q2
+  constexpr int32_t kFortyEightOverSeventeen = 1515870810;       // 48/17 in Q2
+  constexpr int32_t kMinusThirtyTwoOverSeventeen = -1010580540;  // -32/17 in Q2
+  const int32_t half_denominator = RoundingHalfSum(a, std::numeric_limits<int32_t>::max());
+  int32_t x = WrappingAdd(kFortyEightOverSeventeen,
+                          SaturatingRoundingDoublingHighMul(half_denominator, kMinusThirtyTwoOverSeventeen));
+  for (int i = 0; i < 3; ++i) {
+    const int32_t half_denominator_times_x = SaturatingRoundingDoublingHighMul(half_denominator, x);
+    const int32_t one_minus_half_denominator_times_x = WrappingSub(kQ2One, half_denominator_times_x);
+    x = WrappingAdd(x, Rescale<2, 4>(SaturatingRoundingDoublingHighMul(x, one_minus_half_denominator_times_x)));
+  }
+  // x ~ 2 / (1 + a) in Q2, i.e. 1 / (1 + a) read as Q1; rescale Q1 -> Q0.
+  return Rescale<0, 1>(x);
+}
+
+// (1 - a) / (1 + a) for a in [0, 1), Q0 -> Q0, with the same Newton-Raphson
+// steps as OneOverOnePlusXForXIn01.
+inline int32_t OneMinusXOverOnePlusXForXIn01(int32_t a) {
+  constexpr int32_t kQ2One = int32_t{1} << 29;  // 1.0 in Q2
+  constexpr int32_t kFortyEightOverSeventeen = 1515870810;
+  constexpr int32_t kMinusThirtyTwoOverSeventeen = -1010580540;
+  const int32_t half_denominator = RoundingHalfSum(a, std::numeric_limits<int32_t>::max());
+  int32_t x = WrappingAdd(kFortyEightOverSeventeen,
+                          SaturatingRoundingDoublingHighMul(half_denominator, kMinusThirtyTwoOverSeventeen));
+  for (int i = 0; i < 3; ++i) {
+    const int32_t half_denominator_times_x = SaturatingRoundingDoublingHighMul(half_denominator, x);
+    const int32_t one_minus_half_denominator_times_x = WrappingSub(kQ2One, half_denominator_times_x);
+    x = WrappingAdd(x, Rescale<2, 4>(SaturatingRoundingDoublingHighMul(x, one_minus_half_denominator_times_x)));
+  }
+  // 2 / (1 + a) - 1 = (1 - a) / (1 + a), Q2 -> Q0.
+  return Rescale<0, 2>(WrappingSub(x, kQ2One));
+}
+
+// 1 / (1 + exp(-a)); a in Q(kIntegerBits), result in Q0. Computed for |a|
+// and mirrored (1 - result) for negative a; exactly 1/2 at 0.
+template <int kIntegerBits>
+inline int32_t Logistic(int32_t a) {
+  const int32_t abs_a = a > 0 ? a : WrappingNegate(a);
+  const int32_t result_if_positive =
+      OneOverOnePlusXForXIn01(ExpOnNegativeValues<kIntegerBits>(WrappingNegate(abs_a)));
+  if (a == 0) return int32_t{1} << 30;
+  if (a > 0) return result_if_positive;
+  return WrappingSub(std::numeric_limits<int32_t>::max(), result_if_positive);
+}
+
+// tanh(a) = (1 - exp(-2|a|)) / (1 + exp(-2|a|)) with the sign of a; a in
+// Q(kIntegerBits), result in Q0. The doubling is exact (a read as
+// Q(kIntegerBits + 1)).
+template <int kIntegerBits>
+inline int32_t Tanh(int32_t a) {
+  const int32_t minus_abs_a = a < 0 ? a : WrappingNegate(a);
+  const int32_t t = OneMinusXOverOnePlusXForXIn01(ExpOnNegativeValues<kIntegerBits + 1>(minus_abs_a));
+  if (a == 0) return 0;
+  return a < 0 ? WrappingNegate(t) : t;
+}
+
+// Leading zero bits of a 32-bit value (32 for 0).
+inline int CountLeadingZeros32(uint32_t x) { return x == 0 ? 32 : __builtin_clz(x); }
+
+// The reciprocal of a positive Q(x_integer_digits) value x as a Q0 mantissa
+// and a power of two: 1/x = result * 2^-num_bits_over_unit (result in Q0).
+// x is normalised to [1, 2) and 1 / (1 + (x' - 1)) taken by Newton-Raphson.
+// Precondition: x > 0.
+inline int32_t GetReciprocal(int32_t x, int x_integer_digits, int* num_bits_over_unit) {
+  const int headroom_plus_one = CountLeadingZeros32(static_cast<uint32_t>(x));
+  *num_bits_over_unit = x_integer_digits - headroom_plus_one;
+  const auto shifted_sum_minus_one =
+      static_cast<int32_t>((static_cast<uint32_t>(x) << headroom_plus_one) - (uint32_t{1} << 31));
+  return OneOverOnePlusXForXIn01(shifted_sum_minus_one);
+}
+
+}  // namespace microarena::fixed_point

@@ -1,0 +1,79 @@
+// FULLY_CONNECTED reference math, bit-exact with TFLite's reference kernels.
+//
+// The input is read as `batches` rows of `accum_depth` values; the filter is
+// [output_depth, accum_depth]. For every row b and output unit o:
+//   acc = sum over d of filter[o, d] * input[b, d]
+//   int8:  out[b, o] = clamp(MultiplyByQuantizedMultiplier(acc + bias[o], M, s) + zp_out)
+//          with input values offset by -zp_in and filter values by -zp_filter
+//          before the multiply (one multiplier for the whole tensor);
+//   float: out[b, o] = clamp(acc + bias[o]), summed in float in order of d.
+// Cost: batches * output_depth * accum_depth multiply-adds; no scratch.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "microarena/kernels/fixed_point.h"
+#include "microarena/kernels/reference/nhwc.h"
+
+namespace microarena::reference {
+
+struct FullyConnectedShape {
+  int32_t batches = 1;       // rows of the input and the output
+  int32_t accum_depth = 1;   // values per input row (the filter's last dimension)
+  int32_t output_depth = 1;  // values per output row (the filter's first dimension)
+};
+
+// Per-tensor requantization of the int32 accumulators to int8.
+struct QuantizedFullyConnectedParams {
+  int32_t input_offset = 0;    // -input zero point
+  int32_t filter_offset = 0;   // -filter zero point
+  int32_t output_offset = 0;   // output zero point
+  int32_t output_multiplier = 0;  // Q31 mantissa
+  int32_t output_shift = 0;       // power-of-two exponent
+  int32_t activation_min = -128;
+  int32_t activation_max = 127;
+};
+
+inline size_t RowMajorOffset(int32_t row, int32_t columns, int32_t column) {
+  return static_cast<size_t>(row) * static_cast<size_t>(columns) + static_cast<size_t>(column);
+}
+
+// int8 input/filter/output, int32 bias (nullptr: no bias).
+inline void FullyConnectedInt8(const QuantizedFullyConnectedParams& params, const FullyConnectedShape& shape,
+                               const int8_t* input, const int8_t* filter, const int32_t* bias, int8_t* output) {
+  for (int32_t b = 0; b < shape.batches; ++b) {
+    for (int32_t o = 0; o < shape.output_depth; ++o) {
+      int32_t acc = 0;
+      for (int32_t d = 0; d < shape.accum_depth; ++d) {
+        const int32_t input_value = input[RowMajorOffset(b, shape.accum_depth, d)];
+        const int32_t filter_value = filter[RowMajorOffset(o, shape.accum_depth, d)];
+        acc += (filter_value + params.filter_offset) * (input_value + params.input_offset);
+      }
+      if (bias != nullptr) acc += bias[o];
+      acc = fixed_point::MultiplyByQuantizedMultiplier(acc, params.output_multiplier, params.output_shift);
+      acc += params.output_offset;
+      acc = std::max(acc, params.activation_min);
+      acc = std::min(acc, params.activation_max);
+      output[RowMajorOffset(b, shape.output_depth, o)] = static_cast<int8_t>(acc);
+    }
+  }
+}
+
+// float input/filter/output, float bias (nullptr: no bias); `min`/`max` clamp the result.
+inline void FullyConnectedFloat(float activation_min, float activation_max, const FullyConnectedShape& shape,
+                                const float* input, const float* filter, const float* bias, float* output) {
+  for (int32_t b = 0; b < shape.batches; ++b) {
+    for (int32_t o = 0; o < shape.output_depth; ++o) {
+      float total = 0.0f;
+      for (int32_t d = 0; d < shape.accum_depth; ++d) {
+        total += input[RowMajorOffset(b, shape.accum_depth, d)] * filter[RowMajorOffset(o, shape.accum_depth, d)];
+      }
+      const float bias_value = bias != nullptr ? bias[o] : 0.0f;
+      output[RowMajorOffset(b, shape.output_depth, o)] = ClampFloat(total + bias_value, activation_min, activation_max);
+    }
+  }
+}
+
+}  // namespace microarena::reference

@@ -1,0 +1,136 @@
+// MEAN reference math, as TFLite's reduce kernels compute it.
+//
+// The input (rank <= kMeanMaxRank) is summed over `axis_count` resolved,
+// distinct axes in row-major input order into one accumulator per output
+// element; the reduced count is the product of the reduced dimensions.
+//
+//   float:                 out = sum / float(count)
+//   int8, same scale/zp:   out = int8(sum / count)          (C division, toward zero)
+//   int8, requantized:     out = clamp(MBQM(sum - zp_in * count, M', s') + zp_out)
+//     where M = input_scale / output_scale = m * 2^(shift-31) and the 1/count
+//     factor is folded in: k = min(floor(log2 count), 32, 31 + shift),
+//     m' = (m << k) / count (64-bit, toward zero), s' = shift - k.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "microarena/kernels/fixed_point.h"
+
+namespace microarena::reference {
+
+constexpr size_t kMeanMaxRank = 5;
+constexpr size_t kMeanMaxAxes = 2;
+
+struct MeanShape {
+  size_t rank = 0;
+  int32_t input_dims[kMeanMaxRank] = {};
+  size_t axis_count = 0;                 // distinct reduced axes
+  int32_t axes[kMeanMaxAxes] = {};       // in [0, rank)
+};
+
+struct MeanQuantization {
+  int32_t input_zero_point = 0;
+  int32_t output_zero_point = 0;
+  int32_t multiplier = 0;  // input_scale / output_scale, QuantizeMultiplier form
+  int shift = 0;
+};
+
+inline bool MeanIsReduced(const MeanShape& shape, size_t d) {
+  for (size_t a = 0; a < shape.axis_count; ++a) {
+    if (static_cast<size_t>(shape.axes[a]) == d) return true;
+  }
+  return false;
+}
+
+// Product of the reduced dimensions (1 when nothing is reduced).
+inline int64_t MeanReducedCount(const MeanShape& shape) {
+  int64_t count = 1;
+  for (size_t a = 0; a < shape.axis_count; ++a) count *= shape.input_dims[shape.axes[a]];
+  return count;
+}
+
+// Adds every input element to accumulator[output offset], walking the input
+// in row-major order. `accumulators` must be zeroed by the caller.
+template <typename In, typename Acc>
+void MeanAccumulate(const MeanShape& shape, const In* input, Acc* accumulators) {
+  size_t count = 1;
+  for (size_t d = 0; d < shape.rank; ++d) count *= static_cast<size_t>(shape.input_dims[d]);
+  if (count == 0) return;
+  // Output stride of each input dimension (0 for reduced dimensions).
+  size_t output_stride[kMeanMaxRank] = {};
+  size_t stride = 1;
+  for (size_t d = shape.rank; d-- > 0;) {
+    if (MeanIsReduced(shape, d)) continue;
+    output_stride[d] = stride;
+    stride *= static_cast<size_t>(shape.input_dims[d]);
+  }
+  size_t index[kMeanMaxRank] = {};
+  size_t output_offset = 0;
+  for (size_t i = 0; i < count; ++i) {
+    accumulators[output_offset] = static_cast<Acc>(accumulators[output_offset] + static_cast<Acc>(input[i]));
+    for (size_t d = shape.rank; d-- > 0;) {
+      ++index[d];
+      output_offset += output_stride[d];
+      if (index[d] < static_cast<size_t>(shape.input_dims[d])) break;
+      output_offset -= output_stride[d] * index[d];
+      index[d] = 0;
+    }
+  }
+}
+
+// Float mean; `output` (output_count elements) doubles as the accumulator.
+inline void MeanFloat(const MeanShape& shape, const float* input, float* output, size_t output_count) {
+  for (size_t o = 0; o < output_count; ++o) output[o] = 0.0f;
+  MeanAccumulate(shape, input, output);
+  const int64_t count = MeanReducedCount(shape);
+  if (count <= 0) return;
+  const auto divisor = static_cast<float>(count);
+  for (size_t o = 0; o < output_count; ++o) output[o] = output[o] / divisor;
+}
+
+// Int8 mean when input and output share scale and zero point: the integer
+// sum divided by the count, truncated toward zero. `sums` is scratch of
+// output_count int32 values.
+inline void MeanInt8SameScale(const MeanShape& shape, const int8_t* input, int8_t* output, size_t output_count,
+                              int32_t* sums) {
+  for (size_t o = 0; o < output_count; ++o) {
+    output[o] = 0;
+    sums[o] = 0;
+  }
+  MeanAccumulate(shape, input, sums);
+  const int64_t count = MeanReducedCount(shape);
+  if (count <= 0) return;
+  const auto divisor = static_cast<int32_t>(count);
+  for (size_t o = 0; o < output_count; ++o) output[o] = static_cast<int8_t>(sums[o] / divisor);
+}
+
+// Int8 mean with requantization (see the header comment).
+inline void MeanInt8Requantize(const MeanShape& shape, const MeanQuantization& q, const int8_t* input,
+                               int8_t* output, size_t output_count, int32_t* sums) {
+  for (size_t o = 0; o < output_count; ++o) {
+    output[o] = 0;
+    sums[o] = 0;
+  }
+  for (size_t d = 0; d < shape.rank; ++d) {
+    if (shape.input_dims[d] == 0) return;
+  }
+  MeanAccumulate(shape, input, sums);
+  const int64_t count = MeanReducedCount(shape);
+  if (count == 0) return;
+  int log2_count = 63 - __builtin_clzll(static_cast<unsigned long long>(count));
+  log2_count = std::min(log2_count, 32);
+  log2_count = std::min(log2_count, 31 + q.shift);
+  const auto multiplier =
+      static_cast<int32_t>((static_cast<int64_t>(q.multiplier) << log2_count) / count);
+  const int shift = q.shift - log2_count;
+  for (size_t o = 0; o < output_count; ++o) {
+    const auto centered = static_cast<int32_t>(sums[o] - static_cast<int64_t>(q.input_zero_point) * count);
+    int32_t value = fixed_point::MultiplyByQuantizedMultiplier(centered, multiplier, shift) + q.output_zero_point;
+    value = std::min<int32_t>(127, std::max<int32_t>(-128, value));
+    output[o] = static_cast<int8_t>(value);
+  }
+}
+
+}  // namespace microarena::reference

@@ -1,0 +1,105 @@
+// Softmax over the last axis, as TFLite's reference kernels compute it.
+//
+// Quantized (int8 input, int8 or int16 output):
+//   1. per row, the largest input; every diff = input - max <= 0;
+//   2. diffs below diff_min contribute nothing (their exp rounds to 0);
+//      the others are rescaled to Q5 (times beta * input_scale) and
+//      exp(diff) is taken in fixed point (Q0);
+//   3. the sum of exps is accumulated in Q12 and its reciprocal is taken
+//      as a Q0 mantissa and a power of two;
+//   4. output = exp * reciprocal, rounded, shifted to the output range
+//      (zero point = the type's minimum) and saturated.
+// Float: exp((x - max) * beta) / sum, in float as TFLite does.
+//
+// Cost: two passes over each row, one fixed-point exp per element and pass.
+#pragma once
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+#include "microarena/kernels/fixed_point.h"
+#include "microarena/kernels/reference/fixed_point_exp.h"
+
+namespace microarena::reference {
+
+struct SoftmaxQuantizedParams {
+  int32_t input_multiplier = 0;  // beta * input_scale * 2^26 as mantissa ...
+  int32_t input_left_shift = 0;  // ... and left shift (>= 0)
+  int32_t diff_min = 0;          // diffs below this are treated as -infinity
+};
+
+// Integer bits of the rescaled diff (Q5.26) and of the sum of exps (Q12.19).
+constexpr int kSoftmaxScaledDiffIntegerBits = 5;
+constexpr int kSoftmaxAccumulationIntegerBits = 12;
+
+// `rows` rows of `depth` elements; input and output do not overlap.
+template <typename OutputT>
+void SoftmaxQuantized(const SoftmaxQuantizedParams& params, size_t rows, size_t depth, const int8_t* input,
+                      OutputT* output) {
+  using fixed_point::ExpOnNegativeValues;
+  using fixed_point::MultiplyByQuantizedMultiplierGreaterThanOne;
+  constexpr int32_t kOutputMin = std::numeric_limits<OutputT>::min();
+  constexpr int32_t kOutputMax = std::numeric_limits<OutputT>::max();
+  constexpr int kOutputBits = static_cast<int>(sizeof(OutputT) * 8);
+  for (size_t row = 0; row < rows; ++row) {
+    const int8_t* in = input + row * depth;
+    OutputT* out = output + row * depth;
+    int32_t max_in_row = std::numeric_limits<int8_t>::min();
+    for (size_t c = 0; c < depth; ++c) max_in_row = std::max(max_in_row, int32_t{in[c]});
+
+    int32_t sum_of_exps = 0;  // Q12
+    for (size_t c = 0; c < depth; ++c) {
+      const int32_t diff = int32_t{in[c]} - max_in_row;
+      if (diff >= params.diff_min) {
+        const int32_t scaled_diff =
+            MultiplyByQuantizedMultiplierGreaterThanOne(diff, params.input_multiplier, params.input_left_shift);
+        const int32_t exp_q0 = ExpOnNegativeValues<kSoftmaxScaledDiffIntegerBits>(scaled_diff);
+        sum_of_exps = fixed_point::WrappingAdd(
+            sum_of_exps, fixed_point::Rescale<kSoftmaxAccumulationIntegerBits, 0>(exp_q0));
+      }
+    }
+
+    int num_bits_over_unit = 0;
+    const int32_t reciprocal =
+        fixed_point::GetReciprocal(sum_of_exps, kSoftmaxAccumulationIntegerBits, &num_bits_over_unit);
+    // In [0, 31]: the sum is at least one (the row maximum) and below 2^12.
+    const int exponent = num_bits_over_unit + 31 - kOutputBits;
+
+    for (size_t c = 0; c < depth; ++c) {
+      const int32_t diff = int32_t{in[c]} - max_in_row;
+      if (diff >= params.diff_min) {
+        const int32_t scaled_diff =
+            MultiplyByQuantizedMultiplierGreaterThanOne(diff, params.input_multiplier, params.input_left_shift);
+        const int32_t exp_q0 = ExpOnNegativeValues<kSoftmaxScaledDiffIntegerBits>(scaled_diff);
+        const int32_t unsaturated = fixed_point::RoundingDivideByPOT(
+            fixed_point::SaturatingRoundingDoublingHighMul(reciprocal, exp_q0), exponent);
+        const int32_t shifted = unsaturated + kOutputMin;
+        out[c] = static_cast<OutputT>(std::clamp(shifted, kOutputMin, kOutputMax));
+      } else {
+        out[c] = static_cast<OutputT>(kOutputMin);
+      }
+    }
+  }
+}
+
+// Float softmax with `beta`; `rows` rows of `depth` elements.
+inline void SoftmaxFloat(float beta, size_t rows, size_t depth, const float* input, float* output) {
+  for (size_t row = 0; row < rows; ++row) {
+    const float* in = input + row * depth;
+    float* out = output + row * depth;
+    float max_in_row = std::numeric_limits<float>::lowest();
+    for (size_t c = 0; c < depth; ++c) max_in_row = std::max(max_in_row, in[c]);
+    float sum = 0.0f;
+    for (size_t c = 0; c < depth; ++c) {
+      const float exp_c = std::exp((in[c] - max_in_row) * beta);
+      out[c] = exp_c;
+      sum += exp_c;
+    }
+    for (size_t c = 0; c < depth; ++c) out[c] = out[c] / sum;
+  }
+}
+
+}  // namespace microarena::reference

@@ -1,0 +1,94 @@
+// Prepare and eval shared by RELU and RELU6 (kernels/relu.cc,
+// kernels/relu6.cc): int8 -> int8 and float32 -> float32, as TFLM's
+// reference kernels.
+//
+// int8 RELU requantizes (multiplier = input_scale / output_scale in double)
+// and clamps at the output's quantized 0. int8 RELU6 clamps to the input's
+// quantized [0, 6] (six = clamp(round(6 / scale) + zero_point)) without
+// requantizing, so prepare requires equal input and output quantization.
+#pragma once
+
+#include <cmath>
+
+#include "microarena/kernels/elementwise_common.h"
+#include "microarena/kernels/reference/activations.h"
+#include "microarena/kernels/reference/quantize.h"
+
+namespace microarena::relu {
+
+// Persistent op data: 24 bytes.
+struct OpData {
+  reference::ReluInt8Params relu;  // RELU; RELU6 keeps its bounds in activation_min/max
+};
+
+template <bool kRelu6>
+Status Prepare(PrepareContext& context, const void** op_data) {
+  if (context.input_count() != 1 || context.output_count() != 1 || !context.has_input(0)) {
+    return context.Error(ErrorCode::kInvalidArgument, "expects 1 input and 1 output, has %zu and %zu",
+                         context.input_count(), context.output_count());
+  }
+  const TensorView input = context.input(0);
+  const TensorView output = context.output(0);
+  if (input.type() != output.type() || (input.type() != TensorType::kInt8 && input.type() != TensorType::kFloat32)) {
+    return context.Error(ErrorCode::kUnsupported, "input %s -> output %s not supported (INT8 or FLOAT32, same type)",
+                         TensorTypeName(input.type()), TensorTypeName(output.type()));
+  }
+  if (input.element_count() != output.element_count()) {
+    return context.Error(ErrorCode::kInvalidArgument, "input tensor %d has %zu elements, output tensor %d has %zu",
+                         input.index(), input.element_count(), output.index(), output.element_count());
+  }
+  if (input.type() == TensorType::kFloat32) return OkStatus();
+
+  elementwise::TensorQuantization input_q;
+  elementwise::TensorQuantization output_q;
+  MICROARENA_RETURN_IF_ERROR(elementwise::ReadPerTensorQuantization(context, input, "input", &input_q));
+  MICROARENA_RETURN_IF_ERROR(elementwise::ReadPerTensorQuantization(context, output, "output", &output_q));
+  OpData* data = elementwise::AllocateOpData<OpData>(context);
+  if (data == nullptr) return context.OutOfMemory();
+  *op_data = data;
+  reference::ReluInt8Params& p = data->relu;
+  if (kRelu6) {
+    if (input_q.scale != output_q.scale || input_q.zero_point != output_q.zero_point) {
+      return context.Error(ErrorCode::kUnsupported,
+                           "input tensor %d (scale %g, zero point %d) and output tensor %d (scale %g, zero point %d) "
+                           "must share quantization",
+                           input.index(), static_cast<double>(input_q.scale), input_q.zero_point, output.index(),
+                           static_cast<double>(output_q.scale), output_q.zero_point);
+    }
+    const int64_t six = reference::SaturatingRoundToInt64(6.0f / input_q.scale) + input_q.zero_point;
+    p.activation_min = input_q.zero_point;
+    p.activation_max = static_cast<int32_t>(std::clamp<int64_t>(six, -128, 127));
+    return OkStatus();
+  }
+  const double real_multiplier = static_cast<double>(input_q.scale) / static_cast<double>(output_q.scale);
+  int shift = 0;
+  fixed_point::QuantizeMultiplier(real_multiplier, &p.multiplier, &shift);
+  p.shift = shift;
+  p.input_zero_point = input_q.zero_point;
+  p.output_zero_point = output_q.zero_point;
+  p.activation_min = std::max(-128, output_q.zero_point);  // zero_point + round(0 / scale)
+  p.activation_max = 127;
+  return OkStatus();
+}
+
+template <bool kRelu6>
+Status Eval(EvalContext& context, const void* op_data) {
+  const EvalTensor* input = context.input(0);
+  EvalTensor* output = context.output(0);
+  const size_t count = input->element_count();
+  if (input->type == TensorType::kFloat32) {
+    const float upper = kRelu6 ? 6.0f : std::numeric_limits<float>::infinity();
+    reference::ClampFloat(0.0f, upper, count, input->As<const float>(), output->As<float>());
+    return OkStatus();
+  }
+  const reference::ReluInt8Params& p = static_cast<const OpData*>(op_data)->relu;
+  if (kRelu6) {
+    reference::ClampInt8(static_cast<int8_t>(p.activation_min), static_cast<int8_t>(p.activation_max), count,
+                         input->As<const int8_t>(), output->As<int8_t>());
+  } else {
+    reference::ReluInt8(p, count, input->As<const int8_t>(), output->As<int8_t>());
+  }
+  return OkStatus();
+}
+
+}  // namespace microarena::relu

@@ -1,0 +1,96 @@
+// Helpers shared by the data-movement kernels (CONCATENATION, PAD, MEAN,
+// TRANSPOSE, STRIDED_SLICE, SQUEEZE, EXPAND_DIMS, BATCH_MATMUL) at prepare
+// time: reading small constant index tensors, comparing quantization, and
+// formatting shapes for error messages. Nothing here runs during eval.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+
+#include "microarena/base/span.h"
+#include "microarena/model/model_view.h"
+#include "microarena/model/tensor_type.h"
+
+namespace microarena::shape_op {
+
+// Bytes per element for whole-byte types; 0 for INT4 and types without a
+// fixed size.
+inline size_t ElementBytes(TensorType type) {
+  const size_t bits = TensorTypeBits(type);
+  return bits % 8 == 0 ? bits / 8 : 0;
+}
+
+// True when both tensors carry the same single scale and zero point, or
+// neither is quantized. Per-channel tensors never compare equal.
+inline bool SameQuantization(const TensorView& a, const TensorView& b) {
+  const QuantizationView qa = a.quantization();
+  const QuantizationView qb = b.quantization();
+  if (!qa.is_quantized() && !qb.is_quantized()) return true;
+  if (!qa.is_quantized() || !qb.is_quantized()) return false;
+  if (qa.channel_count() != 1 || qb.channel_count() != 1) return false;
+  return qa.scale(0) == qb.scale(0) && qa.zero_point(0) == qb.zero_point(0);
+}
+
+// True when `tensor` has exactly one scale and one zero point that fits int8.
+inline bool HasInt8PerTensorQuantization(const TensorView& tensor) {
+  const QuantizationView q = tensor.quantization();
+  return q.is_quantized() && q.channel_count() == 1 && q.scale(0) > 0.0f && q.zero_point(0) >= -128 &&
+         q.zero_point(0) <= 127;
+}
+
+// Reads a constant INT32 or INT64 tensor of at most `capacity` elements into
+// `values`. Returns false when the tensor is not constant, has another type,
+// or is too long; *count gets the element count either way (0 if unknown).
+inline bool ReadConstantIndices(const TensorView& tensor, int32_t* values, size_t capacity, size_t* count) {
+  *count = tensor.element_count();
+  if (!tensor.is_constant() || *count > capacity) return false;
+  const uint8_t* bytes = tensor.data().data();
+  for (size_t i = 0; i < *count; ++i) {
+    if (tensor.type() == TensorType::kInt32) {
+      std::memcpy(&values[i], bytes + i * sizeof(int32_t), sizeof(int32_t));
+    } else if (tensor.type() == TensorType::kInt64) {
+      int64_t wide = 0;
+      std::memcpy(&wide, bytes + i * sizeof(int64_t), sizeof(int64_t));
+      if (wide < INT32_MIN || wide > INT32_MAX) return false;
+      values[i] = static_cast<int32_t>(wide);
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+// A shape as "[1,8,8,3]" in `buffer` (cut if longer than `size`); returns buffer.
+inline const char* FormatShape(const int32_t* dims, size_t rank, char* buffer, size_t size) {
+  size_t used = 0;
+  buffer[0] = '\0';
+  int written = std::snprintf(buffer, size, "[");
+  for (size_t i = 0; i < rank && written >= 0; ++i) {
+    used = std::strlen(buffer);
+    if (used + 1 >= size) break;
+    written = std::snprintf(buffer + used, size - used, i == 0 ? "%d" : ",%d", static_cast<int>(dims[i]));
+  }
+  used = std::strlen(buffer);
+  if (used + 1 < size) std::snprintf(buffer + used, size - used, "]");
+  return buffer;
+}
+
+inline const char* FormatShape(Span<const int32_t> shape, char* buffer, size_t size) {
+  return FormatShape(shape.data(), shape.size(), buffer, size);
+}
+
+// True when `shape` equals dims[0..rank).
+inline bool ShapeEquals(Span<const int32_t> shape, const int32_t* dims, size_t rank) {
+  if (shape.size() != rank) return false;
+  for (size_t i = 0; i < rank; ++i) {
+    if (shape[i] != dims[i]) return false;
+  }
+  return true;
+}
+
+// Size of a buffer for FormatShape: 8 dims of up to 11 characters plus separators.
+constexpr size_t kShapeTextBytes = 112;
+
+}  // namespace microarena::shape_op

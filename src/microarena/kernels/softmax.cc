@@ -1,0 +1,118 @@
+// SOFTMAX: int8 -> int8, int8 -> int16 and float32 -> float32, over the last
+// axis, bit-exact with TFLM's reference kernel (see reference/softmax.h).
+//
+// Prepare checks what TFLM checks: int8 output has zero point -128 and scale
+// exactly 1/256; int16 output has zero point -32768 and scale 1/65536 within
+// 0.1%. The input scale and beta become a Q5.26 multiplier
+// (min(beta * input_scale * 2^26, 2^31 - 1), split into mantissa and left
+// shift, in double) and diff_min = -floor(31 * 2^26 / 2^left_shift).
+#include <cmath>
+
+#include "microarena/kernels/elementwise_common.h"
+#include "microarena/kernels/reference/softmax.h"
+#include "microarena/kernels/registrations.h"
+
+namespace microarena {
+namespace {
+
+// Persistent op data: 16 bytes.
+struct SoftmaxOpData {
+  reference::SoftmaxQuantizedParams quantized;  // int8 input
+  float beta = 0.0f;                            // float input
+};
+
+Status Prepare(PrepareContext& context, const void** op_data) {
+  if (context.input_count() != 1 || context.output_count() != 1 || !context.has_input(0)) {
+    return context.Error(ErrorCode::kInvalidArgument, "expects 1 input and 1 output, has %zu and %zu",
+                         context.input_count(), context.output_count());
+  }
+  const TensorView input = context.input(0);
+  const TensorView output = context.output(0);
+  if (input.rank() < 1) {
+    return context.Error(ErrorCode::kInvalidArgument, "input tensor %d '%s' is a scalar; softmax needs rank >= 1",
+                         input.index(), input.name());
+  }
+  if (!elementwise::SameShape(input.shape(), output.shape())) {
+    return context.Error(ErrorCode::kInvalidArgument, "input tensor %d and output tensor %d differ in shape",
+                         input.index(), output.index());
+  }
+  const tflite::SoftmaxOptions* options = context.op().raw()->builtin_options_as_SoftmaxOptions();
+  const float beta = options != nullptr ? options->beta() : 0.0f;
+  if (!(beta > 0.0f) || !std::isfinite(beta)) {
+    return context.Error(ErrorCode::kInvalidArgument, "beta %g must be positive and finite", static_cast<double>(beta));
+  }
+
+  SoftmaxOpData* data = elementwise::AllocateOpData<SoftmaxOpData>(context);
+  if (data == nullptr) return context.OutOfMemory();
+  *op_data = data;
+
+  if (input.type() == TensorType::kFloat32 && output.type() == TensorType::kFloat32) {
+    data->beta = beta;
+    return OkStatus();
+  }
+  const bool int8_output = output.type() == TensorType::kInt8;
+  if (input.type() != TensorType::kInt8 || (!int8_output && output.type() != TensorType::kInt16)) {
+    return context.Error(ErrorCode::kUnsupported,
+                         "input %s -> output %s not supported (INT8 -> INT8, INT8 -> INT16, FLOAT32 -> FLOAT32)",
+                         TensorTypeName(input.type()), TensorTypeName(output.type()));
+  }
+  elementwise::TensorQuantization input_q;
+  elementwise::TensorQuantization output_q;
+  MICROARENA_RETURN_IF_ERROR(elementwise::ReadPerTensorQuantization(context, input, "input", &input_q));
+  MICROARENA_RETURN_IF_ERROR(elementwise::ReadPerTensorQuantization(context, output, "output", &output_q));
+  if (int8_output) {
+    if (output_q.zero_point != -128 || output_q.scale != 1.0f / 256) {
+      return context.Error(ErrorCode::kUnsupported,
+                           "int8 output tensor %d has scale %g and zero point %d; TFLM requires 1/256 and -128",
+                           output.index(), static_cast<double>(output_q.scale), output_q.zero_point);
+    }
+  } else {
+    const float expected = 1.0f / 65536;
+    if (output_q.zero_point != -32768 || std::fabs(output_q.scale - expected) > 0.001f * expected) {
+      return context.Error(ErrorCode::kUnsupported,
+                           "int16 output tensor %d has scale %g and zero point %d; TFLM requires 1/65536 and -32768",
+                           output.index(), static_cast<double>(output_q.scale), output_q.zero_point);
+    }
+  }
+
+  // Q5.26 multiplier of the input differences, capped at 2^31 - 1.
+  constexpr int kIntegerBits = reference::kSoftmaxScaledDiffIntegerBits;
+  const double real_multiplier =
+      std::min(static_cast<double>(beta) * static_cast<double>(input_q.scale) * (1 << (31 - kIntegerBits)),
+               (int64_t{1} << 31) - 1.0);
+  int left_shift = 0;
+  fixed_point::QuantizeMultiplier(real_multiplier, &data->quantized.input_multiplier, &left_shift);
+  if (!(real_multiplier > 1.0) || left_shift < 0 || left_shift > 30) {
+    return context.Error(ErrorCode::kUnsupported,
+                         "beta %g * input scale %g gives a diff multiplier %g out of TFLM's range (> 2^-26)",
+                         static_cast<double>(beta), static_cast<double>(input_q.scale), real_multiplier / (1 << 26));
+  }
+  data->quantized.input_left_shift = left_shift;
+  const double radius = 1.0 * ((1 << kIntegerBits) - 1) * static_cast<double>(int64_t{1} << (31 - kIntegerBits)) /
+                        static_cast<double>(int64_t{1} << left_shift);
+  data->quantized.diff_min = -static_cast<int32_t>(std::floor(radius));
+  return OkStatus();
+}
+
+Status Eval(EvalContext& context, const void* op_data) {
+  const auto* data = static_cast<const SoftmaxOpData*>(op_data);
+  const EvalTensor* input = context.input(0);
+  EvalTensor* output = context.output(0);
+  const size_t depth = static_cast<size_t>(input->dim(input->rank - 1u));
+  const size_t count = input->element_count();
+  const size_t rows = depth == 0 ? 0 : count / depth;
+  if (input->type == TensorType::kFloat32) {
+    reference::SoftmaxFloat(data->beta, rows, depth, input->As<const float>(), output->As<float>());
+  } else if (output->type == TensorType::kInt8) {
+    reference::SoftmaxQuantized(data->quantized, rows, depth, input->As<const int8_t>(), output->As<int8_t>());
+  } else {
+    reference::SoftmaxQuantized(data->quantized, rows, depth, input->As<const int8_t>(), output->As<int16_t>());
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+const KernelRegistration kSoftmaxKernel = {BuiltinOp::kSoftmax, Prepare, Eval};
+
+}  // namespace microarena

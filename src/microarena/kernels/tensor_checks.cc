@@ -1,0 +1,50 @@
+#include "microarena/kernels/tensor_checks.h"
+
+namespace microarena {
+
+Status RequireType(const PrepareContext& context, const char* role, const TensorView& tensor, TensorType type) {
+  if (tensor.type() == type) return OkStatus();
+  return context.Error(ErrorCode::kUnsupported, "%s tensor %d '%s' is %s where %s is required", role,
+                       tensor.index(), tensor.name(), TensorTypeName(tensor.type()), TensorTypeName(type));
+}
+
+Status RequireRank(const PrepareContext& context, const char* role, const TensorView& tensor, size_t rank) {
+  if (tensor.rank() == rank) return OkStatus();
+  return context.Error(ErrorCode::kInvalidArgument, "%s tensor %d '%s' has rank %zu; expected %zu", role,
+                       tensor.index(), tensor.name(), tensor.rank(), rank);
+}
+
+Status RequireArity(const PrepareContext& context, size_t min_inputs, size_t max_inputs) {
+  if (context.input_count() < min_inputs || context.input_count() > max_inputs) {
+    return context.Error(ErrorCode::kInvalidArgument, "has %zu inputs; expected %zu to %zu", context.input_count(),
+                         min_inputs, max_inputs);
+  }
+  if (context.output_count() != 1) {
+    return context.Error(ErrorCode::kInvalidArgument, "has %zu outputs; expected 1", context.output_count());
+  }
+  if (!context.has_input(0)) return context.Error(ErrorCode::kInvalidArgument, "input 0 is omitted");
+  return OkStatus();
+}
+
+Status RequirePerTensorQuantization(const PrepareContext& context, const char* role, const TensorView& tensor,
+                                    int32_t qmin, int32_t qmax) {
+  const QuantizationView quantization = tensor.quantization();
+  if (!quantization.is_quantized() || quantization.channel_count() != 1) {
+    return context.Error(ErrorCode::kInvalidArgument,
+                         "%s tensor %d '%s' needs one quantization scale and zero point; it has %zu", role,
+                         tensor.index(), tensor.name(), quantization.is_quantized() ? quantization.channel_count() : 0);
+  }
+  const float scale = quantization.scale(0);
+  if (!(scale > 0.0f)) {
+    return context.Error(ErrorCode::kInvalidArgument, "%s tensor %d '%s' has quantization scale %g; must be > 0",
+                         role, tensor.index(), tensor.name(), static_cast<double>(scale));
+  }
+  const int64_t zero_point = quantization.zero_point(0);
+  if (zero_point < qmin || zero_point > qmax) {
+    return context.Error(ErrorCode::kInvalidArgument, "%s tensor %d '%s' has zero point %lld outside [%d, %d]", role,
+                         tensor.index(), tensor.name(), static_cast<long long>(zero_point), qmin, qmax);
+  }
+  return OkStatus();
+}
+
+}  // namespace microarena

@@ -1,0 +1,304 @@
+// UNIDIRECTIONAL_SEQUENCE_LSTM glue: validates the standard LSTM (the only
+// form TFLM's kernel runs: no peephole, projection, layer norm or CIFG),
+// precomputes the gate and product multipliers, and asks for TFLM's four
+// scratch buffers of batches x state_size cell-type values, in TFLM's order.
+//
+// Inputs (TFLite's numbering): 0 input, 1-4 input-to-{input, forget, cell,
+// output} weights, 5-8 recurrent-to-{...} weights, 12-15 {input, forget,
+// cell, output} gate biases, 18 hidden (output) state, 19 cell state (both
+// variable); 9-11, 16-17 and 20-23 must be omitted. Output 0: the hidden
+// state of every step, [batch, time, state] (or [time, batch, state]).
+//
+// Types: int8 input/hidden/output with int8 weights, int32 biases and an
+// int16 cell state whose scale is a power of two; or float32 throughout.
+// The cell gate activation must be TANH (what converters write).
+#include <cmath>
+#include <cstdint>
+
+#include "microarena/kernels/fixed_point.h"
+#include "microarena/kernels/reference/lstm.h"
+#include "microarena/kernels/registrations.h"
+
+namespace microarena {
+namespace {
+
+constexpr size_t kInputTensor = 0;
+constexpr size_t kHiddenState = 18;
+constexpr size_t kCellState = 19;
+// Per gate (forget, input, cell, output: reference::LstmGate order).
+constexpr size_t kInputWeights[4] = {2, 1, 3, 4};
+constexpr size_t kRecurrentWeights[4] = {6, 5, 7, 8};
+constexpr size_t kBiases[4] = {13, 12, 14, 15};
+constexpr size_t kMustBeOmitted[] = {9, 10, 11, 16, 17, 20, 21, 22, 23};
+
+// The fixed gate scales: FC outputs (sigmoid/tanh inputs) in Q3.12, and
+// sigmoid/tanh outputs in Q0.15, both exact powers of two. (Some TFLM
+// revisions write 2^-15 as the float literal 0.00003051757f, four ulps below;
+// the goldens of the TFLM commit we match need the exact 2^-15: with the
+// literal, one cell-state value in trained_lstm_int8 seed 2 is off by one.)
+constexpr float kGateInputScale = 1.0f / 4096;
+constexpr float kGateOutputScale = 1.0f / 32768;
+
+struct LstmOpData {
+  reference::LstmIntegerParams params;  // integer variant only
+  reference::LstmShape shape;
+  float cell_clip = 0.0f;               // float variant only
+  int32_t scratch_index[4] = {-1, -1, -1, -1};
+  TensorType cell_type = TensorType::kFloat32;
+};
+
+bool PerTensorQuantization(const TensorView& tensor, float* scale, int32_t* zero_point) {
+  const QuantizationView quantization = tensor.quantization();
+  if (!quantization.is_quantized() || quantization.channel_count() != 1) return false;
+  *scale = quantization.scale(0);
+  const int64_t zp = quantization.zero_point(0);
+  const int64_t limit = tensor.type() == TensorType::kInt8 ? 128 : 32768;
+  if (!(*scale > 0.0f) || !std::isfinite(*scale) || zp < -limit || zp >= limit) return false;
+  *zero_point = static_cast<int32_t>(zp);
+  return true;
+}
+
+reference::LstmMultiplier Multiplier(double real) {
+  reference::LstmMultiplier result;
+  int shift = 0;
+  fixed_point::QuantizeMultiplier(real, &result.multiplier, &shift);
+  result.shift = shift;
+  return result;
+}
+
+Status CheckShape(PrepareContext& context, size_t input, int32_t dim0, int32_t dim1) {
+  const TensorView tensor = context.input(input);
+  const bool matches = dim1 < 0 ? tensor.rank() == 1 && tensor.shape()[0] == dim0
+                                : tensor.rank() == 2 && tensor.shape()[0] == dim0 && tensor.shape()[1] == dim1;
+  if (matches) return OkStatus();
+  if (dim1 < 0) {
+    return context.Error(ErrorCode::kInvalidArgument, "input %zu (tensor %d '%s') must have shape [%d]", input,
+                         tensor.index(), tensor.name(), dim0);
+  }
+  return context.Error(ErrorCode::kInvalidArgument, "input %zu (tensor %d '%s') must have shape [%d, %d]", input,
+                       tensor.index(), tensor.name(), dim0, dim1);
+}
+
+// The integer multipliers, as TFLM's PrepareGateParametersInteger forms them.
+Status PrepareInteger(PrepareContext& context, LstmOpData* data) {
+  const TensorView input = context.input(kInputTensor);
+  const TensorView hidden = context.input(kHiddenState);
+  const TensorView cell = context.input(kCellState);
+  const TensorView output = context.output(0);
+  for (size_t g = 0; g < 4; ++g) {
+    const TensorType w = context.input(kInputWeights[g]).type();
+    const TensorType r = context.input(kRecurrentWeights[g]).type();
+    const TensorType b = context.input(kBiases[g]).type();
+    if (w != TensorType::kInt8 || r != TensorType::kInt8 || b != TensorType::kInt32) {
+      return context.Error(ErrorCode::kUnsupported,
+                           "int8 LSTM needs int8 weights and int32 biases; gate %zu has %s, %s and %s", g,
+                           TensorTypeName(w), TensorTypeName(r), TensorTypeName(b));
+    }
+  }
+  if (hidden.type() != TensorType::kInt8 || output.type() != TensorType::kInt8) {
+    return context.Error(ErrorCode::kUnsupported, "int8 LSTM needs an int8 hidden state and output, got %s and %s",
+                         TensorTypeName(hidden.type()), TensorTypeName(output.type()));
+  }
+  float input_scale = 0, hidden_scale = 0, cell_scale = 0;
+  int32_t input_zp = 0, hidden_zp = 0, cell_zp = 0;
+  if (!PerTensorQuantization(input, &input_scale, &input_zp) ||
+      !PerTensorQuantization(hidden, &hidden_scale, &hidden_zp) ||
+      !PerTensorQuantization(cell, &cell_scale, &cell_zp) || cell_zp != 0) {
+    return context.Error(ErrorCode::kUnsupported,
+                         "int8 LSTM needs per-tensor quantization on input %d and hidden state %d, and a symmetric "
+                         "one on cell state %d",
+                         input.index(), hidden.index(), cell.index());
+  }
+  // The cell scale must be a power of two (TFLM's CheckedLog2, in float).
+  const float log2_scale = std::log(cell_scale) * (1.0f / std::log(2.0f));
+  const float log2_rounded = std::round(log2_scale);
+  if (!(std::abs(log2_scale - log2_rounded) < 1e-3f)) {
+    return context.Error(ErrorCode::kUnsupported, "cell state tensor %d scale %g is not a power of two",
+                         cell.index(), static_cast<double>(cell_scale));
+  }
+  reference::LstmIntegerParams& params = data->params;
+  params.cell_scale_power = static_cast<int32_t>(log2_rounded);
+  params.input_offset = -input_zp;
+  params.hidden_offset = -hidden_zp;
+  params.hidden_zero_point = hidden_zp;
+
+  for (size_t g = 0; g < 4; ++g) {
+    float weight_scale = 0, recurrent_scale = 0;
+    int32_t weight_zp = 0, recurrent_zp = 0;
+    const TensorView weights = context.input(kInputWeights[g]);
+    const TensorView recurrent = context.input(kRecurrentWeights[g]);
+    if (!PerTensorQuantization(weights, &weight_scale, &weight_zp) ||
+        !PerTensorQuantization(recurrent, &recurrent_scale, &recurrent_zp) || weight_zp != 0 || recurrent_zp != 0) {
+      return context.Error(ErrorCode::kUnsupported,
+                           "int8 LSTM needs symmetric per-tensor quantization on weights tensors %d and %d",
+                           weights.index(), recurrent.index());
+    }
+    // TFLM's FC multiplier: the scale product in float, widened, then divided.
+    params.input_fc[g] = Multiplier(static_cast<double>(input_scale * weight_scale) /
+                                    static_cast<double>(kGateInputScale));
+    params.recurrent_fc[g] = Multiplier(static_cast<double>(hidden_scale * recurrent_scale) /
+                                        static_cast<double>(kGateInputScale));
+  }
+  // The element-wise products: both factors widened, then multiplied and divided in double.
+  const double gate_out = static_cast<double>(kGateOutputScale);
+  params.forget_times_cell = Multiplier(gate_out * static_cast<double>(cell_scale) / static_cast<double>(cell_scale));
+  params.input_times_cell_gate = Multiplier(gate_out * gate_out / static_cast<double>(cell_scale));
+  params.hidden = Multiplier(gate_out * gate_out / static_cast<double>(hidden_scale));
+  return OkStatus();
+}
+
+Status Prepare(PrepareContext& context, const void** op_data) {
+  if (context.input_count() != 24 || context.output_count() != 1) {
+    return context.Error(ErrorCode::kInvalidArgument, "UNIDIRECTIONAL_SEQUENCE_LSTM takes 24 inputs and 1 output, "
+                         "got %zu and %zu", context.input_count(), context.output_count());
+  }
+  for (size_t i : kMustBeOmitted) {
+    if (context.has_input(i)) {
+      return context.Error(ErrorCode::kUnsupported,
+                           "input %zu is present: peephole, projection and layer-norm LSTMs are not supported", i);
+    }
+  }
+  for (size_t i = 0; i < 24; ++i) {
+    const bool optional = i == 9 || i == 10 || i == 11 || i == 16 || i == 17 || i >= 20;
+    if (!optional && !context.has_input(i)) {
+      return context.Error(ErrorCode::kUnsupported, "input %zu is omitted; the standard LSTM (no CIFG) needs it", i);
+    }
+  }
+  const tflite::UnidirectionalSequenceLSTMOptions* options =
+      context.op().raw()->builtin_options_as_UnidirectionalSequenceLSTMOptions();
+  if (options == nullptr) {
+    return context.Error(ErrorCode::kInvalidArgument, "UnidirectionalSequenceLSTMOptions missing");
+  }
+  if (options->fused_activation_function() != tflite::ActivationFunctionType::TANH) {
+    return context.Error(ErrorCode::kUnsupported, "cell gate activation %d is not supported; TANH (4) expected",
+                         static_cast<int>(options->fused_activation_function()));
+  }
+
+  const TensorView input = context.input(kInputTensor);
+  const TensorView hidden = context.input(kHiddenState);
+  const TensorView cell = context.input(kCellState);
+  const TensorView output = context.output(0);
+  if (input.rank() != 3) {
+    return context.Error(ErrorCode::kInvalidArgument, "input tensor %d '%s' must have rank 3, has %zu",
+                         input.index(), input.name(), input.rank());
+  }
+  if (hidden.rank() != 2) {
+    return context.Error(ErrorCode::kInvalidArgument, "hidden state tensor %d '%s' must have rank 2, has %zu",
+                         hidden.index(), hidden.name(), hidden.rank());
+  }
+  if (!hidden.is_variable() || !cell.is_variable()) {
+    return context.Error(ErrorCode::kInvalidArgument, "hidden state tensor %d and cell state tensor %d must be variable",
+                         hidden.index(), cell.index());
+  }
+  reference::LstmShape shape;
+  shape.time_major = options->time_major();
+  shape.batches = shape.time_major ? input.shape()[1] : input.shape()[0];
+  shape.time_steps = shape.time_major ? input.shape()[0] : input.shape()[1];
+  shape.input_size = input.shape()[2];
+  shape.state_size = hidden.shape()[1];
+  const int32_t state = shape.state_size;
+  for (size_t g = 0; g < 4; ++g) {
+    MICROARENA_RETURN_IF_ERROR(CheckShape(context, kInputWeights[g], state, shape.input_size));
+    MICROARENA_RETURN_IF_ERROR(CheckShape(context, kRecurrentWeights[g], state, state));
+    MICROARENA_RETURN_IF_ERROR(CheckShape(context, kBiases[g], state, -1));
+  }
+  const size_t state_elements = static_cast<size_t>(shape.batches) * static_cast<size_t>(state);
+  if (hidden.element_count() != state_elements || cell.element_count() != state_elements) {
+    return context.Error(ErrorCode::kInvalidArgument,
+                         "hidden state tensor %d (%zu elements) and cell state tensor %d (%zu) must hold "
+                         "batches %d x state %d",
+                         hidden.index(), hidden.element_count(), cell.index(), cell.element_count(), shape.batches,
+                         state);
+  }
+  if (output.rank() != 3 || output.shape()[0] != input.shape()[0] || output.shape()[1] != input.shape()[1] ||
+      output.shape()[2] != state) {
+    return context.Error(ErrorCode::kInvalidArgument, "output tensor %d '%s' must have shape [%d, %d, %d]",
+                         output.index(), output.name(), input.shape()[0], input.shape()[1], state);
+  }
+  if (hidden.type() != input.type() || output.type() != input.type()) {
+    return context.Error(ErrorCode::kUnsupported, "input %s, hidden state %s and output %s must have one type",
+                         TensorTypeName(input.type()), TensorTypeName(hidden.type()),
+                         TensorTypeName(output.type()));
+  }
+
+  auto* data = static_cast<LstmOpData*>(context.AllocatePersistent(sizeof(LstmOpData), alignof(LstmOpData)));
+  if (data == nullptr) return context.OutOfMemory();
+  *data = LstmOpData{};
+  data->shape = shape;
+  data->cell_type = cell.type();
+  size_t cell_bytes = 0;
+  if (input.type() == TensorType::kInt8 && cell.type() == TensorType::kInt16) {
+    MICROARENA_RETURN_IF_ERROR(PrepareInteger(context, data));
+    const float cell_clip = options->cell_clip();
+    data->params.clip_cell = cell_clip > 0.0f;
+    if (data->params.clip_cell) {
+      // As TFLM: clip / scale in double, saturated to int16, truncated.
+      const double cell_scale = static_cast<double>(cell.quantization().scale(0));
+      const double quantized = std::min(std::max(static_cast<double>(cell_clip) / cell_scale, -32768.0), 32767.0);
+      data->params.cell_clip = static_cast<int16_t>(quantized);
+    }
+    cell_bytes = sizeof(int16_t);
+  } else if (input.type() == TensorType::kFloat32 && cell.type() == TensorType::kFloat32) {
+    for (size_t g = 0; g < 4; ++g) {
+      const TensorType w = context.input(kInputWeights[g]).type();
+      const TensorType r = context.input(kRecurrentWeights[g]).type();
+      const TensorType b = context.input(kBiases[g]).type();
+      if (w != TensorType::kFloat32 || r != TensorType::kFloat32 || b != TensorType::kFloat32) {
+        return context.Error(ErrorCode::kUnsupported,
+                             "float32 LSTM needs float32 weights and biases; gate %zu has %s, %s and %s", g,
+                             TensorTypeName(w), TensorTypeName(r), TensorTypeName(b));
+      }
+    }
+    data->cell_clip = options->cell_clip();
+    cell_bytes = sizeof(float);
+  } else {
+    return context.Error(ErrorCode::kUnsupported,
+                         "input %s with cell state %s is not supported; int8 with int16, or float32 with float32",
+                         TensorTypeName(input.type()), TensorTypeName(cell.type()));
+  }
+  for (int32_t& index : data->scratch_index) {
+    MICROARENA_RETURN_IF_ERROR(context.RequestScratch(state_elements * cell_bytes, &index));
+  }
+  *op_data = data;
+  return OkStatus();
+}
+
+Status Eval(EvalContext& context, const void* op_data) {
+  const auto& data = *static_cast<const LstmOpData*>(op_data);
+  if (data.cell_type == TensorType::kInt16) {
+    reference::LstmIntegerTensors tensors;
+    tensors.input = context.input(kInputTensor)->As<const int8_t>();
+    for (size_t g = 0; g < 4; ++g) {
+      tensors.input_weights[g] = context.input(kInputWeights[g])->As<const int8_t>();
+      tensors.recurrent_weights[g] = context.input(kRecurrentWeights[g])->As<const int8_t>();
+      tensors.biases[g] = context.input(kBiases[g])->As<const int32_t>();
+    }
+    tensors.hidden = context.input(kHiddenState)->As<int8_t>();
+    tensors.cell = context.input(kCellState)->As<int16_t>();
+    tensors.output = context.output(0)->As<int8_t>();
+    int16_t* buffers[4];
+    for (size_t i = 0; i < 4; ++i) buffers[i] = static_cast<int16_t*>(context.scratch(data.scratch_index[i]));
+    reference::LstmInteger(data.params, data.shape, tensors, buffers);
+    return OkStatus();
+  }
+  reference::LstmFloatTensors tensors;
+  tensors.input = context.input(kInputTensor)->As<const float>();
+  for (size_t g = 0; g < 4; ++g) {
+    tensors.input_weights[g] = context.input(kInputWeights[g])->As<const float>();
+    tensors.recurrent_weights[g] = context.input(kRecurrentWeights[g])->As<const float>();
+    tensors.biases[g] = context.input(kBiases[g])->As<const float>();
+  }
+  tensors.hidden = context.input(kHiddenState)->As<float>();
+  tensors.cell = context.input(kCellState)->As<float>();
+  tensors.output = context.output(0)->As<float>();
+  float* buffers[4];
+  for (size_t i = 0; i < 4; ++i) buffers[i] = static_cast<float*>(context.scratch(data.scratch_index[i]));
+  reference::LstmFloat(data.cell_clip, data.shape, tensors, buffers);
+  return OkStatus();
+}
+
+}  // namespace
+
+const KernelRegistration kUnidirectionalSequenceLstmKernel = {BuiltinOp::kUnidirectionalSequenceLstm, Prepare, Eval};
+
+}  // namespace microarena

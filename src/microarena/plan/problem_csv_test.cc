@@ -1,0 +1,72 @@
+#include "microarena/plan/problem_csv.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "tests/test_support.h"
+
+namespace microarena {
+namespace {
+
+TEST(ProblemCsv, ParsesIdsLifetimesSizes) {
+  Result<ProblemCsv> csv = ParseProblemCsv("id,lower,upper,size\nb1,0,3,4\nb2,3,9,8\n", "p.csv");
+  ASSERT_TRUE(csv.ok()) << csv.status().message();
+  ASSERT_EQ(csv->buffers.size(), 2u);
+  EXPECT_EQ(csv->ids[1], "b2");
+  EXPECT_EQ(csv->buffers[1].lifetime.first_op, 3);
+  EXPECT_EQ(csv->buffers[1].lifetime.end_op, 9);
+  EXPECT_EQ(csv->buffers[1].size_bytes, 8u);
+  EXPECT_TRUE(csv->offsets_bytes.empty());
+}
+
+TEST(ProblemCsv, ColumnsInAnyOrderWithOffsets) {
+  Result<ProblemCsv> csv =
+      ParseProblemCsv("size,offset,id,upper,lower\r\n4,8,x,2,1\r\n\r\n", "p.csv");
+  ASSERT_TRUE(csv.ok()) << csv.status().message();
+  EXPECT_EQ(csv->buffers[0].lifetime.first_op, 1);
+  EXPECT_EQ(csv->buffers[0].lifetime.end_op, 2);
+  EXPECT_EQ(csv->offsets_bytes, (std::vector<size_t>{8}));
+}
+
+std::string ErrorOf(const std::string& text) {
+  Result<ProblemCsv> csv = ParseProblemCsv(text, "p.csv");
+  EXPECT_FALSE(csv.ok());
+  return csv.ok() ? std::string() : std::string(csv.status().message());
+}
+
+TEST(ProblemCsv, ErrorsNameLineAndColumn) {
+  EXPECT_EQ(ErrorOf("id,lower,upper,size\nb1,0,x,4\n"),
+            "p.csv: line 2, column 3 (upper): expected an integer step in [0, 2147483647], got 'x'");
+  EXPECT_EQ(ErrorOf("id,lower,upper,size\nb1,0,3,-4\n"),
+            "p.csv: line 2, column 4 (size): expected a non-negative integer, got '-4'");
+  EXPECT_NE(ErrorOf("id,lower,upper,size\nb1,5,5,4\n").find("line 2, column 3 (upper): upper 5 must "
+                                                            "be greater than lower 5"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("id,lower,upper,size\nb1,0,1,4\nb1,0,1,4\n").find("line 3, column 1 (id)"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("id,lower,upper\n").find("no 'size' column"), std::string::npos);
+  EXPECT_NE(ErrorOf("id,lower,upper,size,color\n").find("line 1, column 5"), std::string::npos);
+  EXPECT_NE(ErrorOf("id,lower,upper,size\nb1,0,1\n").find("line 2: 3 fields, the header has 4"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("").find("empty file"), std::string::npos);
+}
+
+TEST(ProblemCsv, WritesAndReadsBack) {
+  Result<ProblemCsv> csv = ParseProblemCsv("id,lower,upper,size\nb1,0,3,4\nb2,3,9,8\n", "p.csv");
+  ASSERT_TRUE(csv.ok());
+  const std::vector<size_t> offsets = {0, 4};
+  EXPECT_EQ(FormatProblemCsv(*csv, Span<const size_t>(offsets.data(), 2)),
+            "id,lower,upper,size,offset\nb1,0,3,4,0\nb2,3,9,8,4\n");
+  const std::string path = testing::TempDir("problem_csv") + "/out.csv";
+  ASSERT_TRUE(WriteProblemCsv(path, *csv, Span<const size_t>(offsets.data(), 2)).ok());
+  Result<ProblemCsv> back = ReadProblemCsv(path);
+  ASSERT_TRUE(back.ok()) << back.status().message();
+  EXPECT_EQ(back->offsets_bytes, offsets);
+  EXPECT_EQ(back->ids, csv->ids);
+  EXPECT_EQ(ReadProblemCsv(path + ".missing").status().code(), ErrorCode::kIoError);
+}
+
+}  // namespace
+}  // namespace microarena

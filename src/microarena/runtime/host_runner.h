@@ -1,0 +1,61 @@
+// Host helpers around the interpreter (host only: they use the heap for the
+// arena they hand it): measure the exact minimum arena, and run a model with
+// given or generated inputs. What `microarena run` and the tests use.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "microarena/base/result.h"
+#include "microarena/kernels/op_resolver.h"
+#include "microarena/model/model_view.h"
+#include "microarena/runtime/interpreter.h"
+
+namespace microarena {
+
+// A heap buffer whose start is aligned to 64 bytes (the largest alignment option).
+class HostArena {
+ public:
+  explicit HostArena(size_t size_bytes);
+  uint8_t* data() { return data_; }
+  size_t size() const { return size_bytes_; }
+
+ private:
+  std::vector<uint8_t> storage_;
+  uint8_t* data_ = nullptr;
+  size_t size_bytes_ = 0;
+};
+
+// arena_used_bytes() of a successful AllocateTensors in a generous arena: the
+// exact minimum for these options (at an aligned start).
+Result<size_t> MeasureArenaBytes(const ModelView& model, const OpResolver& resolver,
+                                 const InterpreterOptions& options = {});
+
+struct RunOptions {
+  InterpreterOptions interpreter;
+  size_t arena_bytes = 0;                 // 0: exactly the measured minimum
+  uint32_t seed = 1;                      // generator seed for inputs not given
+  std::vector<std::vector<uint8_t>> inputs;  // raw bytes per input; missing ones are generated
+  int repeat = 1;                         // Invoke this many times (timing); outputs are from the first
+};
+
+struct RunResult {
+  size_t arena_bytes = 0;      // the arena the model ran in
+  size_t used_bytes = 0;       // arena_used_bytes()
+  size_t persistent_bytes = 0;
+  size_t head_bytes = 0;
+  size_t temp_peak_bytes = 0;
+  size_t lower_bound_bytes = 0;
+  PlannerChoice planner = PlannerChoice::kAuto;
+  double invoke_seconds = 0.0;      // mean over the repeats
+  double invoke_seconds_min = 0.0;
+  std::vector<std::vector<uint8_t>> inputs;
+  std::vector<std::vector<uint8_t>> outputs;
+};
+
+// Allocates, fills the inputs, invokes `repeat` times (variables reset before
+// each run, so every run sees the same state) and copies the outputs.
+Result<RunResult> RunModel(const ModelView& model, const OpResolver& resolver, const RunOptions& options);
+
+}  // namespace microarena

@@ -1,0 +1,189 @@
+// `microarena run MODEL`: run a model in exactly its minimum arena.
+#include <algorithm>
+#include <cstring>
+#include <cstdio>
+#include <fstream>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "microarena/kernels/op_resolver.h"
+#include "microarena/model/model_file.h"
+#include "microarena/report/format.h"
+#include "microarena/runtime/host_runner.h"
+#include "tools/microarena/cli_util.h"
+#include "tools/microarena/commands.h"
+
+namespace microarena::cli {
+namespace {
+
+struct Score {
+  size_t index;
+  double value;
+};
+
+// The top-5 classes of a classifier output (int8/uint8 dequantized, or float32);
+// empty when the output does not look like one row of class scores.
+std::vector<Score> TopFive(const TensorView& tensor, const std::vector<uint8_t>& bytes) {
+  std::vector<Score> scores;
+  Span<const int32_t> shape = tensor.shape();
+  if (shape.empty() || shape.size() > 2 || shape[shape.size() - 1] < 2) return scores;
+  if (shape.size() == 2 && shape[0] != 1) return scores;
+  const auto count = static_cast<size_t>(shape[shape.size() - 1]);
+  double scale = tensor.quantization().is_quantized() ? static_cast<double>(tensor.quantization().scale(0)) : 1.0;
+  double zero_point = static_cast<double>(tensor.quantization().zero_point(0));
+  for (size_t i = 0; i < count; ++i) {
+    double value = 0.0;
+    switch (tensor.type()) {
+      case TensorType::kInt8: value = scale * (static_cast<int8_t>(bytes[i]) - zero_point); break;
+      case TensorType::kUInt8: value = scale * (bytes[i] - zero_point); break;
+      case TensorType::kFloat32: {
+        float f = 0.0f;
+        std::memcpy(&f, bytes.data() + 4 * i, 4);
+        value = f;
+        break;
+      }
+      default: return {};
+    }
+    scores.push_back({i, value});
+  }
+  std::stable_sort(scores.begin(), scores.end(), [](const Score& a, const Score& b) { return a.value > b.value; });
+  if (scores.size() > 5) scores.resize(5);
+  return scores;
+}
+
+PlannerChoice ParsePlanner(const std::string& name) {
+  if (name == "linear") return PlannerChoice::kLinear;
+  if (name == "greedy-tflm") return PlannerChoice::kGreedyTflm;
+  if (name == "greedy") return PlannerChoice::kGreedy;
+  if (name == "offline") return PlannerChoice::kOffline;
+  return PlannerChoice::kAuto;
+}
+
+}  // namespace
+
+Command RegisterRunCommand(CLI::App& app) {
+  struct Options {
+    std::string model_path;
+    std::vector<std::string> input_paths;
+    std::string output_dir = ".";
+    size_t arena_bytes = 0;
+    uint32_t seed = 1;
+    int repeat = 1;
+    std::string planner = "auto";
+    size_t alignment_bytes = 16;
+    bool copy_weights = false;
+    bool json = false;
+  };
+  auto options = std::make_shared<Options>();
+  CLI::App* sub = app.add_subcommand(
+      "run",
+      "Run a model in one arena with microarena's kernels (bit-exact with TFLM's reference kernels).\n"
+      "Without --arena the arena is exactly the minimum the model needs. Inputs come from --input\n"
+      "files (raw bytes, one per model input, in order) or from the golden input generator with\n"
+      "--seed. Writes output_<i>.bin into --output-dir and prints the arena figures (persistent,\n"
+      "head, temp peak, total), the outputs (top-5 classes for classifiers) and the Invoke time.");
+  sub->add_option("MODEL", options->model_path, "the .tflite file")->required();
+  sub->add_option("--input", options->input_paths, "raw input file for input i (repeat for several inputs)");
+  sub->add_option("--output-dir", options->output_dir, "where output_<i>.bin are written")->default_val(".");
+  sub->add_option("--arena", options->arena_bytes, "arena size in bytes (default: the exact minimum)");
+  sub->add_option("--seed", options->seed, "seed of the input generator for inputs not given")->default_val(1);
+  sub->add_option("--repeat", options->repeat, "Invoke this many times and report the mean time")
+      ->default_val(1)
+      ->check(CLI::Range(1, 1000000));
+  sub->add_option("--planner", options->planner,
+                  "auto (offline plan if the model has one, else greedy), greedy, greedy-tflm, linear, offline")
+      ->default_val("auto")
+      ->check(CLI::IsMember({"auto", "greedy", "greedy-tflm", "linear", "offline"}));
+  sub->add_option("--align", options->alignment_bytes, "buffer alignment in bytes")
+      ->default_val(16)
+      ->check(CLI::IsMember({4, 8, 16, 32, 64}));
+  sub->add_flag("--copy-weights", options->copy_weights, "copy constant weights into the arena's persistent area");
+  sub->add_flag("--json", options->json, "print one JSON document instead of text");
+  return {sub, [options]() -> int {
+            Result<ModelFile> file = ModelFile::Open(options->model_path);
+            if (!file.ok()) return PrintError(file.status());
+            RunOptions run;
+            run.interpreter.planner = ParsePlanner(options->planner);
+            run.interpreter.alignment_bytes = options->alignment_bytes;
+            run.interpreter.copy_weights_to_arena = options->copy_weights;
+            run.arena_bytes = options->arena_bytes;
+            run.seed = options->seed;
+            run.repeat = options->repeat;
+            for (const std::string& path : options->input_paths) {
+              Result<std::vector<uint8_t>> bytes = ReadFileBytes(path);
+              if (!bytes.ok()) return PrintError(bytes.status());
+              run.inputs.push_back(*bytes);
+            }
+            Result<RunResult> result = RunModel(file->view(), AllOpsResolver(), run);
+            if (!result.ok()) {
+              Status status = result.status();
+              return PrintError(status.Prefix(options->model_path.c_str()));
+            }
+            std::vector<std::string> written;
+            for (size_t o = 0; o < result->outputs.size(); ++o) {
+              std::string path = options->output_dir + "/output_" + std::to_string(o) + ".bin";
+              std::ofstream out(path, std::ios::binary);
+              out.write(reinterpret_cast<const char*>(result->outputs[o].data()),
+                        static_cast<std::streamsize>(result->outputs[o].size()));
+              if (!out) {
+                return PrintError(Status::Error(ErrorCode::kIoError, "%s: cannot write", path.c_str()));
+              }
+              written.push_back(path);
+            }
+            SubgraphView subgraph = file->view().subgraph(0);
+            using report::Bytes;
+            if (options->json) {
+              nlohmann::json doc;
+              doc["model"] = file->path();
+              doc["arena_bytes"] = result->arena_bytes;
+              doc["arena_used_bytes"] = result->used_bytes;
+              doc["persistent_bytes"] = result->persistent_bytes;
+              doc["head_bytes"] = result->head_bytes;
+              doc["temp_peak_bytes"] = result->temp_peak_bytes;
+              doc["lower_bound_bytes"] = result->lower_bound_bytes;
+              doc["planner"] = PlannerChoiceName(result->planner);
+              doc["invoke_seconds"] = result->invoke_seconds;
+              doc["invoke_seconds_min"] = result->invoke_seconds_min;
+              doc["repeat"] = options->repeat;
+              doc["outputs"] = written;
+              nlohmann::json top = nlohmann::json::array();
+              for (size_t o = 0; o < result->outputs.size(); ++o) {
+                nlohmann::json entries = nlohmann::json::array();
+                TensorView tensor = subgraph.tensor(static_cast<size_t>(subgraph.outputs()[o]));
+                for (const Score& s : TopFive(tensor, result->outputs[o])) {
+                  entries.push_back({{"class", s.index}, {"score", s.value}});
+                }
+                top.push_back(entries);
+              }
+              doc["top5"] = top;
+              std::printf("%s\n", doc.dump(2).c_str());
+              return kExitOk;
+            }
+            std::printf("model        %s\n", file->path().c_str());
+            std::printf("planner      %s\n", PlannerChoiceName(result->planner));
+            std::printf("arena        %s given, %s used\n", Bytes(result->arena_bytes).c_str(),
+                        Bytes(result->used_bytes).c_str());
+            std::printf("  persistent %s\n", Bytes(result->persistent_bytes).c_str());
+            std::printf("  head       %s (lower bound %s)\n", Bytes(result->head_bytes).c_str(),
+                        Bytes(result->lower_bound_bytes).c_str());
+            std::printf("  temp peak  %s\n", Bytes(result->temp_peak_bytes).c_str());
+            std::printf("invoke       %.3f ms (mean of %d; min %.3f ms)\n", result->invoke_seconds * 1e3,
+                        options->repeat, result->invoke_seconds_min * 1e3);
+            for (size_t o = 0; o < result->outputs.size(); ++o) {
+              TensorView tensor = subgraph.tensor(static_cast<size_t>(subgraph.outputs()[o]));
+              std::printf("output %zu     %s %s -> %s\n", o, TensorTypeName(tensor.type()),
+                          report::ShapeText(tensor.shape().data(), tensor.rank()).c_str(), written[o].c_str());
+              std::vector<Score> top = TopFive(tensor, result->outputs[o]);
+              for (size_t k = 0; k < top.size(); ++k) {
+                std::printf("  #%zu class %zu  %.4f\n", k + 1, top[k].index, top[k].value);
+              }
+            }
+            return kExitOk;
+          }};
+}
+
+}  // namespace microarena::cli
