@@ -4,11 +4,13 @@
 #include <cstdio>
 #include <string>
 
+#include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_file.h"
 #include "microarena/plan/problem_csv.h"
 #include "microarena/report/format.h"
 #include "microarena/report/model_plan.h"
 #include "microarena/report/plan_report.h"
+#include "microarena/runtime/host_runner.h"
 #include "tools/microarena/cli_util.h"
 #include "tools/microarena/commands.h"
 
@@ -68,7 +70,23 @@ Command RegisterPlanCommand(CLI::App& app) {
                 std::fflush(stderr);
               };
             }
+            // The kernels' scratch requests are planned with the tensors; the
+            // runtime's persistent area and temp peak complete the arena.
+            Result<std::vector<ScratchRequest>> scratch = CollectScratchRequests(file->view(), AllOpsResolver());
+            if (scratch.ok()) plan_options.scratch = *scratch;
             Result<report::ModelPlan> plan = report::PlanModel(file->view(), plan_options);
+            if (plan.ok() && scratch.ok()) {
+              Result<ArenaFigures> figures = MeasureArena(file->view(), AllOpsResolver());
+              if (figures.ok()) {
+                plan->has_runtime = true;
+                plan->persistent_bytes = figures->persistent_bytes;
+                plan->temp_peak_bytes = figures->temp_peak_bytes;
+              } else {
+                plan->runtime_note = figures.status().message();
+              }
+            } else if (plan.ok()) {
+              plan->runtime_note = scratch.status().message();
+            }
             if (show_progress) std::fprintf(stderr, "\r%80s\r", "");
             if (!plan.ok()) {
               Status status = plan.status();

@@ -27,33 +27,11 @@ constexpr int32_t kInt8LeftShift = 20;
 
 template <bool kSubtract>
 Status Prepare(PrepareContext& context, const void** op_data) {
-  if (context.input_count() != 2 || context.output_count() != 1 || !context.has_input(0) || !context.has_input(1)) {
-    return context.Error(ErrorCode::kInvalidArgument, "expects 2 inputs and 1 output, has %zu and %zu",
-                         context.input_count(), context.output_count());
-  }
+  MICROARENA_RETURN_IF_ERROR(elementwise::CheckBinaryOperands(context));
   const TensorView input1 = context.input(0);
   const TensorView input2 = context.input(1);
   const TensorView output = context.output(0);
   const TensorType type = output.type();
-  if (input1.type() != type || input2.type() != type ||
-      (type != TensorType::kInt8 && type != TensorType::kFloat32)) {
-    return context.Error(ErrorCode::kUnsupported, "types %s, %s -> %s not supported (all INT8 or all FLOAT32)",
-                         TensorTypeName(input1.type()), TensorTypeName(input2.type()), TensorTypeName(type));
-  }
-  reference::BroadcastShape broadcast;
-  const bool compatible = reference::MakeBroadcastShape(input1.shape().data(), input1.rank(), input2.shape().data(),
-                                                        input2.rank(), &broadcast);
-  bool output_matches = compatible && broadcast.rank == output.rank();
-  for (size_t axis = 0; output_matches && axis < broadcast.rank; ++axis) {
-    output_matches = broadcast.output_dims[axis] == output.shape()[axis];
-  }
-  if (!output_matches) {
-    return context.Error(ErrorCode::kInvalidArgument,
-                         "input tensors %d (rank %zu) and %d (rank %zu) do not broadcast to output tensor %d (rank "
-                         "%zu); ranks above %zu are not supported",
-                         input1.index(), input1.rank(), input2.index(), input2.rank(), output.index(), output.rank(),
-                         reference::kMaxBroadcastRank);
-  }
   tflite::ActivationFunctionType activation = tflite::ActivationFunctionType::NONE;
   if constexpr (kSubtract) {
     if (const tflite::SubOptions* options = context.op().raw()->builtin_options_as_SubOptions()) {

@@ -13,6 +13,7 @@
 #include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/kernel.h"
 #include "microarena/kernels/reference/add.h"
+#include "microarena/kernels/reference/broadcast.h"
 #include "microarena/model/tensor_type.h"
 
 namespace microarena::elementwise {
@@ -154,6 +155,60 @@ inline bool SameShape(Span<const int32_t> a, Span<const int32_t> b) {
     if (a[i] != b[i]) return false;
   }
   return true;
+}
+
+// Checks the operands of a unary elementwise op (activations): 1 input and 1
+// output, both INT8 or both FLOAT32, with the same element count.
+inline Status CheckUnaryOperands(const PrepareContext& context) {
+  if (context.input_count() != 1 || context.output_count() != 1 || !context.has_input(0)) {
+    return context.Error(ErrorCode::kInvalidArgument, "expects 1 input and 1 output, has %zu and %zu",
+                         context.input_count(), context.output_count());
+  }
+  const TensorView input = context.input(0);
+  const TensorView output = context.output(0);
+  if (input.type() != output.type() || (input.type() != TensorType::kInt8 && input.type() != TensorType::kFloat32)) {
+    return context.Error(ErrorCode::kUnsupported, "input %s -> output %s not supported (INT8 or FLOAT32, same type)",
+                         TensorTypeName(input.type()), TensorTypeName(output.type()));
+  }
+  if (input.element_count() != output.element_count()) {
+    return context.Error(ErrorCode::kInvalidArgument, "input tensor %d has %zu elements, output tensor %d has %zu",
+                         input.index(), input.element_count(), output.index(), output.element_count());
+  }
+  return OkStatus();
+}
+
+// Checks the operands of a binary elementwise op (ADD, SUB, MUL): 2 inputs
+// and 1 output, all INT8 or all FLOAT32, inputs that broadcast (numpy rules,
+// rank <= kMaxBroadcastRank) to exactly the output's shape.
+inline Status CheckBinaryOperands(const PrepareContext& context) {
+  if (context.input_count() != 2 || context.output_count() != 1 || !context.has_input(0) || !context.has_input(1)) {
+    return context.Error(ErrorCode::kInvalidArgument, "expects 2 inputs and 1 output, has %zu and %zu",
+                         context.input_count(), context.output_count());
+  }
+  const TensorView input1 = context.input(0);
+  const TensorView input2 = context.input(1);
+  const TensorView output = context.output(0);
+  const TensorType type = output.type();
+  if (input1.type() != type || input2.type() != type ||
+      (type != TensorType::kInt8 && type != TensorType::kFloat32)) {
+    return context.Error(ErrorCode::kUnsupported, "types %s, %s -> %s not supported (all INT8 or all FLOAT32)",
+                         TensorTypeName(input1.type()), TensorTypeName(input2.type()), TensorTypeName(type));
+  }
+  reference::BroadcastShape broadcast;
+  const bool compatible = reference::MakeBroadcastShape(input1.shape().data(), input1.rank(), input2.shape().data(),
+                                                        input2.rank(), &broadcast);
+  bool output_matches = compatible && broadcast.rank == output.rank();
+  for (size_t axis = 0; output_matches && axis < broadcast.rank; ++axis) {
+    output_matches = broadcast.output_dims[axis] == output.shape()[axis];
+  }
+  if (!output_matches) {
+    return context.Error(ErrorCode::kInvalidArgument,
+                         "input tensors %d (rank %zu) and %d (rank %zu) do not broadcast to output tensor %d (rank "
+                         "%zu); ranks above %zu are not supported",
+                         input1.index(), input1.rank(), input2.index(), input2.rank(), output.index(), output.rank(),
+                         reference::kMaxBroadcastRank);
+  }
+  return OkStatus();
 }
 
 // Allocates persistent op data of type T, or returns false (the caller then

@@ -87,4 +87,34 @@ inline void QuantizeMultiplier(double double_multiplier, int32_t* quantized_mult
   *quantized_multiplier = static_cast<int32_t>(fixed);
 }
 
+// 16-bit forms (gemmlowp's int16 specializations), used by HARD_SWISH.
+
+// (a * b * 2) >> 16 with the nudge 2^14 or 1 - 2^14 then truncation, so
+// ties round toward +infinity (-0.5 -> 0, 0.5 -> 1) as in the 32-bit form;
+// INT16_MIN * INT16_MIN saturates.
+inline int16_t SaturatingRoundingDoublingHighMulInt16(int16_t a, int16_t b) {
+  const bool overflow = a == b && a == std::numeric_limits<int16_t>::min();
+  const int32_t product = int32_t{a} * int32_t{b};
+  const int32_t nudge = product >= 0 ? (1 << 14) : (1 - (1 << 14));
+  const auto high = static_cast<int16_t>((product + nudge) / (1 << 15));
+  return overflow ? std::numeric_limits<int16_t>::max() : high;
+}
+
+// x / 2^exponent rounded to nearest, ties away from zero, for 0 <= exponent
+// <= 15. Like gemmlowp, the mask is truncated to 16 bits, so an exponent of
+// 16..31 gives 1 for x >= 0 and -1 for x < 0.
+inline int16_t RoundingDivideByPOTInt16(int16_t x, int exponent) {
+  const auto mask = static_cast<int16_t>(static_cast<int32_t>((int64_t{1} << exponent) - 1));
+  const int32_t remainder = x & mask;
+  const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  return static_cast<int16_t>((x >> exponent) + (remainder > threshold ? 1 : 0));
+}
+
+// A 31-bit mantissa (>= 0) rounded to 15 bits, saturating near 2^31.
+inline int16_t DownScaleInt32ToInt16Multiplier(int32_t multiplier) {
+  constexpr int32_t kRoundingOffset = 1 << 15;
+  if (multiplier >= std::numeric_limits<int32_t>::max() - kRoundingOffset) return std::numeric_limits<int16_t>::max();
+  return static_cast<int16_t>((multiplier + kRoundingOffset) >> 16);
+}
+
 }  // namespace microarena::fixed_point

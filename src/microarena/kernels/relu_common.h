@@ -23,20 +23,9 @@ struct OpData {
 
 template <bool kRelu6>
 Status Prepare(PrepareContext& context, const void** op_data) {
-  if (context.input_count() != 1 || context.output_count() != 1 || !context.has_input(0)) {
-    return context.Error(ErrorCode::kInvalidArgument, "expects 1 input and 1 output, has %zu and %zu",
-                         context.input_count(), context.output_count());
-  }
+  MICROARENA_RETURN_IF_ERROR(elementwise::CheckUnaryOperands(context));
   const TensorView input = context.input(0);
   const TensorView output = context.output(0);
-  if (input.type() != output.type() || (input.type() != TensorType::kInt8 && input.type() != TensorType::kFloat32)) {
-    return context.Error(ErrorCode::kUnsupported, "input %s -> output %s not supported (INT8 or FLOAT32, same type)",
-                         TensorTypeName(input.type()), TensorTypeName(output.type()));
-  }
-  if (input.element_count() != output.element_count()) {
-    return context.Error(ErrorCode::kInvalidArgument, "input tensor %d has %zu elements, output tensor %d has %zu",
-                         input.index(), input.element_count(), output.index(), output.element_count());
-  }
   if (input.type() == TensorType::kFloat32) return OkStatus();
 
   elementwise::TensorQuantization input_q;

@@ -26,12 +26,19 @@ double Seconds(Clock::duration duration) {
 
 // The branch and bound over canonical plans (see optimal.h). Buffers of size
 // zero take no part: they go at their fixed offset or at 0.
+//
+// Terms: a buffer's `fm` is the highest top among the placed buffers live
+// with it; its candidate offset is fm aligned up (a fixed buffer's is its
+// fixed offset). The `level` is the offset of the buffer placed last in the
+// current partition; `rank` is the buffer's position in the static order of
+// the current heuristic (ties at one offset are placed in rank order only).
 class Search {
  public:
   enum class Outcome {
-    kContinue,  // this subtree holds no (better) plan: keep searching
-    kFound,     // stop: a plan within the capacity (decision) or at the lower bound
-    kLimit,     // stop: the time or node limit ran out
+    kNone,    // proven: no plan within the capacity
+    kFound,   // a plan within the capacity (written out)
+    kBudget,  // the node budget of this attempt ran out
+    kLimit,   // the time or node limit of the options ran out
   };
 
   Search(const PlanningProblem& problem, const OptimalOptions& options, Clock::time_point start)
@@ -54,27 +61,28 @@ class Search {
     }
     std::sort(points.begin(), points.end());
     points.erase(std::unique(points.begin(), points.end()), points.end());
-    const size_t section_count = points.empty() ? 0 : points.size() - 1;
+    section_count_ = points.empty() ? 0 : static_cast<uint32_t>(points.size() - 1);
     auto section_of = [&points](int32_t step) {
       return static_cast<uint32_t>(std::lower_bound(points.begin(), points.end(), step) -
                                    points.begin());
     };
     size_.resize(count);
     fixed_.resize(count);
-    length_.resize(count);
     span_begin_.resize(count);
     span_end_.resize(count);
-    total_load_.assign(section_count, 0);
+    std::vector<size_t> total(section_count_, 0);  // bytes live in each section
+    initial_cuts_.assign(section_count_, 0);
     for (uint32_t i = 0; i < count; ++i) {
       const BufferRequest& buffer = buffers[global_[i]];
       size_[i] = buffer.size_bytes;
       fixed_[i] = buffer.fixed_offset_bytes;
-      length_[i] = buffer.lifetime.length();
+      has_fixed_ |= fixed_[i] != kNoFixedOffset;
       span_begin_[i] = section_of(buffer.lifetime.first_op);
       span_end_[i] = section_of(buffer.lifetime.end_op);
-      for (uint32_t s = span_begin_[i]; s < span_end_[i]; ++s) total_load_[s] += size_[i];
+      for (uint32_t s = span_begin_[i]; s < span_end_[i]; ++s) total[s] += size_[i];
+      for (uint32_t s = span_begin_[i]; s + 1 < span_end_[i]; ++s) ++initial_cuts_[s];
     }
-    // Time-overlap lists, by a sweep over the buffers sorted by first_op.
+    // Time-overlap lists, by a sweep over the buffers sorted by first section.
     overlaps_.resize(count);
     fixed_neighbours_.resize(count);
     std::vector<uint32_t> by_first(count);
@@ -92,74 +100,95 @@ class Search {
         if (fixed_[a] != kNoFixedOffset) fixed_neighbours_[b].push_back(a);
       }
     }
-    floor_.resize(section_count);
-    min_low_.resize(section_count);
-    load_.resize(section_count);
-    fm_.resize(count);
-    offset_.resize(count);
-    placed_.resize(count);
-    low_.resize(count);
-    blocked_.resize(count);
+    // Static orders (MiniMalloc's preordering heuristics): W = lifetime
+    // length, A = area (size x length), T = the most bytes live in any of the
+    // buffer's sections; each descending, then by index.
+    struct Keys {
+      uint64_t width, area, total;
+    };
+    std::vector<Keys> keys(count);
+    for (uint32_t i = 0; i < count; ++i) {
+      const uint64_t width = static_cast<uint64_t>(buffers[global_[i]].lifetime.length());
+      size_t most = 0;
+      for (uint32_t s = span_begin_[i]; s < span_end_[i]; ++s) most = std::max(most, total[s]);
+      keys[i] = {width, width * size_[i], most};
+    }
+    using Member = uint64_t Keys::*;
+    const Member orders[kHeuristics][3] = {{&Keys::width, &Keys::area, &Keys::total},
+                                           {&Keys::total, &Keys::area, &Keys::width},
+                                           {&Keys::total, &Keys::width, &Keys::area}};
+    for (size_t h = 0; h < kHeuristics; ++h) {
+      std::vector<uint32_t> order(count);
+      std::iota(order.begin(), order.end(), 0U);
+      std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
+        for (const Member member : orders[h]) {
+          if (keys[a].*member != keys[b].*member) return keys[a].*member > keys[b].*member;
+        }
+        return a < b;
+      });
+      ranks_[h].resize(count);
+      for (uint32_t r = 0; r < count; ++r) ranks_[h][order[r]] = r;
+    }
+    cuts_ = initial_cuts_;
+    stack_top_.resize(section_count_);
+    fm_.assign(count, 0);
+    cand_.resize(count);
+    placed_.assign(count, false);
+    blocked_.assign(count, false);
+    solution_.resize(count);
   }
 
   size_t searched_buffers() const { return global_.size(); }
   uint64_t nodes() const { return nodes_; }
 
-  // Searches for a plan with head <= capacity: kFound (written to
-  // *best_offsets / *best_head when better than *best_head), kContinue
-  // (proven: none exists) or kLimit.
-  Outcome Run(size_t capacity, Clock::time_point deadline, bool has_deadline,
-              std::vector<size_t>* best_offsets, size_t* best_head,
-              const std::function<size_t()>& lower_bound_now) {
+  // Where the anytime search stands, for the progress callback.
+  void Track(const size_t* best_head, const size_t* lower_bound) {
+    best_head_ = best_head;
+    lower_bound_ = lower_bound;
+  }
+
+  // Searches for a plan with head <= capacity, trying the static orders in
+  // turn with a node budget that doubles each round (restarts), up to
+  // `max_attempt_nodes` per attempt (0: no cap). kFound writes the plan to
+  // *offsets (one per problem buffer) and its head to *head.
+  Outcome Decide(size_t capacity, Clock::time_point deadline, bool has_deadline,
+                 uint64_t max_attempt_nodes, std::vector<size_t>* offsets, size_t* head) {
     capacity_ = capacity;
     deadline_ = deadline;
     has_deadline_ = has_deadline;
-    best_head_ = best_head;
-    lower_bound_now_ = &lower_bound_now;
-    std::fill(floor_.begin(), floor_.end(), 0);
-    load_ = total_load_;
-    std::fill(fm_.begin(), fm_.end(), 0);
-    std::fill(placed_.begin(), placed_.end(), false);
-    level_ = 0;
-    last_ = kNone;
-    candidates_.clear();
-    fm_undo_.clear();
-    floor_undo_.clear();
-    log_.clear();
-    pool_.resize(global_.size());
-    std::iota(pool_.begin(), pool_.end(), 0U);
-    if (zero_size_top_ > capacity_) return Outcome::kContinue;
-    const Outcome outcome = Solve(0, pool_.size());
-    if (outcome == Outcome::kFound) {
-      size_t head = zero_size_top_;
-      for (size_t i = 0; i < global_.size(); ++i) head = std::max(head, offset_[i] + size_[i]);
-      if (head < *best_head_) {
-        *best_head_ = head;
-        std::vector<size_t>& offsets = *best_offsets;
-        for (size_t i = 0; i < problem_.buffers.size(); ++i) {
-          const int64_t fixed = problem_.buffers[i].fixed_offset_bytes;
-          offsets[i] = fixed == kNoFixedOffset ? 0 : static_cast<size_t>(fixed);
+    if (zero_size_top_ > capacity_) return Outcome::kNone;
+    uint64_t budget = std::max<uint64_t>(64, 2 * global_.size());
+    if (max_attempt_nodes != 0) budget = std::min(budget, max_attempt_nodes);
+    while (true) {
+      for (size_t h = 0; h < kHeuristics; ++h) {
+        rank_ = ranks_[h].data();
+        budget_end_ = nodes_ + budget;
+        const Outcome outcome = Root();
+        if (outcome == Outcome::kFound) {
+          size_t top = zero_size_top_;
+          for (size_t i = 0; i < global_.size(); ++i) top = std::max(top, solution_[i] + size_[i]);
+          *head = top;
+          for (size_t i = 0; i < problem_.buffers.size(); ++i) {
+            const int64_t fixed = problem_.buffers[i].fixed_offset_bytes;
+            (*offsets)[i] = fixed == kNoFixedOffset ? 0 : static_cast<size_t>(fixed);
+          }
+          for (size_t i = 0; i < global_.size(); ++i) (*offsets)[global_[i]] = solution_[i];
         }
-        for (size_t i = 0; i < global_.size(); ++i) offsets[global_[i]] = offset_[i];
+        if (outcome != Outcome::kBudget) return outcome;
       }
+      if (max_attempt_nodes != 0 && budget >= max_attempt_nodes) return Outcome::kBudget;
+      budget = budget > UINT64_MAX / 4 ? UINT64_MAX / 2 : 2 * budget;
+      if (max_attempt_nodes != 0) budget = std::min(budget, max_attempt_nodes);
     }
-    return outcome;
   }
 
  private:
+  static constexpr size_t kHeuristics = 3;
   static constexpr uint32_t kNone = UINT32_MAX;
 
   struct Candidate {
     uint32_t id;
-    size_t low;
-  };
-  // What Place() changed, so that UndoTo() can restore it.
-  struct LogEntry {
-    uint32_t id;
-    uint32_t old_last;
-    size_t old_level;
-    size_t fm_mark;
-    size_t floor_mark;
+    size_t offset;
   };
 
   bool LimitReached() {
@@ -171,49 +200,134 @@ class Search {
                                  std::chrono::duration<double>(options_.progress_interval_seconds));
       OptimalProgress progress;
       progress.elapsed_seconds = Seconds(now - start_);
-      progress.best_head_bytes = *best_head_;
-      progress.lower_bound_bytes = (*lower_bound_now_)();
+      progress.best_head_bytes = best_head_ != nullptr ? *best_head_ : 0;
+      progress.lower_bound_bytes = lower_bound_ != nullptr ? *lower_bound_ : 0;
       progress.nodes = nodes_;
       options_.progress(progress);
     }
     return has_deadline_ && now >= deadline_;
   }
 
-  // Places every buffer in pool_[begin, end) (the remaining buffers of this
-  // subproblem). On kFound they stay placed; otherwise the state is as before.
-  Outcome Solve(size_t begin, size_t end) {
-    ++nodes_;
-    if (LimitReached()) return Outcome::kLimit;
-    if (begin == end) return Outcome::kFound;
-    const size_t alignment = problem_.alignment_bytes;
+  // The whole problem: its independent parts, from the empty state.
+  Outcome Root() {
+    stack_.resize(global_.size());
+    std::iota(stack_.begin(), stack_.end(), 0U);
+    const Outcome outcome = SolveParts(0, stack_.size(), 0, section_count_);
+    stack_.clear();
+    return outcome;
+  }
 
-    // Step 3: lowest offsets, and pruning.
+  // The unplaced buffers of stack_[part_begin, part_end), all inside
+  // sections [lo, hi), split where no unplaced buffer crosses from one
+  // section to the next; each part is solved on its own, from level 0.
+  Outcome SolveParts(size_t part_begin, size_t part_end, uint32_t lo, uint32_t hi) {
+    const size_t sorted_begin = stack_.size();
+    for (size_t k = part_begin; k < part_end; ++k) {
+      if (!placed_[stack_[k]]) stack_.push_back(stack_[k]);
+    }
+    const size_t sorted_end = stack_.size();
+    std::sort(stack_.begin() + static_cast<std::ptrdiff_t>(sorted_begin), stack_.end(),
+              [this](uint32_t a, uint32_t b) {
+                return span_begin_[a] != span_begin_[b] ? span_begin_[a] < span_begin_[b] : a < b;
+              });
+    Outcome outcome = Outcome::kFound;
+    size_t k = sorted_begin;
+    uint32_t start = lo;
+    for (uint32_t boundary = lo + 1; boundary <= hi && outcome == Outcome::kFound; ++boundary) {
+      if (boundary < hi && cuts_[boundary - 1] != 0) continue;
+      const size_t group_begin = k;
+      while (k < sorted_end && span_begin_[stack_[k]] < boundary) ++k;
+      if (k > group_begin) outcome = Node(group_begin, k, start, boundary, 0, kNone);
+      start = boundary;
+    }
+    stack_.resize(sorted_begin);
+    return outcome;
+  }
+
+  // Places every unplaced buffer of stack_[part_begin, part_end) (one part:
+  // sections [lo, hi)), in order of non-decreasing offset from `level`.
+  // On kFound the plan is in solution_; the state is always restored.
+  Outcome Node(size_t part_begin, size_t part_end, uint32_t lo, uint32_t hi, size_t level,
+               uint32_t last_rank) {
+    ++nodes_;
+    if (nodes_ >= budget_end_) return Outcome::kBudget;
+    if (LimitReached()) return Outcome::kLimit;
+    const size_t alignment = problem_.alignment_bytes;
+    const size_t u_begin = stack_.size();
+    for (size_t k = part_begin; k < part_end; ++k) {
+      if (!placed_[stack_[k]]) stack_.push_back(stack_[k]);
+    }
+    const size_t u_end = stack_.size();
+    if (u_begin == u_end) return Outcome::kFound;
+    const auto fail = [this, u_begin]() {
+      stack_.resize(u_begin);
+      return Outcome::kNone;
+    };
+
+    // Candidate offsets; a buffer that cannot fit prunes the node.
+    size_t min_fixed = SIZE_MAX;
+    for (size_t k = u_begin; k < u_end; ++k) {
+      const uint32_t c = stack_[k];
+      size_t offset = 0;
+      if (fixed_[c] != kNoFixedOffset) {
+        offset = static_cast<size_t>(fixed_[c]);
+        if (offset < level || fm_[c] > offset) return fail();
+        min_fixed = std::min(min_fixed, offset);
+      } else {
+        offset = AlignUpUnchecked(fm_[c], alignment);
+      }
+      if (!Fits(offset, size_[c], capacity_)) return fail();
+      cand_[c] = offset;
+    }
+    // A free buffer whose candidate range meets an unplaced fixed buffer
+    // live with it cannot go there (it will sit higher, once that one is
+    // placed).
+    if (has_fixed_) {
+      for (size_t k = u_begin; k < u_end; ++k) {
+        const uint32_t c = stack_[k];
+        bool blocked = false;
+        if (fixed_[c] == kNoFixedOffset) {
+          for (uint32_t f : fixed_neighbours_[c]) {
+            if (placed_[f]) continue;
+            const size_t f_low = static_cast<size_t>(fixed_[f]);
+            if (f_low < cand_[c] + size_[c] && cand_[c] < f_low + size_[f]) {
+              blocked = true;
+              break;
+            }
+          }
+        }
+        blocked_[c] = blocked;
+      }
+    }
+    // Increasing candidate offset, then rank: the order the children are
+    // tried in, and the release order of the per-section bound below.
+    std::sort(stack_.begin() + static_cast<std::ptrdiff_t>(u_begin),
+              stack_.begin() + static_cast<std::ptrdiff_t>(u_end), [this](uint32_t a, uint32_t b) {
+                return cand_[a] != cand_[b] ? cand_[a] < cand_[b] : rank_[a] < rank_[b];
+              });
+    // Per section: the unplaced buffers live there stack up from the level,
+    // each at or above its candidate (a release-date bound). Prune when the
+    // stack cannot stay within the capacity.
+    for (uint32_t s = lo; s < hi; ++s) stack_top_[s] = level;
+    for (size_t k = u_begin; k < u_end; ++k) {
+      const uint32_t c = stack_[k];
+      const size_t offset = cand_[c];
+      const size_t size = size_[c];
+      for (uint32_t s = span_begin_[c]; s < span_end_[c]; ++s) {
+        const size_t start_at = std::max(stack_top_[s], offset);
+        if (!Fits(start_at, size, capacity_)) return fail();
+        stack_top_[s] = start_at + size;
+      }
+    }
+    // Dominance: a buffer whose candidate range ends at or below offset o
+    // would have to sit in an empty slot under o; so nothing goes at o.
     size_t first_top = SIZE_MAX;
     size_t second_top = SIZE_MAX;
     uint32_t first_id = kNone;
-    for (size_t k = begin; k < end; ++k) {
-      const uint32_t c = pool_[k];
-      size_t low = 0;
-      bool blocked = false;
-      if (fixed_[c] != kNoFixedOffset) {
-        low = static_cast<size_t>(fixed_[c]);
-        if (low < level_ || fm_[c] > low) return Outcome::kContinue;
-      } else {
-        low = AlignUpUnchecked(std::max(level_, fm_[c]), alignment);
-        for (uint32_t f : fixed_neighbours_[c]) {
-          if (placed_[f]) continue;
-          const size_t f_low = static_cast<size_t>(fixed_[f]);
-          if (f_low < low + size_[c] && low < f_low + size_[f]) {
-            blocked = true;
-            break;
-          }
-        }
-      }
-      if (!Fits(low, size_[c], capacity_)) return Outcome::kContinue;
-      low_[c] = low;
-      blocked_[c] = blocked;
-      if (blocked) continue;
-      const size_t top = low + size_[c];
+    for (size_t k = u_begin; k < u_end; ++k) {
+      const uint32_t c = stack_[k];
+      if (has_fixed_ && blocked_[c]) continue;
+      const size_t top = cand_[c] + size_[c];
       if (top < first_top) {
         second_top = first_top;
         first_top = top;
@@ -222,153 +336,58 @@ class Search {
         second_top = top;
       }
     }
-    // In each section, the remaining buffers crossing it stack up from their
-    // lowest offsets: taking them by increasing `low`, each starts at or above
-    // both its low and the top of the ones before (a release-date bound).
-    by_low_.assign(pool_.begin() + static_cast<std::ptrdiff_t>(begin),
-                   pool_.begin() + static_cast<std::ptrdiff_t>(end));
-    std::sort(by_low_.begin(), by_low_.end(), [this](uint32_t x, uint32_t y) {
-      return low_[x] != low_[y] ? low_[x] < low_[y] : x < y;
-    });
-    for (uint32_t c : by_low_) {
-      for (uint32_t s = span_begin_[c]; s < span_end_[c]; ++s) min_low_[s] = 0;
-    }
-    for (uint32_t c : by_low_) {
-      const size_t low = low_[c];
-      for (uint32_t s = span_begin_[c]; s < span_end_[c]; ++s) {
-        const size_t start_at = std::max(min_low_[s], low);
-        if (!Fits(start_at, size_[c], capacity_)) return Outcome::kContinue;
-        min_low_[s] = start_at + size_[c];
-      }
-    }
-    // Decomposition: buffers not live together with any other group's
-    // buffers form independent subproblems, solved one after the other.
-    const size_t sorted_begin = pool_.size();
-    pool_.insert(pool_.end(), pool_.begin() + static_cast<std::ptrdiff_t>(begin),
-                 pool_.begin() + static_cast<std::ptrdiff_t>(end));
-    std::sort(pool_.begin() + static_cast<std::ptrdiff_t>(sorted_begin), pool_.end(),
-              [this](uint32_t a, uint32_t b) {
-                return span_begin_[a] != span_begin_[b] ? span_begin_[a] < span_begin_[b] : a < b;
-              });
-    std::vector<std::pair<size_t, size_t>> groups;  // [begin, end) in pool_
-    uint32_t reach = 0;
-    for (size_t k = sorted_begin; k < pool_.size(); ++k) {
-      const uint32_t c = pool_[k];
-      if (groups.empty() || span_begin_[c] >= reach) groups.emplace_back(k, k);
-      groups.back().second = k + 1;
-      reach = std::max(reach, span_end_[c]);
-    }
-    Outcome outcome = Outcome::kContinue;
-    if (groups.size() > 1) {
-      // Hardest group first (least slack), so a failure is found early.
-      std::vector<std::pair<size_t, size_t>> order;  // (slack, group)
-      for (size_t g = 0; g < groups.size(); ++g) {
-        size_t slack = SIZE_MAX;
-        for (size_t k = groups[g].first; k < groups[g].second; ++k) {
-          const uint32_t c = pool_[k];
-          for (uint32_t s = span_begin_[c]; s < span_end_[c]; ++s) {
-            slack = std::min(slack, capacity_ - min_low_[s]);
-          }
-        }
-        order.emplace_back(slack, g);
-      }
-      std::sort(order.begin(), order.end());
-      const size_t mark = log_.size();
-      const size_t start_level = level_;
-      const uint32_t start_last = last_;
-      outcome = Outcome::kFound;
-      for (const auto& entry : order) {
-        level_ = start_level;
-        last_ = kNone;
-        outcome = Solve(groups[entry.second].first, groups[entry.second].second);
-        if (outcome != Outcome::kFound) break;
-      }
-      if (outcome != Outcome::kFound) UndoTo(mark);
-      level_ = start_level;
-      last_ = start_last;
-      pool_.resize(sorted_begin);
-      return outcome;
+    const size_t cand_begin = candidates_.size();
+    for (size_t k = u_begin; k < u_end; ++k) {
+      const uint32_t c = stack_[k];
+      const size_t offset = cand_[c];
+      if (offset < level) continue;  // canonical: it can only go higher, atop another
+      if (offset >= (c == first_id ? second_top : first_top)) break;
+      if (offset > min_fixed) break;
+      if (has_fixed_ && blocked_[c]) continue;
+      if (offset == level && last_rank != kNone && rank_[c] < last_rank) continue;
+      candidates_.push_back({c, offset});
     }
 
-    // Step 4: candidates (dominance and symmetry), best first.
-    const size_t cand_base = candidates_.size();
-    const Span<const BufferRequest> buffers = problem_.buffers;
-    for (size_t k = begin; k < end; ++k) {
-      const uint32_t c = pool_[k];
-      if (blocked_[c]) continue;
-      const size_t others_top = c == first_id ? second_top : first_top;
-      if (low_[c] >= others_top) continue;
-      if (last_ != kNone && low_[c] == offset_[last_] && c < last_ &&
-          !buffers[global_[c]].lifetime.Overlaps(buffers[global_[last_]].lifetime)) {
-        continue;
-      }
-      candidates_.push_back({c, low_[c]});
-    }
-    std::sort(candidates_.begin() + static_cast<std::ptrdiff_t>(cand_base), candidates_.end(),
-              [this](const Candidate& x, const Candidate& y) {
-                if (x.low != y.low) return x.low < y.low;
-                const uint64_t area_x = static_cast<uint64_t>(length_[x.id]) * size_[x.id];
-                const uint64_t area_y = static_cast<uint64_t>(length_[y.id]) * size_[y.id];
-                if (area_x != area_y) return area_x > area_y;
-                return x.id < y.id;
-              });
-    // The child's remaining buffers: this slice without the candidate.
-    const size_t child_begin = pool_.size();
+    Outcome outcome = Outcome::kNone;
     const size_t cand_end = candidates_.size();
-    for (size_t i = cand_base; i < cand_end && outcome == Outcome::kContinue; ++i) {
+    for (size_t i = cand_begin; i < cand_end; ++i) {
       const Candidate candidate = candidates_[i];
-      pool_.resize(child_begin);
-      for (size_t k = begin; k < end; ++k) {
-        if (pool_[k] != candidate.id) pool_.push_back(pool_[k]);
-      }
-      const size_t mark = log_.size();
-      Place(candidate.id, candidate.low);
-      outcome = Solve(child_begin, pool_.size());
-      if (outcome != Outcome::kFound) UndoTo(mark);
+      const uint32_t id = candidate.id;
+      const size_t mark = Place(id, candidate.offset);
+      bool split = false;
+      for (uint32_t s = span_begin_[id]; s + 1 < span_end_[id]; ++s) split |= --cuts_[s] == 0;
+      outcome = split ? SolveParts(u_begin, u_end, lo, hi)
+                      : Node(u_begin, u_end, lo, hi, candidate.offset, rank_[id]);
+      for (uint32_t s = span_begin_[id]; s + 1 < span_end_[id]; ++s) ++cuts_[s];
+      Unplace(id, mark);
+      if (outcome != Outcome::kNone) break;
     }
-    candidates_.resize(cand_base);
-    pool_.resize(sorted_begin);
+    candidates_.resize(cand_begin);
+    stack_.resize(u_begin);
     return outcome;
   }
 
-  void Place(uint32_t id, size_t offset) {
-    log_.push_back({id, last_, level_, fm_undo_.size(), floor_undo_.size()});
-    offset_[id] = offset;
+  // Puts `id` at `offset`; returns the undo mark for Unplace.
+  size_t Place(uint32_t id, size_t offset) {
+    const size_t mark = fm_undo_.size();
     placed_[id] = true;
+    solution_[id] = offset;
     const size_t top = offset + size_[id];
-    for (uint32_t s = span_begin_[id]; s < span_end_[id]; ++s) {
-      floor_undo_.emplace_back(s, floor_[s]);
-      floor_[s] = top;
-      load_[s] -= size_[id];
-    }
     for (uint32_t d : overlaps_[id]) {
       if (!placed_[d] && fm_[d] < top) {
-        fm_undo_.emplace_back(d, fm_[d]);
+        fm_undo_.push_back({d, fm_[d]});
         fm_[d] = top;
       }
     }
-    level_ = offset;
-    last_ = id;
+    return mark;
   }
 
-  // Takes back every placement made since log_ had `mark` entries.
-  void UndoTo(size_t mark) {
-    while (log_.size() > mark) {
-      const LogEntry entry = log_.back();
-      log_.pop_back();
-      while (fm_undo_.size() > entry.fm_mark) {
-        fm_[fm_undo_.back().first] = fm_undo_.back().second;
-        fm_undo_.pop_back();
-      }
-      while (floor_undo_.size() > entry.floor_mark) {
-        floor_[floor_undo_.back().first] = floor_undo_.back().second;
-        load_[floor_undo_.back().first] += size_[entry.id];
-        floor_undo_.pop_back();
-      }
-      placed_[entry.id] = false;
-      level_ = entry.old_level;
-      last_ = entry.old_last;
+  void Unplace(uint32_t id, size_t mark) {
+    while (fm_undo_.size() > mark) {
+      fm_[fm_undo_.back().first] = fm_undo_.back().second;
+      fm_undo_.pop_back();
     }
+    placed_[id] = false;
   }
 
   const PlanningProblem& problem_;
@@ -378,39 +397,37 @@ class Search {
   // The buffers searched (size > 0), as indices into problem_.buffers.
   std::vector<uint32_t> global_;
   size_t zero_size_top_ = 0;  // largest fixed offset of a zero-size buffer
+  bool has_fixed_ = false;
+  uint32_t section_count_ = 0;
   std::vector<size_t> size_;
   std::vector<int64_t> fixed_;
-  std::vector<int32_t> length_;
   std::vector<uint32_t> span_begin_;  // sections [span_begin_, span_end_) of each buffer
   std::vector<uint32_t> span_end_;
-  std::vector<size_t> total_load_;
+  std::vector<uint32_t> initial_cuts_;  // per boundary s|s+1: buffers crossing it
   std::vector<std::vector<uint32_t>> overlaps_;
   std::vector<std::vector<uint32_t>> fixed_neighbours_;
+  std::vector<uint32_t> ranks_[kHeuristics];
 
   // Search state.
   size_t capacity_ = 0;
   Clock::time_point deadline_;
   bool has_deadline_ = false;
   Clock::time_point next_progress_;
-  size_t* best_head_ = nullptr;
-  const std::function<size_t()>* lower_bound_now_ = nullptr;
+  const size_t* best_head_ = nullptr;
+  const size_t* lower_bound_ = nullptr;
   uint64_t nodes_ = 0;
-  std::vector<size_t> floor_;
-  std::vector<size_t> load_;
-  std::vector<size_t> min_low_;  // per section: least top of the remaining buffers stacked in it
-  std::vector<uint32_t> by_low_;
-  std::vector<size_t> fm_;  // highest floor over each buffer's sections
-  std::vector<size_t> offset_;
+  uint64_t budget_end_ = 0;
+  const uint32_t* rank_ = nullptr;
+  std::vector<uint32_t> cuts_;       // per boundary: unplaced buffers crossing it
+  std::vector<size_t> stack_top_;    // per section, during the bound
+  std::vector<size_t> fm_;           // highest top of the placed buffers live with each
+  std::vector<size_t> cand_;         // candidate offset, at the current node
   std::vector<bool> placed_;
-  std::vector<uint32_t> pool_;  // stacked slices of remaining buffers
-  std::vector<LogEntry> log_;
-  std::vector<size_t> low_;
   std::vector<bool> blocked_;
-  size_t level_ = 0;
-  uint32_t last_ = kNone;
+  std::vector<size_t> solution_;     // offset of each buffer as last placed
+  std::vector<uint32_t> stack_;      // stacked slices of buffer ids
   std::vector<Candidate> candidates_;
   std::vector<std::pair<uint32_t, size_t>> fm_undo_;
-  std::vector<std::pair<uint32_t, size_t>> floor_undo_;
 };
 
 }  // namespace
@@ -453,8 +470,21 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
       start + std::chrono::duration_cast<Clock::duration>(
                   std::chrono::duration<double>(has_deadline ? options_.time_limit_seconds : 0));
   Search search(problem, options_, start);
+  search.Track(&best_head, &lower_bound);
   const bool searchable = search.searched_buffers() <= kMaxSearchBuffers;
-  const std::function<size_t()> bound_now = [&lower_bound]() { return lower_bound; };
+  std::vector<size_t> found_offsets(count);
+  size_t found_head = 0;
+  // One decision: a plan within `capacity`? Keeps the better plan.
+  const auto decide = [&](size_t capacity, uint64_t max_attempt_nodes) {
+    const Search::Outcome outcome = search.Decide(capacity, deadline, has_deadline,
+                                                  max_attempt_nodes, &found_offsets, &found_head);
+    if (outcome == Search::Outcome::kFound && found_head < best_head) {
+      best_head = found_head;
+      best_offsets.swap(found_offsets);
+    }
+    if (outcome == Search::Outcome::kNone) lower_bound = std::max(lower_bound, capacity + 1);
+    return outcome;
+  };
 
   if (has_capacity) {
     const size_t capacity = options_.capacity_bytes;
@@ -465,13 +495,12 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
     } else if (!searchable) {
       result.capacity_outcome = CapacityOutcome::kUnknown;
     } else {
-      switch (search.Run(capacity, deadline, has_deadline, &best_offsets, &best_head,
-                         bound_now)) {
+      switch (decide(capacity, 0)) {
         case Search::Outcome::kFound: result.capacity_outcome = CapacityOutcome::kFits; break;
-        case Search::Outcome::kContinue:
+        case Search::Outcome::kNone:
           result.capacity_outcome = CapacityOutcome::kInfeasible;
-          lower_bound = std::max(lower_bound, capacity + 1);
           break;
+        case Search::Outcome::kBudget:
         case Search::Outcome::kLimit:
           result.capacity_outcome = CapacityOutcome::kUnknown;
           result.limit_reached = true;
@@ -479,27 +508,28 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
       }
     }
   } else if (best_head > lower_bound && searchable) {
-    // Step 5, phase 1: a plan at the lower bound, with half of the time.
-    const Clock::time_point half =
-        start + std::chrono::duration_cast<Clock::duration>(
-                    std::chrono::duration<double>(options_.time_limit_seconds / 2));
-    const Search::Outcome at_bound =
-        search.Run(lower_bound, half, has_deadline, &best_offsets, &best_head, bound_now);
-    if (at_bound == Search::Outcome::kContinue) lower_bound += 1;
-    // Phase 2: plans below the best head, until none exists or time runs out.
-    while (best_head > lower_bound) {
-      if (options_.node_limit != 0 && search.nodes() >= options_.node_limit) {
-        result.limit_reached = true;
-        break;
+    // Step 5: rounds of bisection between the proven lower bound and the
+    // best head, each decision with a node budget that grows every round;
+    // every round first asks for a plan at the lower bound itself.
+    uint64_t attempt_nodes = std::max<uint64_t>(4096, 16 * search.searched_buffers());
+    bool stop = false;
+    while (!stop && best_head > lower_bound) {
+      size_t low = lower_bound;  // caps below `low` are ruled out in this round
+      bool first = true;
+      while (!stop && low < best_head) {
+        const size_t cap = first ? low : low + (best_head - 1 - low) / 2;
+        first = false;
+        switch (decide(cap, attempt_nodes)) {
+          case Search::Outcome::kFound: break;
+          case Search::Outcome::kNone:
+          case Search::Outcome::kBudget: low = cap + 1; break;
+          case Search::Outcome::kLimit: stop = true; break;
+        }
+        low = std::max(low, lower_bound);
       }
-      const Search::Outcome below =
-          search.Run(best_head - 1, deadline, has_deadline, &best_offsets, &best_head, bound_now);
-      if (below == Search::Outcome::kContinue) lower_bound = best_head;
-      if (below == Search::Outcome::kLimit) {
-        result.limit_reached = true;
-        break;
-      }
+      attempt_nodes = attempt_nodes > UINT64_MAX / 8 ? UINT64_MAX / 2 : 4 * attempt_nodes;
     }
+    result.limit_reached = stop;
   }
   if (best_head <= lower_bound) lower_bound = best_head;
 

@@ -47,6 +47,15 @@ struct ModelPlan {
   bool has_offline_plan = false;        // the model carries OfflineMemoryAllocation
   std::vector<PlannerHead> comparison;  // other planners' heads (with compare)
 
+  // The runtime's view (filled by the caller when the kernels support the
+  // model): the persistent area and temp peak AllocateTensors needs, and the
+  // arena this plan's head would make: persistent + max(head, temp peak).
+  bool has_runtime = false;
+  std::string runtime_note;             // why there are no runtime figures
+  size_t persistent_bytes = 0;
+  size_t temp_peak_bytes = 0;
+  size_t arena_bytes() const { return persistent_bytes + (head_bytes > temp_peak_bytes ? head_bytes : temp_peak_bytes); }
+
   // (head - lower bound) / lower bound, in percent; 0 when the bound is 0.
   double gap_percent() const;
 };

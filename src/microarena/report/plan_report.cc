@@ -28,6 +28,13 @@ std::string PlanText(const ModelView& model, const std::string& model_path, cons
   out += fmt::format("head         {}\n", Bytes(plan.head_bytes));
   out += fmt::format("lower bound  {}   gap {:.2f} %\n", Bytes(plan.lower_bound_bytes), plan.gap_percent());
   out += fmt::format("buffers      {} ({} tensors, {} scratch)\n", plan.buffers.size(), tensors, scratch);
+  if (plan.has_runtime) {
+    out += fmt::format("persistent   {}   temp peak {}\n", Bytes(plan.persistent_bytes), Bytes(plan.temp_peak_bytes));
+    out += fmt::format("arena        {} = persistent + max(head, temp peak)\n", Bytes(plan.arena_bytes()));
+  } else if (!plan.runtime_note.empty()) {
+    out += fmt::format("runtime      not available: {} (head and scratch shown for the tensors only)\n",
+                       plan.runtime_note);
+  }
   if (!plan.comparison.empty()) {
     std::string line;
     for (const PlannerHead& other : plan.comparison) {
@@ -62,6 +69,13 @@ nlohmann::json PlanJson(const ModelView& model, const std::string& model_path, c
   doc["gap_percent"] = plan.gap_percent();
   doc["proven_optimal"] = plan.proven_optimal;
   doc["plan_seconds"] = plan.plan_seconds;
+  if (plan.has_runtime) {
+    doc["persistent_bytes"] = plan.persistent_bytes;
+    doc["temp_peak_bytes"] = plan.temp_peak_bytes;
+    doc["arena_bytes"] = plan.arena_bytes();
+  } else {
+    doc["runtime_note"] = plan.runtime_note;
+  }
   json comparison = json::object();
   for (const PlannerHead& other : plan.comparison) comparison[other.planner] = other.head_bytes;
   doc["comparison"] = comparison;

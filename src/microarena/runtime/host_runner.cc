@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstring>
+#include <memory>
 
 #include "microarena/runtime/input_generator.h"
 
@@ -12,18 +13,85 @@ HostArena::HostArena(size_t size_bytes) : storage_(size_bytes + 64), size_bytes_
   data_ = storage_.data() + ((64 - (address & 63)) & 63);
 }
 
-Result<size_t> MeasureArenaBytes(const ModelView& model, const OpResolver& resolver,
-                                 const InterpreterOptions& options) {
+namespace {
+
+// A PrepareContext that takes persistent memory from the heap and records
+// scratch requests.
+class RecordingPrepareContext final : public PrepareContext {
+ public:
+  RecordingPrepareContext(const ModelView& model, size_t op_index, std::vector<ScratchRequest>& requests,
+                          std::vector<std::unique_ptr<uint64_t[]>>& memory)
+      : model_(model), op_index_(op_index), requests_(requests), memory_(memory) {}
+  const ModelView& model() const override { return model_; }
+  SubgraphView subgraph() const override { return model_.subgraph(0); }
+  OperatorView op() const override { return subgraph().op(op_index_); }
+  void* AllocatePersistent(size_t bytes, size_t /*alignment*/) override {
+    memory_.emplace_back(new uint64_t[bytes / sizeof(uint64_t) + 1]());
+    return memory_.back().get();
+  }
+  Status OutOfMemory() const override { return Error(ErrorCode::kInternal, "heap allocation reported as failed"); }
+  Status RequestScratch(size_t bytes, int32_t* scratch_index) override {
+    *scratch_index = static_cast<int32_t>(requests_.size());
+    requests_.push_back(ScratchRequest{static_cast<int32_t>(op_index_), bytes});
+    return OkStatus();
+  }
+
+ private:
+  const ModelView& model_;
+  size_t op_index_;
+  std::vector<ScratchRequest>& requests_;
+  std::vector<std::unique_ptr<uint64_t[]>>& memory_;
+};
+
+}  // namespace
+
+Result<std::vector<ScratchRequest>> CollectScratchRequests(const ModelView& model, const OpResolver& resolver) {
+  if (model.subgraph_count() != 1) {
+    return Status::Error(ErrorCode::kUnsupported, "the model has %zu subgraphs; only one is supported",
+                         model.subgraph_count());
+  }
+  std::vector<ScratchRequest> requests;
+  std::vector<std::unique_ptr<uint64_t[]>> memory;
+  SubgraphView subgraph = model.subgraph(0);
+  for (size_t o = 0; o < subgraph.operator_count(); ++o) {
+    const KernelRegistration* kernel = resolver.Find(subgraph.op(o).code());
+    if (kernel == nullptr || subgraph.op(o).is_custom()) {
+      return Status::Error(ErrorCode::kUnsupported, "op %zu (%s): no kernel for this op", o, subgraph.op(o).name());
+    }
+    RecordingPrepareContext context(model, o, requests, memory);
+    const void* op_data = nullptr;
+    MICROARENA_RETURN_IF_ERROR(kernel->prepare(context, &op_data));
+  }
+  return requests;
+}
+
+Result<ArenaFigures> MeasureArena(const ModelView& model, const OpResolver& resolver,
+                                  const InterpreterOptions& options) {
   // Start from a size that holds most MCU models and grow on "out of memory".
   size_t size = size_t{1} << 20;
   for (;;) {
     HostArena arena(size);
     Interpreter interpreter(model, resolver, arena.data(), arena.size(), options);
     Status status = interpreter.AllocateTensors();
-    if (status.ok()) return interpreter.arena_used_bytes();
+    if (status.ok()) {
+      ArenaFigures figures;
+      figures.persistent_bytes = interpreter.arena_persistent_size();
+      figures.head_bytes = interpreter.arena_scratch_size();
+      figures.temp_peak_bytes = interpreter.arena_temp_peak();
+      figures.used_bytes = interpreter.arena_used_bytes();
+      figures.scratch_buffers = interpreter.scratch_buffer_count();
+      figures.planner = interpreter.planner_used();
+      return figures;
+    }
     if (status.code() != ErrorCode::kOutOfMemory || size >= (size_t{1} << 31)) return status;
     size *= 4;
   }
+}
+
+Result<size_t> MeasureArenaBytes(const ModelView& model, const OpResolver& resolver,
+                                 const InterpreterOptions& options) {
+  MICROARENA_ASSIGN_OR_RETURN(ArenaFigures figures, MeasureArena(model, resolver, options));
+  return figures.used_bytes;
 }
 
 Result<RunResult> RunModel(const ModelView& model, const OpResolver& resolver, const RunOptions& options) {

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "microarena/analysis/lifetimes.h"
 #include "microarena/base/result.h"
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_view.h"
@@ -31,6 +32,23 @@ class HostArena {
 // exact minimum for these options (at an aligned start).
 Result<size_t> MeasureArenaBytes(const ModelView& model, const OpResolver& resolver,
                                  const InterpreterOptions& options = {});
+
+// The scratch requests the kernels make for `model`, in the order the
+// interpreter makes them (op by op): runs every kernel's prepare with heap
+// memory. Fails like AllocateTensors for an op without a kernel.
+Result<std::vector<ScratchRequest>> CollectScratchRequests(const ModelView& model, const OpResolver& resolver);
+
+// What AllocateTensors uses for a model (see the Interpreter's arena figures).
+struct ArenaFigures {
+  size_t persistent_bytes = 0;
+  size_t head_bytes = 0;
+  size_t temp_peak_bytes = 0;
+  size_t used_bytes = 0;
+  size_t scratch_buffers = 0;
+  PlannerChoice planner = PlannerChoice::kAuto;
+};
+Result<ArenaFigures> MeasureArena(const ModelView& model, const OpResolver& resolver,
+                                  const InterpreterOptions& options = {});
 
 struct RunOptions {
   InterpreterOptions interpreter;

@@ -366,6 +366,19 @@ size_t Interpreter::output_bytes(size_t index) const {
   if (index >= outputs_size()) return 0;
   return model_.subgraph(0).tensor(static_cast<size_t>(model_.subgraph(0).outputs()[index])).byte_size();
 }
+size_t Interpreter::tensor_offset_bytes(size_t tensor_index) const {
+  if (!allocated_ || tensor_index >= tensor_count_) return SIZE_MAX;
+  const auto data = reinterpret_cast<uintptr_t>(tensors_[tensor_index].data);
+  const auto head = reinterpret_cast<uintptr_t>(arena_.head_start());
+  if (data < head || data - head >= arena_.head_bytes()) return SIZE_MAX;
+  return static_cast<size_t>(data - head);
+}
+
+size_t Interpreter::scratch_offset_bytes(size_t scratch_index) const {
+  if (!allocated_ || scratch_index >= scratch_count_) return SIZE_MAX;
+  return scratch_offsets_[scratch_index];
+}
+
 EvalTensor* Interpreter::tensor(size_t tensor_index) {
   if (!allocated_ || tensor_index >= tensor_count_) return nullptr;
   return &tensors_[tensor_index];

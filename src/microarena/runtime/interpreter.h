@@ -83,6 +83,10 @@ class Interpreter {
   // The minimum arena this model needs with these options (at an aligned
   // start: the start padding of this arena is included).
   size_t arena_used_bytes() const { return arena_.used_bytes(); }
+  // Where a tensor / scratch buffer sits in the head (bytes from the head
+  // start); SIZE_MAX for a tensor that is not in the head or a bad index.
+  size_t tensor_offset_bytes(size_t tensor_index) const;
+  size_t scratch_offset_bytes(size_t scratch_index) const;
   // Head size the planner found and the lower bound for these lifetimes.
   size_t planned_head_bytes() const { return arena_.head_bytes(); }
   size_t lower_bound_bytes() const { return lower_bound_bytes_; }

@@ -1,0 +1,115 @@
+// MUL: int8 (one requantization of the product of the centred inputs) and
+// float32, fused activation, numpy broadcasting up to rank 6, as TFLM's
+// reference kernel (kMaxMulBroadcastDim = 6).
+//
+// Multiplier (TFLM's Prepare): s1 * s2 / s_out in double, split by
+// QuantizeMultiplier; it may be above 1 (positive shift).
+#include "microarena/kernels/elementwise_common.h"
+#include "microarena/kernels/reference/broadcast.h"
+#include "microarena/kernels/reference/mul.h"
+#include "microarena/kernels/registrations.h"
+
+namespace microarena {
+namespace {
+
+// Persistent op data for int8: 32 bytes.
+struct QuantizedOpData {
+  reference::MulQuantizedParams params;
+  bool requires_broadcast = false;
+};
+
+// Persistent op data for float32: 12 bytes.
+struct FloatOpData {
+  reference::FloatActivationRange range;
+  bool requires_broadcast = false;
+};
+
+Status Prepare(PrepareContext& context, const void** op_data) {
+  MICROARENA_RETURN_IF_ERROR(elementwise::CheckBinaryOperands(context));
+  const TensorView input1 = context.input(0);
+  const TensorView input2 = context.input(1);
+  const TensorView output = context.output(0);
+  const TensorType type = output.type();
+  tflite::ActivationFunctionType activation = tflite::ActivationFunctionType::NONE;
+  if (const tflite::MulOptions* options = context.op().raw()->builtin_options_as_MulOptions()) {
+    activation = options->fused_activation_function();
+  }
+  const bool requires_broadcast = !elementwise::SameShape(input1.shape(), input2.shape());
+
+  if (type == TensorType::kFloat32) {
+    reference::FloatActivationRange range;
+    if (!elementwise::FloatActivationRange(activation, &range)) {
+      return context.Error(ErrorCode::kUnsupported, "fused activation %s not supported",
+                           elementwise::ActivationName(activation));
+    }
+    FloatOpData* data = elementwise::AllocateOpData<FloatOpData>(context);
+    if (data == nullptr) return context.OutOfMemory();
+    data->range = range;
+    data->requires_broadcast = requires_broadcast;
+    *op_data = data;
+    return OkStatus();
+  }
+
+  elementwise::TensorQuantization q1;
+  elementwise::TensorQuantization q2;
+  elementwise::TensorQuantization q_out;
+  MICROARENA_RETURN_IF_ERROR(elementwise::ReadPerTensorQuantization(context, input1, "input 0", &q1));
+  MICROARENA_RETURN_IF_ERROR(elementwise::ReadPerTensorQuantization(context, input2, "input 1", &q2));
+  MICROARENA_RETURN_IF_ERROR(elementwise::ReadPerTensorQuantization(context, output, "output", &q_out));
+  reference::MulQuantizedParams p;
+  if (!elementwise::QuantizedActivationRange(activation, type, q_out, &p.activation_min, &p.activation_max)) {
+    return context.Error(ErrorCode::kUnsupported, "fused activation %s not supported",
+                         elementwise::ActivationName(activation));
+  }
+  const double real_multiplier =
+      static_cast<double>(q1.scale) * static_cast<double>(q2.scale) / static_cast<double>(q_out.scale);
+  int shift = 0;
+  fixed_point::QuantizeMultiplier(real_multiplier, &p.output_multiplier, &shift);
+  p.output_shift = shift;
+  p.input1_offset = -q1.zero_point;
+  p.input2_offset = -q2.zero_point;
+  p.output_offset = q_out.zero_point;
+  QuantizedOpData* data = elementwise::AllocateOpData<QuantizedOpData>(context);
+  if (data == nullptr) return context.OutOfMemory();
+  data->params = p;
+  data->requires_broadcast = requires_broadcast;
+  *op_data = data;
+  return OkStatus();
+}
+
+template <typename T, typename Func>
+void Run(const EvalTensor& input1, const EvalTensor& input2, EvalTensor& output, bool requires_broadcast, Func func) {
+  if (requires_broadcast) {
+    reference::BroadcastShape broadcast;
+    // Checked at prepare; cannot fail here.
+    (void)reference::MakeBroadcastShape(input1.dims, input1.rank, input2.dims, input2.rank, &broadcast);
+    reference::BroadcastBinary(broadcast, input1.As<const T>(), input2.As<const T>(), output.As<T>(), func);
+  } else {
+    reference::ElementwiseBinary(output.element_count(), input1.As<const T>(), input2.As<const T>(), output.As<T>(),
+                                 func);
+  }
+}
+
+Status Eval(EvalContext& context, const void* op_data) {
+  const EvalTensor& input1 = *context.input(0);
+  const EvalTensor& input2 = *context.input(1);
+  EvalTensor& output = *context.output(0);
+  if (output.type == TensorType::kFloat32) {
+    const auto* data = static_cast<const FloatOpData*>(op_data);
+    const reference::FloatActivationRange range = data->range;
+    Run<float>(input1, input2, output, data->requires_broadcast,
+               [range](float x, float y) { return reference::MulFloatElement(x, y, range); });
+  } else {
+    const auto* data = static_cast<const QuantizedOpData*>(op_data);
+    const reference::MulQuantizedParams& params = data->params;
+    Run<int8_t>(input1, input2, output, data->requires_broadcast,
+                [&params](int8_t x, int8_t y) { return reference::MulQuantizedElement(x, y, params); });
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+const KernelRegistration kMulKernel = {BuiltinOp::kMul, Prepare, Eval};
+
+}  // namespace microarena

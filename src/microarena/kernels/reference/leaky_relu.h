@@ -1,0 +1,55 @@
+// LEAKY_RELU, as TFLite's reference kernels compute it.
+//
+// Float: y = x > 0 ? x : x * alpha (alpha may be negative or above 1, so
+// this is not max(x, alpha * x)).
+// Quantized (int8): x = q - input_zero_point, then one of two requantizations
+//   x >= 0:  y = MultiplyByQuantizedMultiplier(x, M_identity, shift_identity)
+//   x <  0:  y = +-MultiplyByQuantizedMultiplier(x, |M_alpha|, shift_alpha)
+// with M_identity * 2^shift = s_in / s_out and M_alpha * 2^shift =
+// s_in * alpha / s_out (both in float, then split in double). A negative
+// alpha gives a negative M_alpha; TFLM multiplies by its magnitude and
+// negates the result, which differs from multiplying by M_alpha at ties.
+// Finally q_out = clamp(output_zero_point + y) to the type's range.
+#pragma once
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+
+#include "microarena/kernels/fixed_point.h"
+
+namespace microarena::reference {
+
+struct LeakyReluInt8Params {
+  int32_t input_zero_point = 0;
+  int32_t output_zero_point = 0;
+  int32_t identity_multiplier = 0;  // s_in / s_out as mantissa ...
+  int32_t identity_shift = 0;       // ... and shift
+  int32_t alpha_multiplier = 0;     // s_in * alpha / s_out (negative for alpha < 0)
+  int32_t alpha_shift = 0;
+};
+
+inline void LeakyReluInt8(const LeakyReluInt8Params& p, size_t count, const int8_t* input, int8_t* output) {
+  const bool alpha_negative = p.alpha_multiplier < 0;
+  const int32_t alpha_magnitude = alpha_negative ? -p.alpha_multiplier : p.alpha_multiplier;
+  for (size_t i = 0; i < count; ++i) {
+    const int32_t x = int32_t{input[i]} - p.input_zero_point;
+    int32_t y = p.output_zero_point;
+    if (x >= 0) {
+      y += fixed_point::MultiplyByQuantizedMultiplier(x, p.identity_multiplier, p.identity_shift);
+    } else {
+      const int32_t scaled = fixed_point::MultiplyByQuantizedMultiplier(x, alpha_magnitude, p.alpha_shift);
+      y += alpha_negative ? -scaled : scaled;
+    }
+    output[i] = static_cast<int8_t>(std::clamp(y, -128, 127));
+  }
+}
+
+inline void LeakyReluFloat(float alpha, size_t count, const float* input, float* output) {
+  for (size_t i = 0; i < count; ++i) {
+    const float x = input[i];
+    output[i] = x > 0.0f ? x : x * alpha;
+  }
+}
+
+}  // namespace microarena::reference
