@@ -67,6 +67,32 @@ TEST(GoldenRunTest, OutputsAreBitExactWithTflmForEveryModelAndSeed) {
   }
 }
 
+// Weights copied into the persistent area (for models kept in slow memory):
+// the same outputs, and the tail grows by the constant bytes, each rounded up
+// to the alignment (computed here from the model, independently of the arena).
+TEST(GoldenRunTest, CopyWeightsToArenaKeepsOutputsAndCountsTheWeights) {
+  MICROARENA_REQUIRE_SHARED();
+  for (const char* name : {"kws_ref_model", "trained_lstm_int8"}) {
+    SCOPED_TRACE(name);
+    Result<ModelFile> file = ModelFile::Open(SharedDir() + "/models/" + name + ".tflite");
+    ASSERT_TRUE(file.ok());
+    size_t constant_bytes = 0;
+    SubgraphView subgraph = file->view().subgraph(0);
+    for (size_t t = 0; t < subgraph.tensor_count(); ++t) {
+      if (subgraph.tensor(t).is_constant()) constant_bytes += (subgraph.tensor(t).byte_size() + 15) / 16 * 16;
+    }
+    RunOptions plain;
+    RunOptions copied;
+    copied.interpreter.copy_weights_to_arena = true;
+    Result<RunResult> a = RunModel(file->view(), AllOpsResolver(), plain);
+    Result<RunResult> b = RunModel(file->view(), AllOpsResolver(), copied);
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_EQ(a->outputs, b->outputs);
+    EXPECT_EQ(b->outputs[0], ReadFileBytes(SharedDir() + "/golden/" + name + "/seed1/output_0.bin"));
+    EXPECT_EQ(b->persistent_bytes, a->persistent_bytes + constant_bytes);
+  }
+}
+
 TEST(GoldenRunTest, ArenaIsNoLargerThanTflmsMinimum) {
   MICROARENA_REQUIRE_SHARED();
   std::map<std::string, size_t> tflm = TflmMinArena();

@@ -2,6 +2,8 @@
 // golden seed, feed the op the input tensors TFLM computed
 // (golden/<model>/seed<k>/tensors/) and compare each output byte with TFLM's.
 // A difference names the model, seed, op, tensor and first differing byte.
+// The convolution, pooling, fully-connected and reshape layers must also run
+// without scratch, as their reference kernels promise.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -23,6 +25,22 @@ struct LayerCounts {
   int compared = 0;
   int missing_kernel = 0;
 };
+
+// Ops whose reference kernels are documented to need no scratch; checked so
+// that a kernel change which starts requesting some is noticed.
+bool UsesNoScratch(BuiltinOp op) {
+  switch (op) {
+    case BuiltinOp::kAveragePool2d:
+    case BuiltinOp::kConv2d:
+    case BuiltinOp::kDepthwiseConv2d:
+    case BuiltinOp::kFullyConnected:
+    case BuiltinOp::kMaxPool2d:
+    case BuiltinOp::kReshape:
+      return true;
+    default:
+      return false;
+  }
+}
 
 std::string DumpPath(const std::string& model, int seed, int32_t tensor) {
   return SharedDir() + "/golden/" + model + "/seed" + std::to_string(seed) + "/tensors/tensor_s0_t" +
@@ -56,6 +74,7 @@ void CheckModel(const std::string& name, LayerCounts& counts) {
       ASSERT_TRUE(prepared.ok()) << prepared.message();
       Status evaluated = harness.Eval();
       ASSERT_TRUE(evaluated.ok()) << evaluated.message();
+      if (UsesNoScratch(op.code())) EXPECT_EQ(harness.scratch_bytes(), 0u);
       std::vector<int32_t> checked(op.outputs().begin(), op.outputs().end());
       for (int32_t t : op.inputs()) {
         if (t >= 0 && subgraph.tensor(static_cast<size_t>(t)).is_variable()) checked.push_back(t);

@@ -121,7 +121,17 @@ Command RegisterRunCommand(CLI::App& app) {
             Result<RunResult> result = RunModel(file->view(), AllOpsResolver(), run);
             if (!result.ok()) {
               Status status = result.status();
-              return PrintError(status.Prefix(options->model_path.c_str()));
+              status.Prefix(options->model_path.c_str());
+              if (status.code() == ErrorCode::kOutOfMemory && run.arena_bytes != 0) {
+                // The runtime can only say "at least"; here we can measure the exact minimum.
+                Result<size_t> minimum = MeasureArenaBytes(file->view(), AllOpsResolver(), run.interpreter);
+                if (minimum.ok()) {
+                  std::fprintf(stderr, "error: %s (the exact minimum arena for this model is %zu B)\n",
+                               status.message(), *minimum);
+                  return kExitError;
+                }
+              }
+              return PrintError(status);
             }
             std::vector<std::string> written;
             for (size_t o = 0; o < result->outputs.size(); ++o) {

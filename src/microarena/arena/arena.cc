@@ -41,9 +41,10 @@ bool Arena::ShouldInjectFailure() {
 
 Status Arena::NoRoom(ArenaArea area, size_t requested, size_t available) const {
   const size_t missing = requested - available;
-  // At least this much, given what is allocated so far (saturating).
+  // This arena plus what is missing: a lower bound on the minimum arena
+  // (later allocations may need more). Saturating.
   size_t needed = 0;
-  if (__builtin_add_overflow(used_bytes(), missing, &needed)) needed = static_cast<size_t>(-1);
+  if (__builtin_add_overflow(start_padding_ + usable_bytes_, missing, &needed)) needed = static_cast<size_t>(-1);
   return Status::Error(ErrorCode::kOutOfMemory,
                        "arena too small: the %s area needs %zu more bytes (requested %zu, available %zu, "
                        "missing %zu); arena %zu B holds persistent %zu B, head %zu B, temp %zu B; this "

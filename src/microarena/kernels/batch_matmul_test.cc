@@ -5,14 +5,8 @@
 
 #include "microarena/kernels/shape_op_test_util.h"
 
-namespace microarena {
+namespace microarena::shape_op_test {
 namespace {
-
-using shape_op_test::Bytes;
-using shape_op_test::ExpectError;
-using shape_op_test::Int8;
-using shape_op_test::OneOp;
-using shape_op_test::Plain;
 
 tflite::BatchMatMulOptionsT Adjoint(bool adj_x, bool adj_y) {
   tflite::BatchMatMulOptionsT options;
@@ -154,4 +148,4 @@ TEST(BatchMatmulKernelTest, PrepareRejectsBadShapesTypesAndQuantization) {
 }
 
 }  // namespace
-}  // namespace microarena
+}  // namespace microarena::shape_op_test

@@ -5,14 +5,8 @@
 
 #include "microarena/kernels/shape_op_test_util.h"
 
-namespace microarena {
+namespace microarena::shape_op_test {
 namespace {
-
-using shape_op_test::Bytes;
-using shape_op_test::ExpectError;
-using shape_op_test::Int8;
-using shape_op_test::OneOp;
-using shape_op_test::Plain;
 
 tflite::ConcatenationOptionsT Axis(int32_t axis) {
   tflite::ConcatenationOptionsT options;
@@ -119,4 +113,4 @@ TEST(ConcatenationKernelTest, PrepareRejectsBadTypesShapesAndOptions) {
 }
 
 }  // namespace
-}  // namespace microarena
+}  // namespace microarena::shape_op_test

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "microarena/base/checked_math.h"
 #include "microarena/kernels/activation_range.h"
 #include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/tensor_checks.h"
@@ -85,14 +86,19 @@ Status PrepareFloatActivation(const PrepareContext& context, tflite::ActivationF
   return OkStatus();
 }
 
+Status RequireInt8PerTensorInputOutput(const PrepareContext& context, const TensorView& input,
+                                       const TensorView& output) {
+  constexpr int32_t kMin = std::numeric_limits<int8_t>::min();
+  constexpr int32_t kMax = std::numeric_limits<int8_t>::max();
+  MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "input", input, kMin, kMax));
+  return RequirePerTensorQuantization(context, "output", output, kMin, kMax);
+}
+
 Status PreparePerChannelQuantization(const PrepareContext& context, const TensorView& input, const TensorView& filter,
                                      const TensorView& output, tflite::ActivationFunctionType activation,
                                      int32_t channels, int32_t channel_dimension, int32_t* multipliers,
                                      int32_t* shifts, reference::QuantizedConvParams* quant) {
-  constexpr int32_t kMin = std::numeric_limits<int8_t>::min();
-  constexpr int32_t kMax = std::numeric_limits<int8_t>::max();
-  MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "input", input, kMin, kMax));
-  MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "output", output, kMin, kMax));
+  MICROARENA_RETURN_IF_ERROR(RequireInt8PerTensorInputOutput(context, input, output));
   const QuantizationView filter_quantization = filter.quantization();
   const size_t scale_count = filter_quantization.is_quantized() ? filter_quantization.channel_count() : 0;
   if (scale_count != 1 && scale_count != static_cast<size_t>(channels)) {
@@ -133,15 +139,53 @@ Status PreparePerChannelQuantization(const PrepareContext& context, const Tensor
   return PrepareInt8Activation(context, activation, output, &quant->activation_min, &quant->activation_max);
 }
 
-Status PrepareBias(const PrepareContext& context, TensorType type, int32_t channels, bool* has_bias) {
-  *has_bias = context.has_input(2);
-  if (!*has_bias) return OkStatus();
+Status RequireInt8OrFloat32Operands(const PrepareContext& context, const char* op_name, const TensorView& input,
+                                    const TensorView& filter, const TensorView& output) {
+  const TensorType type = input.type();
+  if (type != TensorType::kInt8 && type != TensorType::kFloat32) {
+    return context.Error(ErrorCode::kUnsupported, "input tensor %d '%s' is %s; %s supports INT8 and FLOAT32",
+                         input.index(), input.name(), TensorTypeName(type), op_name);
+  }
+  MICROARENA_RETURN_IF_ERROR(RequireType(context, "filter", filter, type));
+  return RequireType(context, "output", output, type);
+}
+
+Status RequireNhwcOperands(const PrepareContext& context, const TensorView& input, const TensorView& filter,
+                           const TensorView& output) {
+  MICROARENA_RETURN_IF_ERROR(RequireRank(context, "input", input, 4));
+  MICROARENA_RETURN_IF_ERROR(RequireRank(context, "filter", filter, 4));
+  MICROARENA_RETURN_IF_ERROR(RequireRank(context, "output", output, 4));
+  if (Dim(input, 0) != Dim(output, 0)) {
+    return context.Error(ErrorCode::kInvalidArgument, "input tensor %d has batch %d but output tensor %d has %d",
+                         input.index(), Dim(input, 0), output.index(), Dim(output, 0));
+  }
+  return OkStatus();
+}
+
+Status PrepareBias(const PrepareContext& context, TensorType operand_type, int32_t channels) {
+  if (!context.has_input(2)) return OkStatus();
   const TensorView bias = context.input(2);
+  const TensorType type = operand_type == TensorType::kInt8 ? TensorType::kInt32 : TensorType::kFloat32;
   MICROARENA_RETURN_IF_ERROR(RequireType(context, "bias", bias, type));
   if (bias.element_count() != static_cast<size_t>(channels)) {
     return context.Error(ErrorCode::kInvalidArgument, "bias tensor %d '%s' has %zu elements; expected %d",
                          bias.index(), bias.name(), bias.element_count(), channels);
   }
+  return OkStatus();
+}
+
+Status AllocateWithChannelArrays(PrepareContext& context, size_t header_bytes, size_t alignment, int32_t channels,
+                                 bool channel_arrays, void** memory) {
+  size_t bytes = header_bytes;
+  if (channel_arrays) {
+    size_t array_bytes = 0;
+    if (!CheckedMul(static_cast<size_t>(channels), 2 * sizeof(int32_t), &array_bytes) ||
+        !CheckedAdd(bytes, array_bytes, &bytes)) {
+      return context.Error(ErrorCode::kOutOfMemory, "%d output channels overflow the op data size", channels);
+    }
+  }
+  *memory = context.AllocatePersistent(bytes, alignment);
+  if (*memory == nullptr) return context.OutOfMemory();
   return OkStatus();
 }
 

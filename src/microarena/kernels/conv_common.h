@@ -1,13 +1,17 @@
-// Prepare-time work shared by CONV_2D, DEPTHWISE_CONV_2D and the 2-D pools:
-// window geometry checked against the output shape, fused-activation clamps,
-// and the per-channel requantization multipliers of the int8 convolutions.
+// Prepare-time work shared by CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and
+// the 2-D pools: operand types and shapes, window geometry checked against the
+// output shape, fused-activation clamps, and the per-channel requantization
+// multipliers of the int8 convolutions.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <new>
 
 #include "microarena/base/status.h"
 #include "microarena/kernels/kernel.h"
 #include "microarena/kernels/reference/conv.h"
+#include "microarena/kernels/tensor_checks.h"
 #include "microarena/model/model_view.h"
 #include "microarena/schema/tflite_schema_generated.h"
 
@@ -37,6 +41,11 @@ Status PrepareInt8Activation(const PrepareContext& context, tflite::ActivationFu
 Status PrepareFloatActivation(const PrepareContext& context, tflite::ActivationFunctionType activation,
                               float* act_min, float* act_max);
 
+// For int8 CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED: the input and the
+// output each have one scale and one zero point within int8.
+Status RequireInt8PerTensorInputOutput(const PrepareContext& context, const TensorView& input,
+                                       const TensorView& output);
+
 // For int8 CONV_2D and DEPTHWISE_CONV_2D: checks the input and output
 // quantization (one scale and zero point each) and the filter's (one scale, or
 // one per output channel along `channel_dimension`; zero points all 0), then
@@ -49,8 +58,76 @@ Status PreparePerChannelQuantization(const PrepareContext& context, const Tensor
                                      int32_t channels, int32_t channel_dimension, int32_t* multipliers,
                                      int32_t* shifts, reference::QuantizedConvParams* quant);
 
-// Checks an optional bias (input 2): `type` and `channels` elements.
-// Writes whether it is present.
-Status PrepareBias(const PrepareContext& context, TensorType type, int32_t channels, bool* has_bias);
+// For CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED: the input is INT8 or
+// FLOAT32 (`op_name` names the op in the error) and the filter and output
+// have its type.
+Status RequireInt8OrFloat32Operands(const PrepareContext& context, const char* op_name, const TensorView& input,
+                                    const TensorView& filter, const TensorView& output);
+
+// For CONV_2D and DEPTHWISE_CONV_2D: input, filter and output are rank 4 and
+// input and output have the same batch.
+Status RequireNhwcOperands(const PrepareContext& context, const TensorView& input, const TensorView& filter,
+                           const TensorView& output);
+
+// Checks an optional bias (input 2): INT32 for an INT8 op, FLOAT32 for a
+// FLOAT32 one (`operand_type`), with `channels` elements.
+Status PrepareBias(const PrepareContext& context, TensorType operand_type, int32_t channels);
+
+// For CONV_2D and DEPTHWISE_CONV_2D (`Options` is Conv2DOptions or
+// DepthwiseConv2DOptions, which name these fields alike): checks the window of
+// the filter's height and width (dims 1 and 2) and fills `params`.
+template <typename Options>
+Status PrepareConvWindow(const PrepareContext& context, const Options& options, const TensorView& input,
+                         const TensorView& filter, const TensorView& output, reference::ConvParams* params) {
+  WindowOptions window;
+  window.padding = options.padding();
+  window.stride_height = options.stride_h();
+  window.stride_width = options.stride_w();
+  window.dilation_height = options.dilation_h_factor();
+  window.dilation_width = options.dilation_w_factor();
+  window.filter_height = Dim(filter, 1);
+  window.filter_width = Dim(filter, 2);
+  MICROARENA_RETURN_IF_ERROR(
+      PrepareWindow(context, window, input, output, &params->padding_height, &params->padding_width));
+  params->stride_height = window.stride_height;
+  params->stride_width = window.stride_width;
+  params->dilation_height = window.dilation_height;
+  params->dilation_width = window.dilation_width;
+  return OkStatus();
+}
+
+// Allocates `header_bytes` of persistent op data followed, when
+// `channel_arrays` is true, by the int32 multipliers and shifts of `channels`
+// output channels (8 B per channel, as TFLM).
+Status AllocateWithChannelArrays(PrepareContext& context, size_t header_bytes, size_t alignment, int32_t channels,
+                                 bool channel_arrays, void** memory);
+
+// The rest of CONV_2D's and DEPTHWISE_CONV_2D's prepare once their own shape
+// checks pass: checks the bias and the window, allocates the persistent
+// `OpData` (with `params`, `quant` and `activation` members) followed, for
+// int8, by its multiplier and shift arrays, and fills it: the int8
+// requantization (PreparePerChannelQuantization, filter scales along
+// `channel_dimension`) or the float clamp.
+template <typename OpData, typename Options>
+Status PrepareConvOpData(PrepareContext& context, const Options& options, const TensorView& input,
+                         const TensorView& filter, const TensorView& output, int32_t channels,
+                         int32_t channel_dimension, OpData** data) {
+  MICROARENA_RETURN_IF_ERROR(PrepareBias(context, input.type(), channels));
+  reference::ConvParams params;
+  MICROARENA_RETURN_IF_ERROR(PrepareConvWindow(context, options, input, filter, output, &params));
+  const bool is_int8 = input.type() == TensorType::kInt8;
+  void* memory = nullptr;
+  MICROARENA_RETURN_IF_ERROR(
+      AllocateWithChannelArrays(context, sizeof(OpData), alignof(OpData), channels, is_int8, &memory));
+  *data = new (memory) OpData();
+  (*data)->params = params;
+  const tflite::ActivationFunctionType activation = options.fused_activation_function();
+  if (!is_int8) return PrepareFloatActivation(context, activation, &(*data)->activation.min, &(*data)->activation.max);
+  // OpData holds int32 fields, so the arrays right after it are aligned.
+  auto* multipliers = reinterpret_cast<int32_t*>(*data + 1);
+  int32_t* shifts = multipliers + channels;
+  return PreparePerChannelQuantization(context, input, filter, output, activation, channels, channel_dimension,
+                                       multipliers, shifts, &(*data)->quant);
+}
 
 }  // namespace microarena

@@ -5,9 +5,7 @@
 // Persistent op data: DepthwiseConvOpData followed, for int8, by one int32
 // multiplier and one int32 shift per output channel (8 B per channel, as TFLM).
 #include <cstdint>
-#include <new>
 
-#include "microarena/base/checked_math.h"
 #include "microarena/kernels/conv_common.h"
 #include "microarena/kernels/reference/depthwise_conv.h"
 #include "microarena/kernels/registrations.h"
@@ -32,24 +30,11 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   const TensorView filter = context.input(1);
   const TensorView output = context.output(0);
 
-  const TensorType type = input.type();
-  if (type != TensorType::kInt8 && type != TensorType::kFloat32) {
-    return context.Error(ErrorCode::kUnsupported,
-                         "input tensor %d '%s' is %s; DEPTHWISE_CONV_2D supports INT8 and FLOAT32", input.index(),
-                         input.name(), TensorTypeName(type));
-  }
-  MICROARENA_RETURN_IF_ERROR(RequireType(context, "filter", filter, type));
-  MICROARENA_RETURN_IF_ERROR(RequireType(context, "output", output, type));
-  MICROARENA_RETURN_IF_ERROR(RequireRank(context, "input", input, 4));
-  MICROARENA_RETURN_IF_ERROR(RequireRank(context, "filter", filter, 4));
-  MICROARENA_RETURN_IF_ERROR(RequireRank(context, "output", output, 4));
+  MICROARENA_RETURN_IF_ERROR(RequireInt8OrFloat32Operands(context, "DEPTHWISE_CONV_2D", input, filter, output));
+  MICROARENA_RETURN_IF_ERROR(RequireNhwcOperands(context, input, filter, output));
 
   const int32_t channels = Dim(output, 3);
   const int32_t depth_multiplier = options->depth_multiplier();
-  if (Dim(input, 0) != Dim(output, 0)) {
-    return context.Error(ErrorCode::kInvalidArgument, "input tensor %d has batch %d but output tensor %d has %d",
-                         input.index(), Dim(input, 0), output.index(), Dim(output, 0));
-  }
   if (depth_multiplier < 1 || int64_t{Dim(input, 3)} * depth_multiplier != channels) {
     return context.Error(ErrorCode::kInvalidArgument,
                          "output tensor %d '%s' has %d channels; expected input depth %d x depth multiplier %d",
@@ -60,50 +45,10 @@ Status Prepare(PrepareContext& context, const void** op_data) {
                          "filter tensor %d '%s' is [%d, %d, %d, %d]; expected [1, height, width, %d]", filter.index(),
                          filter.name(), Dim(filter, 0), Dim(filter, 1), Dim(filter, 2), Dim(filter, 3), channels);
   }
-  bool has_bias = false;
+  DepthwiseConvOpData* data = nullptr;
   MICROARENA_RETURN_IF_ERROR(
-      PrepareBias(context, type == TensorType::kInt8 ? TensorType::kInt32 : TensorType::kFloat32, channels, &has_bias));
-
-  reference::ConvParams params;
-  WindowOptions window;
-  window.padding = options->padding();
-  window.stride_height = options->stride_h();
-  window.stride_width = options->stride_w();
-  window.dilation_height = options->dilation_h_factor();
-  window.dilation_width = options->dilation_w_factor();
-  window.filter_height = Dim(filter, 1);
-  window.filter_width = Dim(filter, 2);
-  MICROARENA_RETURN_IF_ERROR(
-      PrepareWindow(context, window, input, output, &params.padding_height, &params.padding_width));
-  params.stride_height = window.stride_height;
-  params.stride_width = window.stride_width;
-  params.dilation_height = window.dilation_height;
-  params.dilation_width = window.dilation_width;
-
-  size_t bytes = sizeof(DepthwiseConvOpData);
-  if (type == TensorType::kInt8) {
-    size_t array_bytes = 0;
-    if (!CheckedMul(static_cast<size_t>(channels), 2 * sizeof(int32_t), &array_bytes) ||
-        !CheckedAdd(bytes, array_bytes, &bytes)) {
-      return context.Error(ErrorCode::kOutOfMemory, "%d output channels overflow the op data size", channels);
-    }
-  }
-  void* memory = context.AllocatePersistent(bytes, alignof(DepthwiseConvOpData));
-  if (memory == nullptr) return context.OutOfMemory();
-  auto* data = new (memory) DepthwiseConvOpData();
-  data->params = params;
+      PrepareConvOpData(context, *options, input, filter, output, channels, /*channel_dimension=*/3, &data));
   data->depth_multiplier = depth_multiplier;
-  const tflite::ActivationFunctionType activation = options->fused_activation_function();
-  if (type == TensorType::kInt8) {
-    auto* multipliers = reinterpret_cast<int32_t*>(data + 1);
-    int32_t* shifts = multipliers + channels;
-    MICROARENA_RETURN_IF_ERROR(PreparePerChannelQuantization(context, input, filter, output, activation, channels,
-                                                             /*channel_dimension=*/3, multipliers, shifts,
-                                                             &data->quant));
-  } else {
-    MICROARENA_RETURN_IF_ERROR(PrepareFloatActivation(context, activation, &data->activation.min,
-                                                      &data->activation.max));
-  }
   *op_data = data;
   return OkStatus();
 }

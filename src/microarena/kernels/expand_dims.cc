@@ -1,8 +1,6 @@
 // EXPAND_DIMS: inserts a dimension of size 1 at a constant axis in
 // [-(rank+1), rank] (negative counts from the end of the output). Data is
 // copied unchanged, so input and output share type and quantization.
-#include <cstring>
-
 #include "microarena/kernels/registrations.h"
 #include "microarena/kernels/shape_op_util.h"
 
@@ -10,22 +8,12 @@ namespace microarena {
 namespace {
 
 Status Prepare(PrepareContext& context, const void** /*op_data*/) {
-  if (context.input_count() != 2 || context.output_count() != 1 || !context.has_input(0) || !context.has_input(1)) {
-    return context.Error(ErrorCode::kInvalidArgument, "expects 2 inputs (tensor, axis) and 1 output, got %zu and %zu",
-                         context.input_count(), context.output_count());
-  }
+  MICROARENA_RETURN_IF_ERROR(shape_op::RequireInputsAndOneOutput(context, 2, "tensor, axis"));
   const TensorView input = context.input(0);
   const TensorView axis_tensor = context.input(1);
   const TensorView output = context.output(0);
-  if (shape_op::ElementBytes(input.type()) == 0) {
-    return context.Error(ErrorCode::kUnsupported, "input '%s' has type %s, which is not whole bytes per element",
-                         input.name(), TensorTypeName(input.type()));
-  }
-  if (output.type() != input.type() || !shape_op::SameQuantization(input, output)) {
-    return context.Error(ErrorCode::kUnsupported,
-                         "output '%s' (%s) must have the type and quantization of input '%s' (%s)", output.name(),
-                         TensorTypeName(output.type()), input.name(), TensorTypeName(input.type()));
-  }
+  MICROARENA_RETURN_IF_ERROR(shape_op::RequireWholeByteElements(context, input));
+  MICROARENA_RETURN_IF_ERROR(shape_op::RequireSameTypeAndQuantization(context, input, output));
   int32_t axis = 0;
   size_t count = 0;
   if (!shape_op::ReadConstantIndices(axis_tensor, &axis, 1, &count) || count != 1) {
@@ -55,17 +43,8 @@ Status Prepare(PrepareContext& context, const void** /*op_data*/) {
   return OkStatus();
 }
 
-Status Eval(EvalContext& context, const void* /*op_data*/) {
-  const EvalTensor& input = *context.input(0);
-  EvalTensor& output = *context.output(0);
-  if (input.data != output.data) {
-    std::memmove(output.data, input.data, input.element_count() * shape_op::ElementBytes(input.type));
-  }
-  return OkStatus();
-}
-
 }  // namespace
 
-const KernelRegistration kExpandDimsKernel = {BuiltinOp::kExpandDims, Prepare, Eval};
+const KernelRegistration kExpandDimsKernel = {BuiltinOp::kExpandDims, Prepare, shape_op::EvalCopy};
 
 }  // namespace microarena

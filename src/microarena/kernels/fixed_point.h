@@ -13,7 +13,7 @@
 
 namespace microarena::fixed_point {
 
-// (a * b * 2) >> 32, rounded to nearest (ties away from zero), saturating the
+// (a * b * 2) >> 32, rounded to nearest (ties toward +infinity), saturating the
 // single overflow case a == b == INT32_MIN.
 inline int32_t SaturatingRoundingDoublingHighMul(int32_t a, int32_t b) {
   const bool overflow = a == b && a == std::numeric_limits<int32_t>::min();

@@ -8,7 +8,6 @@
 // (|difference| / output scale <= 0.02), as TFLite requires.
 #include <cmath>
 #include <cstdint>
-#include <limits>
 #include <new>
 
 #include "microarena/kernels/conv_common.h"
@@ -62,10 +61,7 @@ Status CheckShapes(const PrepareContext& context, const TensorView& input, const
 Status PrepareInt8(const PrepareContext& context, const TensorView& input, const TensorView& filter,
                    const TensorView& output, tflite::ActivationFunctionType activation,
                    reference::QuantizedFullyConnectedParams* quant) {
-  constexpr int32_t kMin = std::numeric_limits<int8_t>::min();
-  constexpr int32_t kMax = std::numeric_limits<int8_t>::max();
-  MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "input", input, kMin, kMax));
-  MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "output", output, kMin, kMax));
+  MICROARENA_RETURN_IF_ERROR(RequireInt8PerTensorInputOutput(context, input, output));
   const QuantizationView filter_quantization = filter.quantization();
   if (filter_quantization.is_quantized() && filter_quantization.channel_count() > 1) {
     return context.Error(ErrorCode::kUnsupported,
@@ -114,24 +110,15 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   const TensorView filter = context.input(1);
   const TensorView output = context.output(0);
 
-  const TensorType type = input.type();
-  if (type != TensorType::kInt8 && type != TensorType::kFloat32) {
-    return context.Error(ErrorCode::kUnsupported,
-                         "input tensor %d '%s' is %s; FULLY_CONNECTED supports INT8 and FLOAT32", input.index(),
-                         input.name(), TensorTypeName(type));
-  }
-  MICROARENA_RETURN_IF_ERROR(RequireType(context, "filter", filter, type));
-  MICROARENA_RETURN_IF_ERROR(RequireType(context, "output", output, type));
+  MICROARENA_RETURN_IF_ERROR(RequireInt8OrFloat32Operands(context, "FULLY_CONNECTED", input, filter, output));
   MICROARENA_RETURN_IF_ERROR(RequireRank(context, "filter", filter, 2));
   MICROARENA_RETURN_IF_ERROR(CheckShapes(context, input, filter, output, keep_num_dims));
-  bool has_bias = false;
-  MICROARENA_RETURN_IF_ERROR(PrepareBias(context, type == TensorType::kInt8 ? TensorType::kInt32 : TensorType::kFloat32,
-                                         Dim(filter, 0), &has_bias));
+  MICROARENA_RETURN_IF_ERROR(PrepareBias(context, input.type(), Dim(filter, 0)));
 
   void* memory = context.AllocatePersistent(sizeof(FullyConnectedOpData), alignof(FullyConnectedOpData));
   if (memory == nullptr) return context.OutOfMemory();
   auto* data = new (memory) FullyConnectedOpData();
-  if (type == TensorType::kInt8) {
+  if (input.type() == TensorType::kInt8) {
     MICROARENA_RETURN_IF_ERROR(PrepareInt8(context, input, filter, output, activation, &data->quant));
   } else {
     MICROARENA_RETURN_IF_ERROR(PrepareFloatActivation(context, activation, &data->activation_min,

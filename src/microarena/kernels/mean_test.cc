@@ -5,14 +5,8 @@
 
 #include "microarena/kernels/shape_op_test_util.h"
 
-namespace microarena {
+namespace microarena::shape_op_test {
 namespace {
-
-using shape_op_test::Bytes;
-using shape_op_test::ExpectError;
-using shape_op_test::Int8;
-using shape_op_test::OneOp;
-using shape_op_test::Plain;
 
 tflite::ReducerOptionsT KeepDims(bool keep) {
   tflite::ReducerOptionsT options;
@@ -135,4 +129,4 @@ TEST(MeanKernelTest, PrepareRejectsBadAxesShapesAndTypes) {
 }
 
 }  // namespace
-}  // namespace microarena
+}  // namespace microarena::shape_op_test

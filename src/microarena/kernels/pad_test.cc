@@ -3,14 +3,8 @@
 
 #include "microarena/kernels/shape_op_test_util.h"
 
-namespace microarena {
+namespace microarena::shape_op_test {
 namespace {
-
-using shape_op_test::Bytes;
-using shape_op_test::ExpectError;
-using shape_op_test::Int8;
-using shape_op_test::OneOp;
-using shape_op_test::Plain;
 
 TEST(PadKernelTest, Int8PadsWithOutputZeroPoint) {
   // [1,2,2,1] = [[1,2],[3,4]], one row before H, one column after W, zero point -5:
@@ -90,4 +84,4 @@ TEST(PadKernelTest, PrepareRejectsBadPaddingsAndShapes) {
 }
 
 }  // namespace
-}  // namespace microarena
+}  // namespace microarena::shape_op_test

@@ -1,7 +1,8 @@
 // Helpers shared by the data-movement kernels (CONCATENATION, PAD, MEAN,
 // TRANSPOSE, STRIDED_SLICE, SQUEEZE, EXPAND_DIMS, BATCH_MATMUL) at prepare
-// time: reading small constant index tensors, comparing quantization, and
-// formatting shapes for error messages. Nothing here runs during eval.
+// time: reading small constant index tensors, comparing quantization, the
+// operand checks of the ops that only move bytes, and formatting shapes for
+// error messages. Only EvalCopy runs during eval.
 #pragma once
 
 #include <cstddef>
@@ -10,6 +11,8 @@
 #include <cstring>
 
 #include "microarena/base/span.h"
+#include "microarena/base/status.h"
+#include "microarena/kernels/kernel.h"
 #include "microarena/model/model_view.h"
 #include "microarena/model/tensor_type.h"
 
@@ -88,6 +91,89 @@ inline bool ShapeEquals(Span<const int32_t> shape, const int32_t* dims, size_t r
     if (shape[i] != dims[i]) return false;
   }
   return true;
+}
+
+// The operand checks of the ops that move bytes without looking at them
+// (TRANSPOSE, STRIDED_SLICE, SQUEEZE, EXPAND_DIMS): the output must have the
+// input's type and quantization, since nothing is requantized.
+inline Status RequireSameTypeAndQuantization(const PrepareContext& context, const TensorView& input,
+                                             const TensorView& output) {
+  if (output.type() != input.type() || !SameQuantization(input, output)) {
+    return context.Error(ErrorCode::kUnsupported,
+                         "output '%s' (%s) must have the type and quantization of input '%s' (%s)", output.name(),
+                         TensorTypeName(output.type()), input.name(), TensorTypeName(input.type()));
+  }
+  return OkStatus();
+}
+
+// For ops whose reference loops are instantiated for 1-, 2- and 4-byte
+// elements only (TRANSPOSE, STRIDED_SLICE).
+inline Status RequireElementsOf1To4Bytes(const PrepareContext& context, const TensorView& input) {
+  const size_t bytes = ElementBytes(input.type());
+  if (bytes != 1 && bytes != 2 && bytes != 4) {
+    return context.Error(ErrorCode::kUnsupported, "input '%s' has type %s; supported: 1-, 2- and 4-byte types",
+                         input.name(), TensorTypeName(input.type()));
+  }
+  return OkStatus();
+}
+
+// For ops that copy whole buffers (SQUEEZE, EXPAND_DIMS): any type whose
+// elements are whole bytes, so the byte count is elements * ElementBytes.
+inline Status RequireWholeByteElements(const PrepareContext& context, const TensorView& input) {
+  if (ElementBytes(input.type()) == 0) {
+    return context.Error(ErrorCode::kUnsupported, "input '%s' has type %s, which is not whole bytes per element",
+                         input.name(), TensorTypeName(input.type()));
+  }
+  return OkStatus();
+}
+
+// Rank limit of ops whose params hold fixed-size per-dimension arrays.
+inline Status RequireMaxRank(const PrepareContext& context, const TensorView& input, size_t max_rank) {
+  if (input.rank() > max_rank) {
+    return context.Error(ErrorCode::kUnsupported, "input '%s' has rank %zu; at most %zu is supported", input.name(),
+                         input.rank(), max_rank);
+  }
+  return OkStatus();
+}
+
+// Exactly `count` present inputs, named `names` in the error, and one output.
+inline Status RequireInputsAndOneOutput(const PrepareContext& context, size_t count, const char* names) {
+  bool present = context.input_count() == count && context.output_count() == 1;
+  for (size_t i = 0; present && i < count; ++i) present = context.has_input(i);
+  if (!present) {
+    return context.Error(ErrorCode::kInvalidArgument, "expects %zu inputs (%s) and 1 output, got %zu and %zu", count,
+                         names, context.input_count(), context.output_count());
+  }
+  return OkStatus();
+}
+
+// Eval of the ops that change only the shape (SQUEEZE, EXPAND_DIMS): the
+// bytes are copied unchanged, or left alone when the planner shares the buffer.
+inline Status EvalCopy(EvalContext& context, const void* /*op_data*/) {
+  const EvalTensor& input = *context.input(0);
+  EvalTensor& output = *context.output(0);
+  if (input.data != output.data) {
+    std::memmove(output.data, input.data, input.element_count() * ElementBytes(input.type));
+  }
+  return OkStatus();
+}
+
+// Calls copy(Word{}) with Word the unsigned integer as wide as `type`'s
+// elements (1, 2 or 4 bytes, as RequireElementsOf1To4Bytes checked): ops that
+// only move elements instantiate their loops once per width, not per type.
+template <typename Copy>
+inline void WithElementWord(TensorType type, Copy&& copy) {
+  switch (ElementBytes(type)) {
+    case 1:
+      copy(uint8_t{});
+      break;
+    case 2:
+      copy(uint16_t{});
+      break;
+    default:
+      copy(uint32_t{});
+      break;
+  }
 }
 
 // Size of a buffer for FormatShape: 8 dims of up to 11 characters plus separators.

@@ -1,8 +1,6 @@
 // SQUEEZE: removes dimensions of size 1 (the listed ones, or all of them when
 // squeeze_dims is empty; negative entries count from the end). Data is
 // copied unchanged, so input and output share type and quantization.
-#include <cstring>
-
 #include "microarena/kernels/registrations.h"
 #include "microarena/kernels/shape_op_util.h"
 
@@ -16,15 +14,8 @@ Status Prepare(PrepareContext& context, const void** /*op_data*/) {
   }
   const TensorView input = context.input(0);
   const TensorView output = context.output(0);
-  if (shape_op::ElementBytes(input.type()) == 0) {
-    return context.Error(ErrorCode::kUnsupported, "input '%s' has type %s, which is not whole bytes per element",
-                         input.name(), TensorTypeName(input.type()));
-  }
-  if (output.type() != input.type() || !shape_op::SameQuantization(input, output)) {
-    return context.Error(ErrorCode::kUnsupported,
-                         "output '%s' (%s) must have the type and quantization of input '%s' (%s)", output.name(),
-                         TensorTypeName(output.type()), input.name(), TensorTypeName(input.type()));
-  }
+  MICROARENA_RETURN_IF_ERROR(shape_op::RequireWholeByteElements(context, input));
+  MICROARENA_RETURN_IF_ERROR(shape_op::RequireSameTypeAndQuantization(context, input, output));
   const size_t rank = input.rank();
   bool squeeze[kMaxRank] = {};
   const auto* options = context.op().raw()->builtin_options_as_SqueezeOptions();
@@ -58,17 +49,8 @@ Status Prepare(PrepareContext& context, const void** /*op_data*/) {
   return OkStatus();
 }
 
-Status Eval(EvalContext& context, const void* /*op_data*/) {
-  const EvalTensor& input = *context.input(0);
-  EvalTensor& output = *context.output(0);
-  if (input.data != output.data) {
-    std::memmove(output.data, input.data, input.element_count() * shape_op::ElementBytes(input.type));
-  }
-  return OkStatus();
-}
-
 }  // namespace
 
-const KernelRegistration kSqueezeKernel = {BuiltinOp::kSqueeze, Prepare, Eval};
+const KernelRegistration kSqueezeKernel = {BuiltinOp::kSqueeze, Prepare, shape_op::EvalCopy};
 
 }  // namespace microarena

@@ -3,14 +3,8 @@
 
 #include "microarena/kernels/shape_op_test_util.h"
 
-namespace microarena {
+namespace microarena::shape_op_test {
 namespace {
-
-using shape_op_test::Bytes;
-using shape_op_test::ExpectError;
-using shape_op_test::Int8;
-using shape_op_test::OneOp;
-using shape_op_test::Plain;
 
 tflite::SqueezeOptionsT SqueezeDims(std::vector<int32_t> dims) {
   tflite::SqueezeOptionsT options;
@@ -108,4 +102,4 @@ TEST(ExpandDimsKernelTest, PrepareRejectsBadAxes) {
 }
 
 }  // namespace
-}  // namespace microarena
+}  // namespace microarena::shape_op_test

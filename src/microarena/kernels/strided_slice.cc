@@ -25,6 +25,18 @@ using StridedSliceData = reference::StridedSliceParams;
 
 int64_t Clamp(int64_t value, int64_t low, int64_t high) { return value < low ? low : (value > high ? high : value); }
 
+constexpr int64_t kLowest = std::numeric_limits<int32_t>::lowest();
+constexpr int64_t kHighest = std::numeric_limits<int32_t>::max();
+
+// One begin or end index as TFLM's StartForAxis / StopForAxis resolve it:
+// `masked_value` when its mask bit is set, negative values from the end,
+// then clamped to [0, size] (stride > 0) or [-1, size - 1] (stride < 0).
+int64_t ResolveSliceIndex(int64_t value, bool masked, int64_t masked_value, int64_t size, int64_t stride) {
+  if (masked) value = masked_value;
+  if (value < 0) value += size;
+  return stride > 0 ? Clamp(value, 0, size) : Clamp(value, -1, size - 1);
+}
+
 Status Prepare(PrepareContext& context, const void** op_data) {
   if (context.input_count() != 4 || context.output_count() != 1) {
     return context.Error(ErrorCode::kInvalidArgument,
@@ -36,21 +48,10 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   }
   const TensorView input = context.input(0);
   const TensorView output = context.output(0);
-  const size_t bytes = shape_op::ElementBytes(input.type());
-  if (bytes != 1 && bytes != 2 && bytes != 4) {
-    return context.Error(ErrorCode::kUnsupported, "input '%s' has type %s; supported: 1-, 2- and 4-byte types",
-                         input.name(), TensorTypeName(input.type()));
-  }
-  if (output.type() != input.type() || !shape_op::SameQuantization(input, output)) {
-    return context.Error(ErrorCode::kUnsupported,
-                         "output '%s' (%s) must have the type and quantization of input '%s' (%s)", output.name(),
-                         TensorTypeName(output.type()), input.name(), TensorTypeName(input.type()));
-  }
+  MICROARENA_RETURN_IF_ERROR(shape_op::RequireElementsOf1To4Bytes(context, input));
+  MICROARENA_RETURN_IF_ERROR(shape_op::RequireSameTypeAndQuantization(context, input, output));
+  MICROARENA_RETURN_IF_ERROR(shape_op::RequireMaxRank(context, input, reference::kStridedSliceMaxRank));
   const size_t rank = input.rank();
-  if (rank > reference::kStridedSliceMaxRank) {
-    return context.Error(ErrorCode::kUnsupported, "input '%s' has rank %zu; at most %zu is supported", input.name(),
-                         rank, reference::kStridedSliceMaxRank);
-  }
   const auto* options = context.op().raw()->builtin_options_as_StridedSliceOptions();
   const int32_t begin_mask = options != nullptr ? options->begin_mask() : 0;
   const int32_t end_mask = options != nullptr ? options->end_mask() : 0;
@@ -90,22 +91,13 @@ Status Prepare(PrepareContext& context, const void** op_data) {
     int64_t start = 0;
     int64_t stop = 0;
     if (size != 0) {
-      start = values[0][d];
-      if ((begin_mask & (1 << d)) != 0) {
-        start = stride > 0 ? std::numeric_limits<int32_t>::lowest() : std::numeric_limits<int32_t>::max();
-      }
-      if (start < 0) start += size;
-      start = stride > 0 ? Clamp(start, 0, size) : Clamp(start, -1, size - 1);
-      if (shrink) {
-        stop = start + 1;
-      } else {
-        stop = values[1][d];
-        if ((end_mask & (1 << d)) != 0) {
-          stop = stride > 0 ? std::numeric_limits<int32_t>::max() : std::numeric_limits<int32_t>::lowest();
-        }
-        if (stop < 0) stop += size;
-        stop = stride > 0 ? Clamp(stop, 0, size) : Clamp(stop, -1, size - 1);
-      }
+      // A masked begin starts at the first element in the stride's direction,
+      // a masked end stops past the last one.
+      start = ResolveSliceIndex(values[0][d], (begin_mask & (1 << d)) != 0, stride > 0 ? kLowest : kHighest, size,
+                                stride);
+      stop = shrink ? start + 1
+                    : ResolveSliceIndex(values[1][d], (end_mask & (1 << d)) != 0, stride > 0 ? kHighest : kLowest,
+                                        size, stride);
     }
     if (shrink) {
       if (start < 0 || start >= size) {
@@ -141,17 +133,10 @@ Status Eval(EvalContext& context, const void* op_data) {
   const auto& params = *static_cast<const StridedSliceData*>(op_data);
   const EvalTensor& input = *context.input(0);
   EvalTensor& output = *context.output(0);
-  switch (shape_op::ElementBytes(input.type)) {
-    case 1:
-      reference::StridedSlice(params, input.As<const uint8_t>(), output.As<uint8_t>());
-      break;
-    case 2:
-      reference::StridedSlice(params, input.As<const uint16_t>(), output.As<uint16_t>());
-      break;
-    default:
-      reference::StridedSlice(params, input.As<const uint32_t>(), output.As<uint32_t>());
-      break;
-  }
+  shape_op::WithElementWord(input.type, [&](auto word) {
+    using Word = decltype(word);
+    reference::StridedSlice(params, input.As<const Word>(), output.As<Word>());
+  });
   return OkStatus();
 }
 

@@ -4,14 +4,8 @@
 
 #include "microarena/kernels/shape_op_test_util.h"
 
-namespace microarena {
+namespace microarena::shape_op_test {
 namespace {
-
-using shape_op_test::Bytes;
-using shape_op_test::ExpectError;
-using shape_op_test::Int8;
-using shape_op_test::OneOp;
-using shape_op_test::Plain;
 
 struct Slice1d {
   int32_t begin;
@@ -143,4 +137,4 @@ TEST(StridedSliceKernelTest, PrepareRejectsBadSlices) {
 }
 
 }  // namespace
-}  // namespace microarena
+}  // namespace microarena::shape_op_test

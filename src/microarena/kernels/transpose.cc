@@ -14,28 +14,14 @@ namespace {
 using TransposeData = reference::TransposeParams;
 
 Status Prepare(PrepareContext& context, const void** op_data) {
-  if (context.input_count() != 2 || context.output_count() != 1 || !context.has_input(0) || !context.has_input(1)) {
-    return context.Error(ErrorCode::kInvalidArgument, "expects 2 inputs (tensor, perm) and 1 output, got %zu and %zu",
-                         context.input_count(), context.output_count());
-  }
+  MICROARENA_RETURN_IF_ERROR(shape_op::RequireInputsAndOneOutput(context, 2, "tensor, perm"));
   const TensorView input = context.input(0);
   const TensorView perm = context.input(1);
   const TensorView output = context.output(0);
-  const size_t bytes = shape_op::ElementBytes(input.type());
-  if (bytes != 1 && bytes != 2 && bytes != 4) {
-    return context.Error(ErrorCode::kUnsupported, "input '%s' has type %s; supported: 1-, 2- and 4-byte types",
-                         input.name(), TensorTypeName(input.type()));
-  }
-  if (output.type() != input.type() || !shape_op::SameQuantization(input, output)) {
-    return context.Error(ErrorCode::kUnsupported,
-                         "output '%s' (%s) must have the type and quantization of input '%s' (%s)", output.name(),
-                         TensorTypeName(output.type()), input.name(), TensorTypeName(input.type()));
-  }
+  MICROARENA_RETURN_IF_ERROR(shape_op::RequireElementsOf1To4Bytes(context, input));
+  MICROARENA_RETURN_IF_ERROR(shape_op::RequireSameTypeAndQuantization(context, input, output));
+  MICROARENA_RETURN_IF_ERROR(shape_op::RequireMaxRank(context, input, reference::kTransposeMaxRank));
   const size_t rank = input.rank();
-  if (rank > reference::kTransposeMaxRank) {
-    return context.Error(ErrorCode::kUnsupported, "input '%s' has rank %zu; at most %zu is supported", input.name(),
-                         rank, reference::kTransposeMaxRank);
-  }
   char text_a[shape_op::kShapeTextBytes];
   char text_b[shape_op::kShapeTextBytes];
   auto* data = static_cast<TransposeData*>(context.AllocatePersistent(sizeof(TransposeData)));
@@ -77,17 +63,10 @@ Status Eval(EvalContext& context, const void* op_data) {
   const auto& params = *static_cast<const TransposeData*>(op_data);
   const EvalTensor& input = *context.input(0);
   EvalTensor& output = *context.output(0);
-  switch (shape_op::ElementBytes(input.type)) {
-    case 1:
-      reference::Transpose(params, input.dims, input.As<const uint8_t>(), output.As<uint8_t>());
-      break;
-    case 2:
-      reference::Transpose(params, input.dims, input.As<const uint16_t>(), output.As<uint16_t>());
-      break;
-    default:
-      reference::Transpose(params, input.dims, input.As<const uint32_t>(), output.As<uint32_t>());
-      break;
-  }
+  shape_op::WithElementWord(input.type, [&](auto word) {
+    using Word = decltype(word);
+    reference::Transpose(params, input.dims, input.As<const Word>(), output.As<Word>());
+  });
   return OkStatus();
 }
 

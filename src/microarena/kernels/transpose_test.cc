@@ -3,14 +3,8 @@
 
 #include "microarena/kernels/shape_op_test_util.h"
 
-namespace microarena {
+namespace microarena::shape_op_test {
 namespace {
-
-using shape_op_test::Bytes;
-using shape_op_test::ExpectError;
-using shape_op_test::Int8;
-using shape_op_test::OneOp;
-using shape_op_test::Plain;
 
 TEST(TransposeKernelTest, Int8MatrixTranspose) {
   // [[0,1,2],[3,4,5]] -> [[0,3],[1,4],[2,5]].
@@ -83,4 +77,4 @@ TEST(TransposeKernelTest, PrepareRejectsBadPermutationsShapesAndTypes) {
 }
 
 }  // namespace
-}  // namespace microarena
+}  // namespace microarena::shape_op_test

@@ -56,19 +56,93 @@ struct ConvFilterShape {
 };
 
 inline size_t ConvFilterOffset(const ConvFilterShape& shape, int32_t o, int32_t y, int32_t x, int32_t i) {
-  const auto row = static_cast<size_t>(o) * static_cast<size_t>(shape.height) + static_cast<size_t>(y);
-  const auto column = row * static_cast<size_t>(shape.width) + static_cast<size_t>(x);
-  return column * static_cast<size_t>(shape.input_channels) + static_cast<size_t>(i);
+  return RowMajorOffset4d(shape.height, shape.width, shape.input_channels, o, y, x, i);
 }
 
 // Requantizes one accumulator of output channel `channel` to int8.
 inline int8_t RequantizeToInt8(int32_t acc, const QuantizedConvParams& q, int32_t channel) {
   const auto c = static_cast<size_t>(channel);
-  int32_t value = fixed_point::MultiplyByQuantizedMultiplier(acc, q.output_multiplier[c], q.output_shift[c]);
-  value += q.output_offset;
-  value = std::max(value, q.activation_min);
-  value = std::min(value, q.activation_max);
-  return static_cast<int8_t>(value);
+  const int32_t value = fixed_point::MultiplyByQuantizedMultiplier(acc, q.output_multiplier[c], q.output_shift[c]);
+  return ClampToInt8(value + q.output_offset, q.activation_min, q.activation_max);
+}
+
+// The arithmetic that differs between the int8 and float convolutions; the
+// loops in Conv and DepthwiseConv (depthwise_conv.h) are shared.
+//
+// int8: int32 sum of filter * (input - zp_in), plus the bias, requantized with
+// the output channel's multiplier and clamped.
+struct Int8ConvMath {
+  using Value = int8_t;
+  using Accumulator = int32_t;
+  const QuantizedConvParams& quant;
+  const int32_t* bias;  // nullptr: no bias
+
+  void Accumulate(int32_t& acc, int8_t input, int8_t filter) const {
+    const int32_t input_value = input;
+    const int32_t filter_value = filter;
+    acc += filter_value * (input_value + quant.input_offset);
+  }
+  int8_t Output(int32_t acc, int32_t o) const {
+    if (bias != nullptr) acc += bias[o];
+    return RequantizeToInt8(acc, quant, o);
+  }
+};
+
+// float: sum of input * filter in tap order, plus the bias (0 when absent, as
+// TFLite adds it unconditionally), clamped.
+struct FloatConvMath {
+  using Value = float;
+  using Accumulator = float;
+  const FloatActivation& activation;
+  const float* bias;  // nullptr: no bias
+
+  void Accumulate(float& total, float input, float filter) const { total += input * filter; }
+  float Output(float total, int32_t o) const {
+    const float bias_value = bias != nullptr ? bias[o] : 0.0f;
+    return ClampFloat(total + bias_value, activation.min, activation.max);
+  }
+};
+
+// Calls tap(fy, fx, in_y, in_x) for each tap of a filter_height x filter_width
+// window (rows, then columns) at output position (out_y, out_x) that lands
+// inside the input; taps outside read zero padding, which adds nothing.
+template <typename Tap>
+inline void ForEachConvTap(const ConvParams& params, const NhwcShape& input_shape, int32_t filter_height,
+                           int32_t filter_width, int32_t out_y, int32_t out_x, Tap&& tap) {
+  const int32_t in_y_origin = out_y * params.stride_height - params.padding_height;
+  const int32_t in_x_origin = out_x * params.stride_width - params.padding_width;
+  for (int32_t fy = 0; fy < filter_height; ++fy) {
+    const int32_t in_y = in_y_origin + params.dilation_height * fy;
+    for (int32_t fx = 0; fx < filter_width; ++fx) {
+      const int32_t in_x = in_x_origin + params.dilation_width * fx;
+      if (in_y < 0 || in_y >= input_shape.height || in_x < 0 || in_x >= input_shape.width) continue;
+      tap(fy, fx, in_y, in_x);
+    }
+  }
+}
+
+// CONV_2D with the arithmetic of `math` (Int8ConvMath or FloatConvMath);
+// taps are summed in (fy, fx, i) order, as TFLite's reference loops do.
+template <typename Math>
+inline void Conv(const ConvParams& params, const Math& math, const NhwcShape& input_shape,
+                 const typename Math::Value* input, const ConvFilterShape& filter_shape,
+                 const typename Math::Value* filter, const NhwcShape& output_shape, typename Math::Value* output) {
+  const int32_t filters_per_group =
+      output_shape.channels / (input_shape.channels / filter_shape.input_channels);
+  ForEachNhwcPosition(output_shape, [&](int32_t b, int32_t out_y, int32_t out_x) {
+    for (int32_t o = 0; o < output_shape.channels; ++o) {
+      const int32_t first_input_channel = (o / filters_per_group) * filter_shape.input_channels;
+      typename Math::Accumulator acc{};
+      ForEachConvTap(params, input_shape, filter_shape.height, filter_shape.width, out_y, out_x,
+                     [&](int32_t fy, int32_t fx, int32_t in_y, int32_t in_x) {
+                       for (int32_t i = 0; i < filter_shape.input_channels; ++i) {
+                         math.Accumulate(acc, input[NhwcOffset(input_shape, b, in_y, in_x, first_input_channel + i)],
+                                         filter[ConvFilterOffset(filter_shape, o, fy, fx, i)]);
+                       }
+                     });
+      output[NhwcOffset(output_shape, b, out_y, out_x, o)] = math.Output(acc, o);
+    }
+  });
 }
 
 // int8 input/filter/output, int32 bias (nullptr: no bias), per-channel scales.
@@ -76,68 +150,14 @@ inline void ConvPerChannelInt8(const ConvParams& params, const QuantizedConvPara
                                const NhwcShape& input_shape, const int8_t* input,
                                const ConvFilterShape& filter_shape, const int8_t* filter, const int32_t* bias,
                                const NhwcShape& output_shape, int8_t* output) {
-  const int32_t filters_per_group =
-      output_shape.channels / (input_shape.channels / filter_shape.input_channels);
-  for (int32_t b = 0; b < output_shape.batches; ++b) {
-    for (int32_t out_y = 0; out_y < output_shape.height; ++out_y) {
-      const int32_t in_y_origin = out_y * params.stride_height - params.padding_height;
-      for (int32_t out_x = 0; out_x < output_shape.width; ++out_x) {
-        const int32_t in_x_origin = out_x * params.stride_width - params.padding_width;
-        for (int32_t o = 0; o < output_shape.channels; ++o) {
-          const int32_t first_input_channel = (o / filters_per_group) * filter_shape.input_channels;
-          int32_t acc = 0;
-          for (int32_t fy = 0; fy < filter_shape.height; ++fy) {
-            const int32_t in_y = in_y_origin + params.dilation_height * fy;
-            for (int32_t fx = 0; fx < filter_shape.width; ++fx) {
-              const int32_t in_x = in_x_origin + params.dilation_width * fx;
-              if (in_y < 0 || in_y >= input_shape.height || in_x < 0 || in_x >= input_shape.width) continue;
-              for (int32_t i = 0; i < filter_shape.input_channels; ++i) {
-                const int32_t input_value = input[NhwcOffset(input_shape, b, in_y, in_x, first_input_channel + i)];
-                const int32_t filter_value = filter[ConvFilterOffset(filter_shape, o, fy, fx, i)];
-                acc += filter_value * (input_value + quant.input_offset);
-              }
-            }
-          }
-          if (bias != nullptr) acc += bias[o];
-          output[NhwcOffset(output_shape, b, out_y, out_x, o)] = RequantizeToInt8(acc, quant, o);
-        }
-      }
-    }
-  }
+  Conv(params, Int8ConvMath{quant, bias}, input_shape, input, filter_shape, filter, output_shape, output);
 }
 
 // float input/filter/output, float bias (nullptr: no bias).
 inline void ConvFloat(const ConvParams& params, const FloatActivation& activation, const NhwcShape& input_shape,
                       const float* input, const ConvFilterShape& filter_shape, const float* filter,
                       const float* bias, const NhwcShape& output_shape, float* output) {
-  const int32_t filters_per_group =
-      output_shape.channels / (input_shape.channels / filter_shape.input_channels);
-  for (int32_t b = 0; b < output_shape.batches; ++b) {
-    for (int32_t out_y = 0; out_y < output_shape.height; ++out_y) {
-      const int32_t in_y_origin = out_y * params.stride_height - params.padding_height;
-      for (int32_t out_x = 0; out_x < output_shape.width; ++out_x) {
-        const int32_t in_x_origin = out_x * params.stride_width - params.padding_width;
-        for (int32_t o = 0; o < output_shape.channels; ++o) {
-          const int32_t first_input_channel = (o / filters_per_group) * filter_shape.input_channels;
-          float total = 0.0f;
-          for (int32_t fy = 0; fy < filter_shape.height; ++fy) {
-            const int32_t in_y = in_y_origin + params.dilation_height * fy;
-            for (int32_t fx = 0; fx < filter_shape.width; ++fx) {
-              const int32_t in_x = in_x_origin + params.dilation_width * fx;
-              if (in_y < 0 || in_y >= input_shape.height || in_x < 0 || in_x >= input_shape.width) continue;
-              for (int32_t i = 0; i < filter_shape.input_channels; ++i) {
-                total += input[NhwcOffset(input_shape, b, in_y, in_x, first_input_channel + i)] *
-                         filter[ConvFilterOffset(filter_shape, o, fy, fx, i)];
-              }
-            }
-          }
-          const float bias_value = bias != nullptr ? bias[o] : 0.0f;
-          output[NhwcOffset(output_shape, b, out_y, out_x, o)] =
-              ClampFloat(total + bias_value, activation.min, activation.max);
-        }
-      }
-    }
-  }
+  Conv(params, FloatConvMath{activation, bias}, input_shape, input, filter_shape, filter, output_shape, output);
 }
 
 }  // namespace microarena::reference

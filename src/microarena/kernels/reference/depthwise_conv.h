@@ -19,38 +19,36 @@
 
 namespace microarena::reference {
 
+// DEPTHWISE_CONV_2D with the arithmetic of `math` (Int8ConvMath or
+// FloatConvMath, conv.h). The filter is [1, height, width, output channels].
+template <typename Math>
+inline void DepthwiseConv(const ConvParams& params, int32_t depth_multiplier, const Math& math,
+                          const NhwcShape& input_shape, const typename Math::Value* input,
+                          const NhwcShape& filter_shape, const typename Math::Value* filter,
+                          const NhwcShape& output_shape, typename Math::Value* output) {
+  ForEachNhwcPosition(output_shape, [&](int32_t b, int32_t out_y, int32_t out_x) {
+    for (int32_t c = 0; c < input_shape.channels; ++c) {
+      for (int32_t m = 0; m < depth_multiplier; ++m) {
+        const int32_t o = c * depth_multiplier + m;
+        typename Math::Accumulator acc{};
+        ForEachConvTap(params, input_shape, filter_shape.height, filter_shape.width, out_y, out_x,
+                       [&](int32_t fy, int32_t fx, int32_t in_y, int32_t in_x) {
+                         math.Accumulate(acc, input[NhwcOffset(input_shape, b, in_y, in_x, c)],
+                                         filter[NhwcOffset(filter_shape, 0, fy, fx, o)]);
+                       });
+        output[NhwcOffset(output_shape, b, out_y, out_x, o)] = math.Output(acc, o);
+      }
+    }
+  });
+}
+
 // int8 input/filter/output, int32 bias (nullptr: no bias), per-channel scales.
-// The filter is [1, height, width, output channels].
 inline void DepthwiseConvPerChannelInt8(const ConvParams& params, int32_t depth_multiplier,
                                         const QuantizedConvParams& quant, const NhwcShape& input_shape,
                                         const int8_t* input, const NhwcShape& filter_shape, const int8_t* filter,
                                         const int32_t* bias, const NhwcShape& output_shape, int8_t* output) {
-  for (int32_t b = 0; b < output_shape.batches; ++b) {
-    for (int32_t out_y = 0; out_y < output_shape.height; ++out_y) {
-      const int32_t in_y_origin = out_y * params.stride_height - params.padding_height;
-      for (int32_t out_x = 0; out_x < output_shape.width; ++out_x) {
-        const int32_t in_x_origin = out_x * params.stride_width - params.padding_width;
-        for (int32_t c = 0; c < input_shape.channels; ++c) {
-          for (int32_t m = 0; m < depth_multiplier; ++m) {
-            const int32_t o = c * depth_multiplier + m;
-            int32_t acc = 0;
-            for (int32_t fy = 0; fy < filter_shape.height; ++fy) {
-              const int32_t in_y = in_y_origin + params.dilation_height * fy;
-              for (int32_t fx = 0; fx < filter_shape.width; ++fx) {
-                const int32_t in_x = in_x_origin + params.dilation_width * fx;
-                if (in_y < 0 || in_y >= input_shape.height || in_x < 0 || in_x >= input_shape.width) continue;
-                const int32_t input_value = input[NhwcOffset(input_shape, b, in_y, in_x, c)];
-                const int32_t filter_value = filter[NhwcOffset(filter_shape, 0, fy, fx, o)];
-                acc += filter_value * (input_value + quant.input_offset);
-              }
-            }
-            if (bias != nullptr) acc += bias[o];
-            output[NhwcOffset(output_shape, b, out_y, out_x, o)] = RequantizeToInt8(acc, quant, o);
-          }
-        }
-      }
-    }
-  }
+  DepthwiseConv(params, depth_multiplier, Int8ConvMath{quant, bias}, input_shape, input, filter_shape, filter,
+                output_shape, output);
 }
 
 // float input/filter/output, float bias (nullptr: no bias).
@@ -58,32 +56,8 @@ inline void DepthwiseConvFloat(const ConvParams& params, int32_t depth_multiplie
                                const NhwcShape& input_shape, const float* input, const NhwcShape& filter_shape,
                                const float* filter, const float* bias, const NhwcShape& output_shape,
                                float* output) {
-  for (int32_t b = 0; b < output_shape.batches; ++b) {
-    for (int32_t out_y = 0; out_y < output_shape.height; ++out_y) {
-      const int32_t in_y_origin = out_y * params.stride_height - params.padding_height;
-      for (int32_t out_x = 0; out_x < output_shape.width; ++out_x) {
-        const int32_t in_x_origin = out_x * params.stride_width - params.padding_width;
-        for (int32_t c = 0; c < input_shape.channels; ++c) {
-          for (int32_t m = 0; m < depth_multiplier; ++m) {
-            const int32_t o = c * depth_multiplier + m;
-            float total = 0.0f;
-            for (int32_t fy = 0; fy < filter_shape.height; ++fy) {
-              const int32_t in_y = in_y_origin + params.dilation_height * fy;
-              for (int32_t fx = 0; fx < filter_shape.width; ++fx) {
-                const int32_t in_x = in_x_origin + params.dilation_width * fx;
-                if (in_y < 0 || in_y >= input_shape.height || in_x < 0 || in_x >= input_shape.width) continue;
-                total += input[NhwcOffset(input_shape, b, in_y, in_x, c)] *
-                         filter[NhwcOffset(filter_shape, 0, fy, fx, o)];
-              }
-            }
-            const float bias_value = bias != nullptr ? bias[o] : 0.0f;
-            output[NhwcOffset(output_shape, b, out_y, out_x, o)] =
-                ClampFloat(total + bias_value, activation.min, activation.max);
-          }
-        }
-      }
-    }
-  }
+  DepthwiseConv(params, depth_multiplier, FloatConvMath{activation, bias}, input_shape, input, filter_shape, filter,
+                output_shape, output);
 }
 
 }  // namespace microarena::reference

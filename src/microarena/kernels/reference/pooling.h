@@ -50,104 +50,84 @@ inline PoolWindow ClipPoolWindow(const PoolParams& params, const NhwcShape& inpu
   return w;
 }
 
+// Reduces the clipped window of every output element, channel by channel:
+// acc = init, then reduce(acc, value) for each tap (rows, then columns), then
+// finish(acc, tap count, &output element). Returns false if finish does
+// (an empty window the op cannot average); no later element is written then.
+template <typename T, typename Acc, typename Reduce, typename Finish>
+inline bool PoolReduce(const PoolParams& params, const NhwcShape& input_shape, const T* input,
+                       const NhwcShape& output_shape, T* output, Acc init, Reduce reduce, Finish finish) {
+  bool complete = true;
+  ForEachNhwcPosition(output_shape, [&](int32_t b, int32_t out_y, int32_t out_x) {
+    if (!complete) return;
+    const PoolWindow w = ClipPoolWindow(params, input_shape, out_y, out_x);
+    for (int32_t c = 0; c < output_shape.channels; ++c) {
+      Acc acc = init;
+      int32_t count = 0;
+      for (int32_t fy = w.y_begin; fy < w.y_end; ++fy) {
+        for (int32_t fx = w.x_begin; fx < w.x_end; ++fx) {
+          reduce(acc, input[NhwcOffset(input_shape, b, w.y_origin + fy, w.x_origin + fx, c)]);
+          ++count;
+        }
+      }
+      if (!finish(acc, count, &output[NhwcOffset(output_shape, b, out_y, out_x, c)])) {
+        complete = false;
+        return;
+      }
+    }
+  });
+  return complete;
+}
+
 // Returns false (output incomplete) if some window has no input element,
 // which valid padding never produces.
 inline bool AveragePoolInt8(const PoolParams& params, const NhwcShape& input_shape, const int8_t* input,
                             const NhwcShape& output_shape, int8_t* output) {
-  for (int32_t b = 0; b < output_shape.batches; ++b) {
-    for (int32_t out_y = 0; out_y < output_shape.height; ++out_y) {
-      for (int32_t out_x = 0; out_x < output_shape.width; ++out_x) {
-        const PoolWindow w = ClipPoolWindow(params, input_shape, out_y, out_x);
-        for (int32_t c = 0; c < output_shape.channels; ++c) {
-          int32_t sum = 0;
-          int32_t count = 0;
-          for (int32_t fy = w.y_begin; fy < w.y_end; ++fy) {
-            for (int32_t fx = w.x_begin; fx < w.x_end; ++fx) {
-              sum += input[NhwcOffset(input_shape, b, w.y_origin + fy, w.x_origin + fx, c)];
-              ++count;
-            }
-          }
-          if (count == 0) return false;
-          // Integer division truncates toward zero, so adding or subtracting
-          // half the count first rounds ties away from zero.
-          int32_t average = sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
-          average = std::max(average, params.activation_min);
-          average = std::min(average, params.activation_max);
-          output[NhwcOffset(output_shape, b, out_y, out_x, c)] = static_cast<int8_t>(average);
-        }
-      }
-    }
-  }
-  return true;
+  return PoolReduce(
+      params, input_shape, input, output_shape, output, int32_t{0}, [](int32_t& sum, int8_t value) { sum += value; },
+      [&](int32_t sum, int32_t count, int8_t* out) {
+        if (count == 0) return false;
+        // Integer division truncates toward zero, so adding or subtracting
+        // half the count first rounds ties away from zero.
+        const int32_t average = sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
+        *out = ClampToInt8(average, params.activation_min, params.activation_max);
+        return true;
+      });
 }
 
 inline bool AveragePoolFloat(const PoolParams& params, const NhwcShape& input_shape, const float* input,
                              const NhwcShape& output_shape, float* output) {
-  for (int32_t b = 0; b < output_shape.batches; ++b) {
-    for (int32_t out_y = 0; out_y < output_shape.height; ++out_y) {
-      for (int32_t out_x = 0; out_x < output_shape.width; ++out_x) {
-        const PoolWindow w = ClipPoolWindow(params, input_shape, out_y, out_x);
-        for (int32_t c = 0; c < output_shape.channels; ++c) {
-          float sum = 0.0f;
-          int32_t count = 0;
-          for (int32_t fy = w.y_begin; fy < w.y_end; ++fy) {
-            for (int32_t fx = w.x_begin; fx < w.x_end; ++fx) {
-              sum += input[NhwcOffset(input_shape, b, w.y_origin + fy, w.x_origin + fx, c)];
-              ++count;
-            }
-          }
-          if (count == 0) return false;
-          const float average = sum / static_cast<float>(count);
-          output[NhwcOffset(output_shape, b, out_y, out_x, c)] =
-              ClampFloat(average, params.float_activation_min, params.float_activation_max);
-        }
-      }
-    }
-  }
-  return true;
+  return PoolReduce(
+      params, input_shape, input, output_shape, output, 0.0f, [](float& sum, float value) { sum += value; },
+      [&](float sum, int32_t count, float* out) {
+        if (count == 0) return false;
+        const float average = sum / static_cast<float>(count);
+        *out = ClampFloat(average, params.float_activation_min, params.float_activation_max);
+        return true;
+      });
 }
 
+// An empty window (never produced by valid padding) yields the clamped lowest value.
 inline void MaxPoolInt8(const PoolParams& params, const NhwcShape& input_shape, const int8_t* input,
                         const NhwcShape& output_shape, int8_t* output) {
-  for (int32_t b = 0; b < output_shape.batches; ++b) {
-    for (int32_t out_y = 0; out_y < output_shape.height; ++out_y) {
-      for (int32_t out_x = 0; out_x < output_shape.width; ++out_x) {
-        const PoolWindow w = ClipPoolWindow(params, input_shape, out_y, out_x);
-        for (int32_t c = 0; c < output_shape.channels; ++c) {
-          int32_t max = std::numeric_limits<int8_t>::lowest();
-          for (int32_t fy = w.y_begin; fy < w.y_end; ++fy) {
-            for (int32_t fx = w.x_begin; fx < w.x_end; ++fx) {
-              max = std::max<int32_t>(max, input[NhwcOffset(input_shape, b, w.y_origin + fy, w.x_origin + fx, c)]);
-            }
-          }
-          max = std::max(max, params.activation_min);
-          max = std::min(max, params.activation_max);
-          output[NhwcOffset(output_shape, b, out_y, out_x, c)] = static_cast<int8_t>(max);
-        }
-      }
-    }
-  }
+  PoolReduce(
+      params, input_shape, input, output_shape, output, int32_t{std::numeric_limits<int8_t>::lowest()},
+      [](int32_t& max, int8_t value) { max = std::max<int32_t>(max, value); },
+      [&](int32_t max, int32_t /*count*/, int8_t* out) {
+        *out = ClampToInt8(max, params.activation_min, params.activation_max);
+        return true;
+      });
 }
 
 inline void MaxPoolFloat(const PoolParams& params, const NhwcShape& input_shape, const float* input,
                          const NhwcShape& output_shape, float* output) {
-  for (int32_t b = 0; b < output_shape.batches; ++b) {
-    for (int32_t out_y = 0; out_y < output_shape.height; ++out_y) {
-      for (int32_t out_x = 0; out_x < output_shape.width; ++out_x) {
-        const PoolWindow w = ClipPoolWindow(params, input_shape, out_y, out_x);
-        for (int32_t c = 0; c < output_shape.channels; ++c) {
-          float max = std::numeric_limits<float>::lowest();
-          for (int32_t fy = w.y_begin; fy < w.y_end; ++fy) {
-            for (int32_t fx = w.x_begin; fx < w.x_end; ++fx) {
-              max = std::max(max, input[NhwcOffset(input_shape, b, w.y_origin + fy, w.x_origin + fx, c)]);
-            }
-          }
-          output[NhwcOffset(output_shape, b, out_y, out_x, c)] =
-              ClampFloat(max, params.float_activation_min, params.float_activation_max);
-        }
-      }
-    }
-  }
+  PoolReduce(
+      params, input_shape, input, output_shape, output, std::numeric_limits<float>::lowest(),
+      [](float& max, float value) { max = std::max(max, value); },
+      [&](float max, int32_t /*count*/, float* out) {
+        *out = ClampFloat(max, params.float_activation_min, params.float_activation_max);
+        return true;
+      });
 }
 
 }  // namespace microarena::reference
