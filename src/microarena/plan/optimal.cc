@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <numeric>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -100,6 +101,19 @@ class Search {
         if (fixed_[a] != kNoFixedOffset) fixed_neighbours_[b].push_back(a);
       }
     }
+    // Twins: free buffers with the same lifetime, whose sizes keep offsets
+    // aligned (so that two stacked twins may swap places).
+    twins_.resize(count);
+    const size_t alignment = problem.alignment_bytes;
+    for (uint32_t a = 0; a < count; ++a) {
+      if (fixed_[a] != kNoFixedOffset || size_[a] % alignment != 0) continue;
+      for (uint32_t b : overlaps_[a]) {
+        if (fixed_[b] == kNoFixedOffset && size_[b] % alignment == 0 &&
+            span_begin_[a] == span_begin_[b] && span_end_[a] == span_end_[b]) {
+          twins_[a].push_back(b);
+        }
+      }
+    }
     // Static orders (MiniMalloc's preordering heuristics): W = lifetime
     // length, A = area (size x length), T = the most bytes live in any of the
     // buffer's sections; each descending, then by index.
@@ -136,6 +150,7 @@ class Search {
     placed_.assign(count, false);
     blocked_.assign(count, false);
     solution_.resize(count);
+    place_depth_.resize(count);
   }
 
   size_t searched_buffers() const { return global_.size(); }
@@ -153,6 +168,10 @@ class Search {
   // *offsets (one per problem buffer) and its head to *head.
   Outcome Decide(size_t capacity, Clock::time_point deadline, bool has_deadline,
                  uint64_t max_attempt_nodes, std::vector<size_t>* offsets, size_t* head) {
+    if (capacity != capacity_) {
+      cache_.clear();
+      cache_bytes_ = 0;
+    }
     capacity_ = capacity;
     deadline_ = deadline;
     has_deadline_ = has_deadline;
@@ -185,6 +204,21 @@ class Search {
  private:
   static constexpr size_t kHeuristics = 3;
   static constexpr uint32_t kNone = UINT32_MAX;
+
+  static constexpr size_t kMinCachedPart = 3;
+  static constexpr size_t kMaxCacheBytes = size_t{256} << 20;
+
+  struct CachedPart {
+    bool found = false;
+    std::vector<size_t> offsets;  // when found: per buffer of the part, in key order
+  };
+  struct KeyHash {
+    size_t operator()(const std::vector<uint64_t>& key) const {
+      uint64_t hash = 1469598103934665603ULL;
+      for (uint64_t value : key) hash = (hash ^ value) * 1099511628211ULL;
+      return static_cast<size_t>(hash ^ (hash >> 29));
+    }
+  };
 
   struct Candidate {
     uint32_t id;
@@ -237,10 +271,62 @@ class Search {
       if (boundary < hi && cuts_[boundary - 1] != 0) continue;
       const size_t group_begin = k;
       while (k < sorted_end && span_begin_[stack_[k]] < boundary) ++k;
-      if (k > group_begin) outcome = Node(group_begin, k, start, boundary, 0, kNone);
+      if (k > group_begin) outcome = SolvePart(group_begin, k, start, boundary);
       start = boundary;
     }
     stack_.resize(sorted_begin);
+    return outcome;
+  }
+
+  // One independent part (all its buffers unplaced), through the cache: a
+  // part is fully described by its buffers and their fm values, so a part
+  // seen before under the same capacity has the same answer.
+  Outcome SolvePart(size_t part_begin, size_t part_end, uint32_t lo, uint32_t hi) {
+    const size_t outer_part_depth = part_depth_;
+    part_depth_ = depth_;
+    const Outcome outcome = CachedNode(part_begin, part_end, lo, hi);
+    part_depth_ = outer_part_depth;
+    return outcome;
+  }
+
+  Outcome CachedNode(size_t part_begin, size_t part_end, uint32_t lo, uint32_t hi) {
+    if (part_end - part_begin < kMinCachedPart) {
+      return Node(part_begin, part_end, lo, hi, 0, kNone);
+    }
+    key_.clear();
+    for (size_t k = part_begin; k < part_end; ++k) {
+      key_.push_back(stack_[k]);
+      key_.push_back(fm_[stack_[k]]);
+    }
+    const auto hit = cache_.find(key_);
+    if (hit != cache_.end()) {
+      ++cache_hits_;
+      if (!hit->second.found) return Outcome::kNone;
+      for (size_t k = part_begin; k < part_end; ++k) {
+        solution_[stack_[k]] = hit->second.offsets[k - part_begin];
+      }
+      return Outcome::kFound;
+    }
+    const Outcome outcome = Node(part_begin, part_end, lo, hi, 0, kNone);
+    if (outcome == Outcome::kFound || outcome == Outcome::kNone) {
+      CachedPart entry;
+      entry.found = outcome == Outcome::kFound;
+      if (entry.found) {
+        for (size_t k = part_begin; k < part_end; ++k) entry.offsets.push_back(solution_[stack_[k]]);
+      }
+      // Recompute the key: the search below reused key_.
+      std::vector<uint64_t> key;
+      for (size_t k = part_begin; k < part_end; ++k) {
+        key.push_back(stack_[k]);
+        key.push_back(fm_[stack_[k]]);
+      }
+      cache_bytes_ += (key.size() + entry.offsets.size()) * sizeof(uint64_t) + 64;
+      if (cache_bytes_ > kMaxCacheBytes) {
+        cache_.clear();
+        cache_bytes_ = 0;
+      }
+      cache_.emplace(std::move(key), std::move(entry));
+    }
     return outcome;
   }
 
@@ -301,10 +387,17 @@ class Search {
     }
     // Increasing candidate offset, then rank: the order the children are
     // tried in, and the release order of the per-section bound below.
-    std::sort(stack_.begin() + static_cast<std::ptrdiff_t>(u_begin),
-              stack_.begin() + static_cast<std::ptrdiff_t>(u_end), [this](uint32_t a, uint32_t b) {
-                return cand_[a] != cand_[b] ? cand_[a] < cand_[b] : rank_[a] < rank_[b];
-              });
+    // (Insertion sort: the parent's order is nearly right, since placing
+    // one buffer only raises the candidates of those live with it.)
+    for (size_t k = u_begin + 1; k < u_end; ++k) {
+      const uint32_t c = stack_[k];
+      size_t j = k;
+      while (j > u_begin && Before(c, stack_[j - 1])) {
+        stack_[j] = stack_[j - 1];
+        --j;
+      }
+      stack_[j] = c;
+    }
     // Per section: the unplaced buffers live there stack up from the level,
     // each at or above its candidate (a release-date bound). Prune when the
     // stack cannot stay within the capacity.
@@ -345,6 +438,7 @@ class Search {
       if (offset > min_fixed) break;
       if (has_fixed_ && blocked_[c]) continue;
       if (offset == level && last_rank != kNone && rank_[c] < last_rank) continue;
+      if (!twins_[c].empty() && OnWrongTwin(c, offset)) continue;
       candidates_.push_back({c, offset});
     }
 
@@ -367,10 +461,32 @@ class Search {
     return outcome;
   }
 
+  // The node order: by candidate offset, then rank.
+  bool Before(uint32_t a, uint32_t b) const {
+    return cand_[a] != cand_[b] ? cand_[a] < cand_[b] : rank_[a] < rank_[b];
+  }
+
+  // True when `c` at `offset` would sit directly on a buffer x with the
+  // same lifetime, placed in the current part, that should be the upper one
+  // of the two: swapping two such neighbours gives a plan as good, and the
+  // one kept has the larger buffer (then the lower rank) underneath. (Only
+  // x of the current part: a part's answer must depend on its floors alone,
+  // for the cache.)
+  bool OnWrongTwin(uint32_t c, size_t offset) const {
+    for (uint32_t x : twins_[c]) {
+      if (!placed_[x] || place_depth_[x] < part_depth_ || solution_[x] + size_[x] != offset) {
+        continue;
+      }
+      if (size_[x] < size_[c] || (size_[x] == size_[c] && rank_[x] > rank_[c])) return true;
+    }
+    return false;
+  }
+
   // Puts `id` at `offset`; returns the undo mark for Unplace.
   size_t Place(uint32_t id, size_t offset) {
     const size_t mark = fm_undo_.size();
     placed_[id] = true;
+    place_depth_[id] = depth_++;
     solution_[id] = offset;
     const size_t top = offset + size_[id];
     for (uint32_t d : overlaps_[id]) {
@@ -388,6 +504,7 @@ class Search {
       fm_undo_.pop_back();
     }
     placed_[id] = false;
+    --depth_;
   }
 
   const PlanningProblem& problem_;
@@ -406,6 +523,7 @@ class Search {
   std::vector<uint32_t> initial_cuts_;  // per boundary s|s+1: buffers crossing it
   std::vector<std::vector<uint32_t>> overlaps_;
   std::vector<std::vector<uint32_t>> fixed_neighbours_;
+  std::vector<std::vector<uint32_t>> twins_;  // same lifetime (see OnWrongTwin)
   std::vector<uint32_t> ranks_[kHeuristics];
 
   // Search state.
@@ -422,12 +540,20 @@ class Search {
   std::vector<size_t> stack_top_;    // per section, during the bound
   std::vector<size_t> fm_;           // highest top of the placed buffers live with each
   std::vector<size_t> cand_;         // candidate offset, at the current node
-  std::vector<bool> placed_;
-  std::vector<bool> blocked_;
+  std::vector<uint8_t> placed_;
+  std::vector<uint8_t> blocked_;
   std::vector<size_t> solution_;     // offset of each buffer as last placed
+  std::vector<size_t> place_depth_;  // buffers placed before it, when placed
+  size_t depth_ = 0;                 // buffers placed now
+  size_t part_depth_ = 0;            // buffers placed when the current part began
   std::vector<uint32_t> stack_;      // stacked slices of buffer ids
   std::vector<Candidate> candidates_;
   std::vector<std::pair<uint32_t, size_t>> fm_undo_;
+  // Answers for parts, valid for capacity_ (cleared when it changes).
+  std::unordered_map<std::vector<uint64_t>, CachedPart, KeyHash> cache_;
+  size_t cache_bytes_ = 0;
+  uint64_t cache_hits_ = 0;
+  std::vector<uint64_t> key_;
 };
 
 }  // namespace
@@ -508,18 +634,18 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
       }
     }
   } else if (best_head > lower_bound && searchable) {
-    // Step 5: rounds of bisection between the proven lower bound and the
-    // best head, each decision with a node budget that grows every round;
-    // every round first asks for a plan at the lower bound itself.
+    // Step 5: rounds, each with twice the node budget of the one before:
+    // first a plan at the lower bound itself (most problems have one), then
+    // a bisection between the lower bound and the best head with 1/16
+    // of that budget per decision.
     uint64_t attempt_nodes = std::max<uint64_t>(4096, 16 * search.searched_buffers());
     bool stop = false;
     while (!stop && best_head > lower_bound) {
+      if (decide(lower_bound, attempt_nodes) == Search::Outcome::kLimit) break;
       size_t low = lower_bound;  // caps below `low` are ruled out in this round
-      bool first = true;
       while (!stop && low < best_head) {
-        const size_t cap = first ? low : low + (best_head - 1 - low) / 2;
-        first = false;
-        switch (decide(cap, attempt_nodes)) {
+        const size_t cap = low + (best_head - 1 - low) / 2;
+        switch (decide(cap, std::max<uint64_t>(1024, attempt_nodes / 16))) {
           case Search::Outcome::kFound: break;
           case Search::Outcome::kNone:
           case Search::Outcome::kBudget: low = cap + 1; break;
@@ -527,8 +653,9 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
         }
         low = std::max(low, lower_bound);
       }
-      attempt_nodes = attempt_nodes > UINT64_MAX / 8 ? UINT64_MAX / 2 : 4 * attempt_nodes;
+      attempt_nodes = attempt_nodes > UINT64_MAX / 4 ? UINT64_MAX / 2 : 2 * attempt_nodes;
     }
+    stop = stop || (best_head > lower_bound);
     result.limit_reached = stop;
   }
   if (best_head <= lower_bound) lower_bound = best_head;

@@ -1,39 +1,50 @@
 // OptimalPlanner: the smallest head, by branch and bound (host only).
 //
-// The search space is that of canonical plans (in the spirit of MiniMalloc,
-// ASPLOS 2023): buffers are placed one at a time in order of non-decreasing
-// offset, each at the lowest aligned offset above everything placed before it
-// in its lifetime. Every plan can be pushed down into such a form without
-// growing, so searching these orders is complete.
+// The core is a decision procedure in the manner of MiniMalloc (ASPLOS
+// 2023): "is there a plan whose head fits in C bytes?". It searches
+// canonical plans only: every buffer sits at offset 0 or directly on a
+// buffer live with it, and buffers are placed one at a time in order of
+// non-decreasing offset. Any plan can be pushed down into that form without
+// growing, so the search is complete.
 //
 //   offset
-//     ^         +---- b ----+             placing b at level L: every section's
-//     |  +- a -+|           |   +- c -+   floor is at least L from now on, so
-//   L +--------++-----------+---+.....+   the space under L is given up
-//     +-----------------------------------> step
+//     ^         +---- b ----+             the next buffer goes at the lowest
+//     |  +- a -+|           |   +- c -+   candidate offset: the highest top
+//   L +--------++-----------+---+.....+   below it in its lifetime; nothing
+//     +-----------------------------------> step   placed later goes lower
 //
 // Steps:
 //   1. Upper bound: the greedy planner's plan. Lower bound: the most bytes
 //      live at one step. If they meet, done.
-//   2. Split time into sections (between consecutive lifetime ends). State:
-//      the floor of each section, the level L (offset of the last buffer
-//      placed), the bytes still to place in each section.
-//   3. At a node, each remaining buffer's lowest offset is
-//      low = align(max(L, highest floor in its lifetime)) (a fixed buffer's
-//      is its fixed offset). Prune when some buffer cannot fit under the
-//      capacity, when a fixed buffer is already under the level or a floor,
-//      or when in some section max(floor, L) + bytes left > capacity.
-//   4. Branch only on buffers b with low(b) < low(c) + size(c) for every other
-//      placeable c: if c fits entirely below b, putting c first is never
-//      worse (dominance). Try them lowest first, then longest lifetime, then
-//      largest. Two buffers that are not live together and land at the same
-//      offset are tried in one order only (symmetry).
-//   5. Minimising: first ask for a plan at the lower bound (with part of the
-//      time); then search below the best head found, tightening the capacity
-//      after every plan, until the search space is exhausted (proven
-//      optimal) or time runs out (best plan, not proven).
-// Cost: exponential in the worst case; each node costs O(n + sections).
-// Anytime: the best plan found so far is always returned.
+//   2. Split time into sections (between consecutive lifetime ends). Where no
+//      unplaced buffer crosses from one section to the next, the problem falls
+//      apart into independent parts, each searched on its own (again after
+//      every placement that opens such a cut). A part already answered under
+//      the same capacity (same buffers, same floors) is not searched again.
+//   3. At a node, each unplaced buffer's candidate offset is the highest top
+//      of the placed buffers live with it, aligned up (a fixed buffer's is its
+//      fixed offset). Prune when a buffer cannot fit under C, or when in some
+//      section the unplaced buffers live there, stacked from the level L in
+//      order of candidate offset, do not fit under C (this counts the gaps
+//      that no remaining buffer can fill).
+//   4. Branch, lowest candidate first, on buffers b whose candidate o is at or
+//      above L (a buffer whose candidate fell below L can only go higher,
+//      on top of one placed later), with these symmetry and dominance rules:
+//      at o == L only buffers after the last one in the static order; no b
+//      when another buffer c would fit entirely below o (c belongs there);
+//      no b above an unplaced fixed buffer's offset; not b directly on a
+//      buffer with the same lifetime that is smaller (swap them).
+//   5. Restarts: three static orders (lifetime length, area, busiest section,
+//      as in MiniMalloc) are tried in turn with a node budget doubling each
+//      round; an exhausted search under any order is a proof.
+//   6. Minimising: rounds with a growing node budget, each first asking for a
+//      plan at the lower bound, then bisecting between the lower bound and
+//      the best head. A proven "no" raises the lower bound; a plan lowers
+//      the best head; the search stops when they meet (proven optimal) or
+//      the time runs out (best plan, not proven).
+// Cost: exponential in the worst case; each node costs O(n + the sections
+// spanned by the unplaced buffers). Anytime: the best plan found so far is
+// always returned.
 #pragma once
 
 #include <cstddef>
