@@ -10,6 +10,7 @@
 #include <new>
 
 #include "microarena/base/status.h"
+#include "microarena/kernels/activation_range.h"
 #include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/kernel.h"
 #include "microarena/kernels/reference/add.h"
@@ -84,63 +85,21 @@ inline bool QuantizeMultiplierSmallerThanOne(double multiplier, int32_t* quantiz
 }
 
 // The quantized clamp range of a fused activation on an output of `type`
-// with `quantization`: the type's range intersected with the activation's
-// real range quantized as zero_point + round(f / scale) (float division).
-// Returns false for activations TFLite does not fuse here (TANH, SIGN_BIT).
+// with `quantization` (TFLite's rule, in activation_range.h). Returns false
+// for activations TFLite does not fuse here (TANH, SIGN_BIT) and for bounds
+// that do not fit int32.
 inline bool QuantizedActivationRange(tflite::ActivationFunctionType activation, TensorType type,
                                      const TensorQuantization& quantization, int32_t* min, int32_t* max) {
   int32_t type_min = 0;
   int32_t type_max = 0;
   IntegerTypeRange(type, &type_min, &type_max);
-  const auto quantize = [&](float f) {
-    // Saturated to int32 (the int conversion of an out-of-range float is
-    // undefined); the clamp to the type range follows.
-    const float rounded = std::round(f / quantization.scale);
-    const int64_t value = rounded >= 2147483648.0f ? int64_t{INT32_MAX}
-                          : rounded < -2147483648.0f ? int64_t{INT32_MIN}
-                                                    : static_cast<int64_t>(rounded);
-    return static_cast<int32_t>(std::clamp<int64_t>(value + quantization.zero_point, INT32_MIN, INT32_MAX));
-  };
-  switch (activation) {
-    case tflite::ActivationFunctionType::NONE:
-      *min = type_min;
-      *max = type_max;
-      return true;
-    case tflite::ActivationFunctionType::RELU:
-      *min = std::max(type_min, quantize(0.0f));
-      *max = type_max;
-      return true;
-    case tflite::ActivationFunctionType::RELU6:
-      *min = std::max(type_min, quantize(0.0f));
-      *max = std::min(type_max, quantize(6.0f));
-      return true;
-    case tflite::ActivationFunctionType::RELU_N1_TO_1:
-      *min = std::max(type_min, quantize(-1.0f));
-      *max = std::min(type_max, quantize(1.0f));
-      return true;
-    default:
-      return false;
-  }
+  return microarena::QuantizedActivationRange(activation, quantization.scale, quantization.zero_point, type_min,
+                                              type_max, min, max);
 }
 
 // The float clamp range of a fused activation; false for TANH and SIGN_BIT.
 inline bool FloatActivationRange(tflite::ActivationFunctionType activation, reference::FloatActivationRange* range) {
-  switch (activation) {
-    case tflite::ActivationFunctionType::NONE:
-      *range = {std::numeric_limits<float>::lowest(), std::numeric_limits<float>::max()};
-      return true;
-    case tflite::ActivationFunctionType::RELU:
-      *range = {0.0f, std::numeric_limits<float>::max()};
-      return true;
-    case tflite::ActivationFunctionType::RELU6:
-      *range = {0.0f, 6.0f};
-      return true;
-    case tflite::ActivationFunctionType::RELU_N1_TO_1:
-      *range = {-1.0f, 1.0f};
-      return true;
-    default:
-      return false;
-  }
+  return microarena::FloatActivationRange(activation, &range->min, &range->max);
 }
 
 // "RELU6", ... for messages.
