@@ -28,6 +28,7 @@ struct ModelPlanOptions {
   std::function<void(const OptimalProgress&)> progress;  // for "optimal"; may be empty
   bool compare = true;              // also plan with linear, greedy-tflm and greedy
   std::vector<ScratchRequest> scratch;  // op scratch buffers (from the kernels)
+  std::vector<int32_t> order;           // execution order (order[step] = op); empty: the stored order
 };
 
 struct PlannerHead {
