@@ -35,6 +35,7 @@ size_t Arena::used_bytes() const {
 }
 
 bool Arena::ShouldInjectFailure() {
+  ++allocation_count_;
   if (fail_countdown_ == 0) return false;
   return --fail_countdown_ == 0;
 }

@@ -74,6 +74,9 @@ class Arena {
   // Test hook: make the `n`-th allocation from now on (1 = the next) fail as if
   // the arena were full; 0 turns it off. Counts persistent, temp and head.
   void FailAllocationNumber(uint32_t n) { fail_countdown_ = n; }
+  // Allocations asked of this arena so far (persistent, temp and head; failed
+  // ones included): FailAllocationNumber(k) for k in [1, count] fails each once.
+  uint32_t allocation_count() const { return allocation_count_; }
 
  private:
   Status NoRoom(ArenaArea area, size_t requested, size_t available) const;
@@ -89,6 +92,7 @@ class Arena {
   size_t temp_mark_peak_bytes_ = 0;
   size_t head_bytes_ = 0;
   uint32_t fail_countdown_ = 0;
+  uint32_t allocation_count_ = 0;
 };
 
 }  // namespace microarena

@@ -62,18 +62,26 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
   SubgraphView subgraph() const override { return interpreter_.model_.subgraph(0); }
   OperatorView op() const override { return subgraph().op(op_index_); }
   void* AllocatePersistent(size_t bytes, size_t alignment) override {
-    if (alignment > interpreter_.arena_.alignment()) {
-      last_error_ = Error(ErrorCode::kInvalidArgument, "persistent alignment %zu exceeds the arena's %zu", alignment,
-                          interpreter_.arena_.alignment());
+    const size_t arena_alignment = interpreter_.arena_.alignment();
+    if (!IsPowerOfTwo(alignment) || alignment > 64) {
+      last_error_ = Error(ErrorCode::kInvalidArgument, "op data alignment %zu is not a power of two up to 64",
+                          alignment);
       return nullptr;
     }
-    Result<uint8_t*> memory = interpreter_.arena_.AllocatePersistent(bytes);
+    // Stricter than the arena (e.g. 8 in a 4-aligned arena): take the extra
+    // bytes whatever the address, so the figures do not depend on where the
+    // arena starts, and align up inside them.
+    const size_t extra = alignment > arena_alignment ? alignment - arena_alignment : 0;
+    size_t padded = 0;
+    if (!CheckedAdd(bytes, extra, &padded)) padded = static_cast<size_t>(-1);
+    Result<uint8_t*> memory = interpreter_.arena_.AllocatePersistent(padded);
     if (!memory.ok()) {
       last_error_ = memory.status();
       last_error_.Prefix("op data");
       return nullptr;
     }
-    return *memory;
+    const auto address = reinterpret_cast<uintptr_t>(*memory);
+    return *memory + ((alignment - (address & (alignment - 1))) & (alignment - 1));
   }
   Status OutOfMemory() const override {
     if (!last_error_.ok()) return last_error_;

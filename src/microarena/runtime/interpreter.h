@@ -105,6 +105,8 @@ class Interpreter {
 
   // Test hook: see Arena::FailAllocationNumber.
   void FailAllocationNumber(uint32_t n) { arena_.FailAllocationNumber(n); }
+  // Arena allocations made so far (see Arena::allocation_count).
+  uint32_t arena_allocation_count() const { return arena_.allocation_count(); }
 
  private:
   struct Node {
