@@ -11,6 +11,8 @@
 // (k parallel two-op branches: 3^k executed-op sets, the search's worst case).
 #include <benchmark/benchmark.h>
 
+#include "bench/bench_support.h"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -27,22 +29,14 @@
 
 namespace {
 
+using microarena::bench::SharedDir;
+
 namespace fs = std::filesystem;
 using namespace microarena;
 
-std::string SharedDir() {
-  if (const char* env = std::getenv("MICROARENA_SHARED_DIR")) return env;
-  return std::string(MICROARENA_SOURCE_DIR) + "/../shared";
-}
-
 std::vector<std::string> ModelNames() {
   std::vector<std::string> names;
-  fs::path dir = fs::path(SharedDir()) / "models";
-  if (!fs::is_directory(dir)) return names;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() == ".tflite") names.push_back(entry.path().stem().string());
-  }
-  std::sort(names.begin(), names.end());
+  for (const std::string& path : microarena::bench::SharedModelPaths()) names.push_back(fs::path(path).stem().string());
   return names;
 }
 
