@@ -25,6 +25,7 @@ Command RegisterPlanCommand(CLI::App& app) {
     bool json = false;
     std::string csv_path;
     size_t name_width = 40;
+    bool overlap = false;
   };
   auto options = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
@@ -49,6 +50,9 @@ Command RegisterPlanCommand(CLI::App& app) {
       ->default_val(10.0)
       ->check(CLI::Range(0.0, 86400.0));
   sub->add_flag("--json", options->json, "print one JSON document instead of text");
+  sub->add_flag("--overlap", options->overlap,
+                "let an op's output share bytes with an input that dies there where the kernel\n"
+                "approves it (elementwise in place, convolutions and pools with a row lag)");
   sub->add_option("--csv", options->csv_path,
                   "also write the planning problem in MiniMalloc's CSV form (id,lower,upper,size)");
   sub->add_option("--name-width", options->name_width, "cut owner names to this many characters in text")
@@ -72,11 +76,15 @@ Command RegisterPlanCommand(CLI::App& app) {
             }
             // The kernels' scratch requests are planned with the tensors; the
             // runtime's persistent area and temp peak complete the arena.
-            Result<std::vector<ScratchRequest>> scratch = CollectScratchRequests(file->view(), AllOpsResolver());
-            if (scratch.ok()) plan_options.scratch = *scratch;
+            Result<PrepareRequests> scratch = CollectPrepareRequests(file->view(), AllOpsResolver());
+            if (scratch.ok()) plan_options.scratch = scratch->scratch;
+            if (scratch.ok() && options->overlap) plan_options.overlaps = scratch->overlaps;
+            plan_options.overlap = options->overlap;
             Result<report::ModelPlan> plan = report::PlanModel(file->view(), plan_options);
             if (plan.ok() && scratch.ok()) {
-              Result<ArenaFigures> figures = MeasureArena(file->view(), AllOpsResolver());
+              InterpreterOptions runtime_options;
+              runtime_options.allow_overlap = options->overlap;
+              Result<ArenaFigures> figures = MeasureArena(file->view(), AllOpsResolver(), runtime_options);
               if (figures.ok()) {
                 plan->has_runtime = true;
                 plan->persistent_bytes = figures->persistent_bytes;
