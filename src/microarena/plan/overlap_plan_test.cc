@@ -229,5 +229,84 @@ TEST(OverlapPlan, RandomChainsGiveValidPlansAboveTheBound) {
   }
 }
 
+// The exact planner's proofs with permissions of D > 0 (where it claims
+// completeness) against brute force: every offset of every buffer on the
+// alignment grid, with the sharing rule written out here.
+TEST(OverlapPlan, OptimalMatchesBruteForceOnSmallProblems) {
+  std::mt19937 random(11);
+  OptimalOptions options;
+  options.time_limit_seconds = 0;
+  options.node_limit = 200000;
+  const OptimalPlanner optimal(options);
+  int rounds_where_overlap_helps = 0;
+  for (int round = 0; round < 40; ++round) {
+    OverlapProblem p;
+    const size_t count = 3 + random() % 2;  // 3 or 4 buffers
+    for (size_t b = 0; b < count; ++b) {
+      const auto first = static_cast<int32_t>(random() % 3);
+      p.buffers.push_back(Buffer(16 * (1 + random() % 4), first, first + 1 + static_cast<int32_t>(random() % 2)));
+    }
+    // Permissions between pairs live together at exactly one step, D > 0.
+    for (uint32_t a = 0; a < count; ++a) {
+      for (uint32_t b = 0; b < count; ++b) {
+        if (a == b || p.buffers[a].lifetime.end_op != p.buffers[b].lifetime.first_op + 1) continue;
+        if (random() % 2 == 0) continue;
+        bool taken = false;
+        for (const OverlapPermission& q : p.overlaps) {
+          taken |= q.input_buffer == a || q.input_buffer == b || q.output_buffer == a || q.output_buffer == b;
+        }
+        if (!taken) p.overlaps.push_back(OverlapPermission{a, b, 1 + random() % 48});
+      }
+    }
+    size_t total = 0;
+    for (const BufferRequest& b : p.buffers) total += b.size_bytes;
+    auto valid = [&](const std::vector<size_t>& offsets) {
+      for (size_t a = 0; a < count; ++a) {
+        for (size_t b = a + 1; b < count; ++b) {
+          if (!p.buffers[a].lifetime.Overlaps(p.buffers[b].lifetime)) continue;
+          if (offsets[a] + p.buffers[a].size_bytes <= offsets[b] || offsets[b] + p.buffers[b].size_bytes <= offsets[a]) {
+            continue;
+          }
+          bool allowed = false;
+          for (const OverlapPermission& q : p.overlaps) {
+            if ((q.input_buffer == a && q.output_buffer == b) || (q.input_buffer == b && q.output_buffer == a)) {
+              allowed = offsets[q.input_buffer] >= offsets[q.output_buffer] &&
+                        offsets[q.input_buffer] - offsets[q.output_buffer] >= q.min_displacement_bytes;
+            }
+          }
+          if (!allowed) return false;
+        }
+      }
+      return true;
+    };
+    size_t best = SIZE_MAX;
+    std::vector<size_t> offsets(count, 0);
+    const size_t slots = total / 16 + 1;
+    for (size_t code = 0;; ++code) {
+      size_t rest = code;
+      for (size_t b = 0; b < count; ++b) {
+        offsets[b] = 16 * (rest % slots);
+        rest /= slots;
+      }
+      if (rest != 0) break;
+      size_t head = 0;
+      for (size_t b = 0; b < count; ++b) head = std::max(head, offsets[b] + p.buffers[b].size_bytes);
+      if (head < best && valid(offsets)) best = head;
+    }
+    std::vector<size_t> planned(count);
+    Result<OptimalResult> o = optimal.Solve(p.problem(), Span<size_t>(planned.data(), planned.size()));
+    ASSERT_TRUE(o.ok()) << o.status().message();
+    EXPECT_TRUE(valid(planned)) << "round " << round;
+    EXPECT_EQ(o->head_bytes, best) << "round " << round;
+    EXPECT_TRUE(o->proven_optimal) << "round " << round;
+    size_t plain_bound = 0;
+    std::vector<uint8_t> workspace(LowerBoundWorkspaceBytes(count));
+    ASSERT_TRUE(ComputeLowerBound(p.problem().buffers, Span<uint8_t>(workspace.data(), workspace.size()), &plain_bound)
+                    .ok());
+    rounds_where_overlap_helps += best < plain_bound ? 1 : 0;
+  }
+  EXPECT_GE(rounds_where_overlap_helps, 5);  // the problems do exercise the permissions
+}
+
 }  // namespace
 }  // namespace microarena
