@@ -164,6 +164,8 @@ Command RegisterRunCommand(CLI::App& app) {
             }
             SubgraphView subgraph = file->view().subgraph(0);
             using report::Bytes;
+            const char* planner_name =
+                result->planner == PlannerChoice::kCustom ? optimal.name() : PlannerChoiceName(result->planner);
             if (options->json) {
               nlohmann::json doc;
               doc["model"] = file->path();
@@ -174,7 +176,7 @@ Command RegisterRunCommand(CLI::App& app) {
               doc["temp_peak_bytes"] = result->temp_peak_bytes;
               doc["lower_bound_bytes"] = result->lower_bound_bytes;
               doc["overlap_permissions"] = result->overlap_permissions;
-              doc["planner"] = PlannerChoiceName(result->planner);
+              doc["planner"] = planner_name;
               doc["invoke_seconds"] = result->invoke_seconds;
               doc["invoke_seconds_min"] = result->invoke_seconds_min;
               doc["repeat"] = options->repeat;
@@ -193,7 +195,7 @@ Command RegisterRunCommand(CLI::App& app) {
               return kExitOk;
             }
             std::printf("model        %s\n", file->path().c_str());
-            std::printf("planner      %s\n", PlannerChoiceName(result->planner));
+            std::printf("planner      %s\n", planner_name);
             std::printf("arena        %s given, %s used\n", Bytes(result->arena_bytes).c_str(),
                         Bytes(result->used_bytes).c_str());
             std::printf("  persistent %s\n", Bytes(result->persistent_bytes).c_str());

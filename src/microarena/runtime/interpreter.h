@@ -18,7 +18,8 @@
 //      tolerates (the requests and declarations wait in temp);
 //   3. the scratch offset table (tail), then lifetimes, the overlap
 //      permissions the lifetimes allow (analysis/overlaps.h), the planner's
-//      working memory and the offsets, all in temp;
+//      working memory and the offsets, all in temp; a plan with permissions
+//      or from a custom planner is verified (plan/verify.h);
 //   4. temp is released and the head committed; tensors and scratch get their
 //      addresses in the head.
 // The model, the resolver and the arena are borrowed: they must outlive the
