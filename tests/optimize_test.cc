@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <random>
 
 #include <nlohmann/json.hpp>
@@ -288,6 +289,96 @@ TEST(OptimizeCommandTest, BadArgumentsAreRefused) {
   auto missing_model = RunCli({"optimize", TempDir("optimize_missing") + "/none.tflite", "-o", "/tmp/none.tflite"});
   EXPECT_EQ(missing_model.exit_code, 1);
   EXPECT_NE(missing_model.stderr_text.find("none.tflite"), std::string::npos) << missing_model.stderr_text;
+}
+
+}  // namespace
+}  // namespace microarena
+
+namespace microarena {
+namespace {
+
+size_t TflmMinArena(const std::string& model) {
+  std::ifstream in(SharedDir() + "/golden/tflm_arena.csv");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(model + ",", 0) == 0) return std::stoul(line.substr(model.size() + 1));
+  }
+  return 0;
+}
+
+// optimize --overlap on vww_96_int8: the plan goes under microarena's own
+// metadata name (never OfflineMemoryAllocation, so stock TFLM plans the model
+// itself); our runtime with allow_overlap uses it: head at least 25% below
+// the no-overlap lower bound, arena below 0.6 x TFLM's minimum, outputs
+// bit-exact with TFLM's goldens. Without allow_overlap the plan is ignored.
+TEST(OptimizeCommandTest, OverlapPlanIsForMicroarenaOnlyAndRunsBitExact) {
+  MICROARENA_REQUIRE_SHARED();
+  const std::string name = "vww_96_int8";
+  const std::string out = TempDir("optimize_overlap") + "/vww.overlap.tflite";
+  auto result = RunCli({"optimize", SharedDir() + "/models/" + name + ".tflite", "-o", out, "--overlap", "--json"});
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+  auto doc = nlohmann::json::parse(result.stdout_text);
+  EXPECT_EQ(doc["tflm_safe"], false);
+  EXPECT_EQ(doc["metadata_name"], kOverlapPlanMetadataName);
+  EXPECT_GT(doc["used_overlaps"].get<int>(), 0);
+  EXPECT_EQ(doc["outputs_identical"], true);
+
+  Result<ModelFile> file = ModelFile::Open(out);
+  ASSERT_TRUE(file.ok());
+  EXPECT_FALSE(file->view().has_metadata(kOfflinePlanMetadataName));
+  EXPECT_TRUE(file->view().has_metadata(kOverlapPlanMetadataName));
+
+  const size_t tflm_min = TflmMinArena(name);
+  ASSERT_GT(tflm_min, 0u);
+  for (uint32_t seed = 1; seed <= 3; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const std::string golden = SharedDir() + "/golden/" + name + "/seed" + std::to_string(seed) + "/output_0.bin";
+    RunOptions with;
+    with.seed = seed;
+    with.interpreter.allow_overlap = true;
+    Result<RunResult> ran = RunModel(file->view(), AllOpsResolver(), with);
+    ASSERT_TRUE(ran.ok()) << ran.status().message();
+    EXPECT_EQ(ran->planner, PlannerChoice::kOffline);
+    EXPECT_EQ(ran->outputs[0], ReadFileBytes(golden));
+    EXPECT_LE(ran->head_bytes * 4, ran->lower_bound_bytes * 3) << ran->head_bytes << " vs " << ran->lower_bound_bytes;
+    EXPECT_LT(ran->used_bytes * 10, tflm_min * 6) << ran->used_bytes << " vs TFLM " << tflm_min;
+
+    RunOptions without;
+    without.seed = seed;
+    Result<RunResult> plain = RunModel(file->view(), AllOpsResolver(), without);
+    ASSERT_TRUE(plain.ok());
+    EXPECT_EQ(plain->planner, PlannerChoice::kGreedy);
+    EXPECT_EQ(plain->outputs[0], ReadFileBytes(golden));
+  }
+}
+
+// A stored plan is verified before use: one that puts every planned tensor at
+// offset 0 is refused, whether it claims to be an overlap plan or TFLM's.
+TEST(OptimizeCommandTest, StoredPlansThatBreakTheRulesAreRefused) {
+  std::vector<uint8_t> demo = BuildDemoModel();
+  Result<ModelView> model = LoadModel(Span<const uint8_t>(demo.data(), demo.size()));
+  ASSERT_TRUE(model.ok());
+  std::vector<int32_t> offsets(model->subgraph(0).tensor_count(), -1);
+  for (size_t t = 0; t < offsets.size(); ++t) {
+    TensorView tensor = model->subgraph(0).tensor(t);
+    if (!tensor.is_constant() && !tensor.is_variable()) offsets[t] = 0;
+  }
+  for (const char* metadata_name : {kOverlapPlanMetadataName, kOfflinePlanMetadataName}) {
+    SCOPED_TRACE(metadata_name);
+    ModelEdits edits;
+    edits.metadata.push_back({metadata_name, EncodeOfflinePlan(offsets)});
+    Result<std::vector<uint8_t>> bad = RewriteModel(Span<const uint8_t>(demo.data(), demo.size()), edits);
+    ASSERT_TRUE(bad.ok());
+    Result<ModelFile> file = ModelFile::FromBytes(*bad, "bad-plan");
+    ASSERT_TRUE(file.ok());
+    RunOptions run;
+    run.arena_bytes = 256 * 1024;
+    run.interpreter.allow_overlap = true;
+    run.interpreter.planner = PlannerChoice::kOffline;
+    Result<RunResult> ran = RunModel(file->view(), AllOpsResolver(), run);
+    ASSERT_FALSE(ran.ok());
+    EXPECT_NE(std::string(ran.status().message()).find("invalid plan"), std::string::npos) << ran.status().message();
+  }
 }
 
 }  // namespace
