@@ -45,8 +45,19 @@ class Arena {
   Result<uint8_t*> AllocateTemp(size_t bytes);
   // Releases all temp memory (the peak is remembered).
   void ResetTemp() { temp_bytes_ = 0; }
-  // Reserves the head; temp must have been reset.
+  // Reserves at least `head_bytes` of head (the head only grows: interpreters
+  // sharing one arena each commit theirs, the largest wins); temp must have
+  // been reset.
   Status CommitHead(size_t head_bytes);
+  // Gives back the newest persistent bytes, down to `tail_bytes` (a failed
+  // AllocateTensors in a shared arena returns what it took). Never grows.
+  void ShrinkTailTo(size_t tail_bytes) {
+    if (tail_bytes < tail_bytes_) tail_bytes_ = tail_bytes;
+  }
+  // Restarts the temp peak that temp_peak_since_mark_bytes() reports (the
+  // arena-wide temp_peak_bytes() keeps counting).
+  void MarkTempPeak() { temp_mark_peak_bytes_ = temp_bytes_; }
+  size_t temp_peak_since_mark_bytes() const { return temp_mark_peak_bytes_; }
 
   uint8_t* head_start() const { return start_; }
   size_t persistent_bytes() const { return tail_bytes_; }
@@ -63,6 +74,9 @@ class Arena {
   // Test hook: make the `n`-th allocation from now on (1 = the next) fail as if
   // the arena were full; 0 turns it off. Counts persistent, temp and head.
   void FailAllocationNumber(uint32_t n) { fail_countdown_ = n; }
+  // Allocations asked of this arena so far (persistent, temp and head; failed
+  // ones included): FailAllocationNumber(k) for k in [1, count] fails each once.
+  uint32_t allocation_count() const { return allocation_count_; }
 
  private:
   Status NoRoom(ArenaArea area, size_t requested, size_t available) const;
@@ -75,8 +89,10 @@ class Arena {
   size_t tail_bytes_ = 0;
   size_t temp_bytes_ = 0;
   size_t temp_peak_bytes_ = 0;
+  size_t temp_mark_peak_bytes_ = 0;
   size_t head_bytes_ = 0;
   uint32_t fail_countdown_ = 0;
+  uint32_t allocation_count_ = 0;
 };
 
 }  // namespace microarena

@@ -74,18 +74,26 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
   SubgraphView subgraph() const override { return interpreter_.model_.subgraph(0); }
   OperatorView op() const override { return subgraph().op(op_index_); }
   void* AllocatePersistent(size_t bytes, size_t alignment) override {
-    if (alignment > interpreter_.arena_.alignment()) {
-      last_error_ = Error(ErrorCode::kInvalidArgument, "persistent alignment %zu exceeds the arena's %zu", alignment,
-                          interpreter_.arena_.alignment());
+    const size_t arena_alignment = interpreter_.arena_.alignment();
+    if (!IsPowerOfTwo(alignment) || alignment > 64) {
+      last_error_ = Error(ErrorCode::kInvalidArgument, "op data alignment %zu is not a power of two up to 64",
+                          alignment);
       return nullptr;
     }
-    Result<uint8_t*> memory = interpreter_.arena_.AllocatePersistent(bytes);
+    // Stricter than the arena (e.g. 8 in a 4-aligned arena): take the extra
+    // bytes whatever the address, so the figures do not depend on where the
+    // arena starts, and align up inside them.
+    const size_t extra = alignment > arena_alignment ? alignment - arena_alignment : 0;
+    size_t padded = 0;
+    if (!CheckedAdd(bytes, extra, &padded)) padded = static_cast<size_t>(-1);
+    Result<uint8_t*> memory = interpreter_.arena_.AllocatePersistent(padded);
     if (!memory.ok()) {
       last_error_ = memory.status();
       last_error_.Prefix("op data");
       return nullptr;
     }
-    return *memory;
+    const auto address = reinterpret_cast<uintptr_t>(*memory);
+    return *memory + ((alignment - (address & (alignment - 1))) & (alignment - 1));
   }
   Status OutOfMemory() const override {
     if (!last_error_.ok()) return last_error_;
@@ -153,7 +161,25 @@ Interpreter::Interpreter(const ModelView& model, const OpResolver& resolver, uin
     : model_(model),
       resolver_(resolver),
       options_(options),
-      arena_(arena, arena_bytes, IsSupportedAlignment(options.alignment_bytes) ? options.alignment_bytes : 16) {}
+      own_arena_(arena, arena_bytes, IsSupportedAlignment(options.alignment_bytes) ? options.alignment_bytes : 16),
+      arena_(own_arena_) {}
+
+Interpreter::Interpreter(const ModelView& model, const OpResolver& resolver, SharedArena& shared_arena,
+                         const InterpreterOptions& options)
+    : model_(model),
+      resolver_(resolver),
+      options_(options),
+      own_arena_(nullptr, 0),
+      arena_(shared_arena.arena_),
+      shared_(&shared_arena) {
+  ++shared_->attached_;
+}
+
+Interpreter::~Interpreter() {
+  // The tail stays reserved: later tails sit below it. SharedArena::Reset
+  // frees every tail once no interpreter uses the arena.
+  if (shared_ != nullptr) --shared_->attached_;
+}
 
 Status Interpreter::AllocateTensors() {
   if (allocated_ || failed_) {
@@ -164,6 +190,32 @@ Status Interpreter::AllocateTensors() {
     return Status::Error(ErrorCode::kInvalidArgument, "alignment %zu is not supported (use 4, 8, 16, 32 or 64)",
                          options_.alignment_bytes);
   }
+  if (shared_ == nullptr) return AllocateTensorsInArena();
+
+  if (options_.alignment_bytes != arena_.alignment()) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "the interpreter's alignment %zu differs from the shared arena's %zu; every model in a "
+                         "shared arena must use the arena's alignment",
+                         options_.alignment_bytes, arena_.alignment());
+  }
+  if (arena_.temp_bytes() != 0) {
+    return Status::Error(ErrorCode::kInternal, "the shared arena has %zu temp bytes in use", arena_.temp_bytes());
+  }
+  const size_t tail_before = arena_.persistent_bytes();
+  arena_.MarkTempPeak();
+  Status status = AllocateTensorsInArena();
+  if (!status.ok()) {
+    // Give back what this model took, so the others keep their room.
+    arena_.ResetTemp();
+    arena_.ShrinkTailTo(tail_before);
+    return status.Prefix("shared arena");
+  }
+  own_persistent_bytes_ = arena_.persistent_bytes() - tail_before;
+  own_temp_peak_bytes_ = arena_.temp_peak_since_mark_bytes();
+  return OkStatus();
+}
+
+Status Interpreter::AllocateTensorsInArena() {
   if (arena_.head_start() == nullptr) {
     return Status::Error(ErrorCode::kInvalidArgument, "the arena pointer is null");
   }
@@ -405,6 +457,7 @@ Status Interpreter::PlanAndCommit() {
   arena_.ResetTemp();
   Status committed = arena_.CommitHead(summary.head_bytes);
   if (!committed.ok()) return committed.Prefix("planned head");
+  own_head_bytes_ = AlignUpUnchecked(summary.head_bytes, arena_.alignment());
   return OkStatus();
 }
 
