@@ -135,8 +135,8 @@ Command RegisterPlanCommand(CLI::App& app) {
             // The runtime measures with the planner the device would use: the
             // chosen one, or its default (offline or greedy) for "optimal".
             InterpreterOptions runtime_options = RuntimeOptionsFor(options->planner, options->alignment_bytes);
+            runtime_options.allow_overlap = options->overlap;
             if (plan.ok() && scratch.ok()) {
-              runtime_options.allow_overlap = options->overlap;
               Result<ArenaFigures> figures = MeasureArena(file->view(), AllOpsResolver(), runtime_options);
               if (figures.ok()) {
                 plan->has_runtime = true;

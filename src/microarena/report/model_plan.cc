@@ -81,7 +81,7 @@ Result<ModelPlan> PlanModel(const ModelView& model, const ModelPlanOptions& opti
         size_t permitted,
         ResolveOverlaps(model, Span<const BufferRequest>(plan.buffers.data(), plan.buffers.size()),
                         Span<const OverlapDeclaration>(options.overlaps.data(), options.overlaps.size()),
-                        Span<const int32_t>(), Span<OverlapPermission>(permissions.data(), permissions.size())));
+                        lifetime_options.order, Span<OverlapPermission>(permissions.data(), permissions.size())));
     permissions.resize(permitted);
   }
   PlanningProblem problem;
