@@ -12,6 +12,7 @@
 #include "microarena/report/format.h"
 #include "microarena/report/model_plan.h"
 #include "microarena/report/plan_report.h"
+#include "microarena/report/timeline.h"
 #include "microarena/runtime/host_runner.h"
 #include "tools/microarena/cli_util.h"
 #include "tools/microarena/commands.h"
@@ -59,6 +60,9 @@ Command RegisterPlanCommand(CLI::App& app) {
     size_t alignment_bytes = 16;
     double time_limit_seconds = 10.0;
     bool json = false;
+    std::string format = "text";
+    bool timeline = false;
+    size_t columns = 100;
     std::string csv_path;
     size_t name_width = 40;
     std::string header_path;
@@ -86,7 +90,15 @@ Command RegisterPlanCommand(CLI::App& app) {
                   "whether it is proven optimal (0 = no limit)")
       ->default_val(10.0)
       ->check(CLI::Range(0.0, 86400.0));
-  sub->add_flag("--json", options->json, "print one JSON document instead of text");
+  sub->add_flag("--json", options->json, "print one JSON document instead of text (same as --format json)");
+  sub->add_option("--format", options->format, "text (the memory plan dump; the default) or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  sub->add_flag("--timeline", options->timeline,
+                "also print the timeline: one row per op step, offsets across, every live buffer\n"
+                "drawn with a legend character");
+  sub->add_option("--columns", options->columns, "width of the timeline in characters")
+      ->default_val(100)
+      ->check(CLI::Range(40, 1000));
   sub->add_option("--csv", options->csv_path,
                   "also write the planning problem in MiniMalloc's CSV form (id,lower,upper,size)");
   sub->add_option("--name-width", options->name_width, "cut owner names to this many characters in text")
@@ -106,6 +118,7 @@ Command RegisterPlanCommand(CLI::App& app) {
                                               "and '_', not starting with a digit, '__' or '_' + capital)",
                                               options->header_namespace.c_str()));
             }
+            if (options->format == "json") options->json = true;
             Result<ModelFile> file = ModelFile::Open(options->model_path);
             if (!file.ok()) return PrintError(file.status());
             report::ModelPlanOptions plan_options;
@@ -180,6 +193,12 @@ Command RegisterPlanCommand(CLI::App& app) {
               report::PlanTextOptions text_options;
               text_options.name_width = options->name_width;
               std::fputs(report::PlanText(file->view(), file->path(), *plan, text_options).c_str(), stdout);
+              if (options->timeline) {
+                report::TimelineOptions timeline_options;
+                timeline_options.columns = options->columns;
+                timeline_options.name_width = options->name_width;
+                std::printf("\n%s", report::PlanTimeline(file->view(), *plan, timeline_options).c_str());
+              }
             }
             return kExitOk;
           }};

@@ -13,6 +13,19 @@ const char* ArenaAreaName(ArenaArea area) {
   return "unknown";
 }
 
+const char* PersistentUseName(PersistentUse use) {
+  switch (use) {
+    case PersistentUse::kTensorMetadata: return "tensor metadata";
+    case PersistentUse::kOpTable: return "op table";
+    case PersistentUse::kOpData: return "op data";
+    case PersistentUse::kVariableState: return "variable state";
+    case PersistentUse::kScratchHandles: return "scratch handles";
+    case PersistentUse::kWeightsCopy: return "weights copy";
+    case PersistentUse::kOther: return "other";
+  }
+  return "unknown";
+}
+
 Arena::Arena(uint8_t* buffer, size_t size_bytes, size_t alignment)
     : alignment_(IsPowerOfTwo(alignment) && alignment >= 4 ? alignment : 16) {
   if (buffer == nullptr) return;
@@ -53,7 +66,7 @@ Status Arena::NoRoom(ArenaArea area, size_t requested, size_t available) const {
                        start_padding_ + usable_bytes_, tail_bytes_, head_bytes_, temp_bytes_, needed);
 }
 
-Result<uint8_t*> Arena::AllocatePersistent(size_t bytes) {
+Result<uint8_t*> Arena::AllocatePersistent(size_t bytes, PersistentUse use) {
   size_t rounded = 0;
   if (!AlignUp(bytes, alignment_, &rounded)) return NoRoom(ArenaArea::kPersistent, static_cast<size_t>(-1), 0);
   const size_t low = head_bytes_ > temp_bytes_ ? head_bytes_ : temp_bytes_;
@@ -61,6 +74,10 @@ Result<uint8_t*> Arena::AllocatePersistent(size_t bytes) {
   if (ShouldInjectFailure()) return NoRoom(ArenaArea::kPersistent, rounded + available + alignment_, available);
   if (rounded > available) return NoRoom(ArenaArea::kPersistent, rounded, available);
   tail_bytes_ += rounded;
+  const size_t use_index = static_cast<size_t>(use) < kPersistentUseCount ? static_cast<size_t>(use)
+                                                                          : static_cast<size_t>(PersistentUse::kOther);
+  persistent_by_use_[use_index] += rounded;
+  persistent_requested_bytes_ += bytes;
   return start_ + (usable_bytes_ - tail_bytes_);
 }
 

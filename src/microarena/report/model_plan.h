@@ -41,6 +41,7 @@ struct ModelPlan {
   size_t alignment_bytes = 16;
   std::vector<BufferRequest> buffers;   // in TFLM's order: tensors, then scratch
   std::vector<size_t> offsets_bytes;    // one per buffer
+  std::vector<size_t> requested_bytes;  // one per buffer: its size before rounding to the alignment
   size_t head_bytes = 0;
   size_t lower_bound_bytes = 0;
   bool proven_optimal = false;

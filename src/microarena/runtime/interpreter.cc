@@ -67,7 +67,7 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
                           interpreter_.arena_.alignment());
       return nullptr;
     }
-    Result<uint8_t*> memory = interpreter_.arena_.AllocatePersistent(bytes);
+    Result<uint8_t*> memory = interpreter_.arena_.AllocatePersistent(bytes, PersistentUse::kOpData);
     if (!memory.ok()) {
       last_error_ = memory.status();
       last_error_.Prefix("op data");
@@ -157,10 +157,10 @@ Status Interpreter::AllocateTailStructures() {
   if (!CheckedMul(tensor_count_, sizeof(EvalTensor), &bytes)) {
     return Status::Error(ErrorCode::kOutOfMemory, "%zu tensors overflow the size arithmetic", tensor_count_);
   }
-  Result<uint8_t*> tensors = arena_.AllocatePersistent(bytes);
+  Result<uint8_t*> tensors = arena_.AllocatePersistent(bytes, PersistentUse::kTensorMetadata);
   if (!tensors.ok()) return Status(tensors.status()).Prefix("tensor metadata");
   tensors_ = reinterpret_cast<EvalTensor*>(*tensors);
-  Result<uint8_t*> nodes = arena_.AllocatePersistent(op_count_ * sizeof(Node));
+  Result<uint8_t*> nodes = arena_.AllocatePersistent(op_count_ * sizeof(Node), PersistentUse::kOpTable);
   if (!nodes.ok()) return Status(nodes.status()).Prefix("op table");
   nodes_ = reinterpret_cast<Node*>(*nodes);
   for (size_t o = 0; o < op_count_; ++o) nodes_[o] = Node{};
@@ -174,7 +174,7 @@ Status Interpreter::AllocateTailStructures() {
     eval.type = view.type();
     if (view.is_constant()) {
       if (options_.copy_weights_to_arena) {
-        Result<uint8_t*> copy = arena_.AllocatePersistent(view.byte_size());
+        Result<uint8_t*> copy = arena_.AllocatePersistent(view.byte_size(), PersistentUse::kWeightsCopy);
         if (!copy.ok()) {
           Status status = copy.status();
           char context[96];
@@ -188,7 +188,7 @@ Status Interpreter::AllocateTailStructures() {
         eval.data = const_cast<uint8_t*>(view.data().data());
       }
     } else if (view.is_variable()) {
-      Result<uint8_t*> state = arena_.AllocatePersistent(view.byte_size());
+      Result<uint8_t*> state = arena_.AllocatePersistent(view.byte_size(), PersistentUse::kVariableState);
       if (!state.ok()) {
         Status status = state.status();
         char context[96];
@@ -240,7 +240,8 @@ Status Interpreter::PlanAndCommit() {
   // The scratch table goes in the tail before planning, so that the tail is
   // final when temp peaks: this makes arena_used_bytes() exact.
   if (scratch_count_ > 0) {
-    Result<uint8_t*> table = arena_.AllocatePersistent(scratch_count_ * sizeof(uint32_t));
+    Result<uint8_t*> table =
+        arena_.AllocatePersistent(scratch_count_ * sizeof(uint32_t), PersistentUse::kScratchHandles);
     if (!table.ok()) return Status(table.status()).Prefix("scratch table");
     scratch_offsets_ = reinterpret_cast<uint32_t*>(*table);
   }

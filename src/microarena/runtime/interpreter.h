@@ -78,6 +78,11 @@ class Interpreter {
 
   // Arena figures, in bytes.
   size_t arena_persistent_size() const { return arena_.persistent_bytes(); }
+  // The persistent bytes per use (tensor metadata, op table, op data,
+  // variable state, scratch handles, weights copy); they sum to
+  // arena_persistent_size(). Requested = before rounding to the alignment.
+  size_t arena_persistent_size(PersistentUse use) const { return arena_.persistent_bytes(use); }
+  size_t arena_persistent_requested_size() const { return arena_.persistent_requested_bytes(); }
   size_t arena_scratch_size() const { return arena_.head_bytes(); }
   size_t arena_temp_peak() const { return arena_.temp_peak_bytes(); }
   // The minimum arena this model needs with these options (at an aligned
