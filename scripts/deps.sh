@@ -9,6 +9,7 @@ packages=(
   libflatbuffers-dev flatbuffers-compiler   # model schema (flatc at build time)
   libcli11-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  chromium                                  # headless check of the HTML plan report
 )
 if [[ "${MICROARENA_DEPS_EXTRA:-}" != "" ]]; then
   read -r -a extra <<<"$MICROARENA_DEPS_EXTRA"

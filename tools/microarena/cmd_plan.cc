@@ -10,6 +10,7 @@
 #include "microarena/plan/problem_csv.h"
 #include "microarena/report/arena_header.h"
 #include "microarena/report/format.h"
+#include "microarena/report/html_report.h"
 #include "microarena/report/model_plan.h"
 #include "microarena/report/plan_report.h"
 #include "microarena/report/timeline.h"
@@ -63,6 +64,7 @@ Command RegisterPlanCommand(CLI::App& app) {
     std::string format = "text";
     bool timeline = false;
     size_t columns = 100;
+    std::string html_path;
     std::string csv_path;
     size_t name_width = 40;
     std::string header_path;
@@ -96,6 +98,9 @@ Command RegisterPlanCommand(CLI::App& app) {
   sub->add_flag("--timeline", options->timeline,
                 "also print the timeline: one row per op step, offsets across, every live buffer\n"
                 "drawn with a legend character");
+  sub->add_option("--html", options->html_path,
+                  "also write the plan as one self-contained HTML page (SVG chart of the head, the\n"
+                  "persistent area by use, the tables of the text dump)");
   sub->add_option("--columns", options->columns, "width of the timeline in characters")
       ->default_val(100)
       ->check(CLI::Range(40, 1000));
@@ -186,6 +191,15 @@ Command RegisterPlanCommand(CLI::App& app) {
               Status written = WriteHeaderFile(options->header_path, options->header_namespace, command_line, *file,
                                                runtime_options, *plan);
               if (!written.ok()) return PrintError(written);
+            }
+            if (!options->html_path.empty()) {
+              std::ofstream html(options->html_path, std::ios::binary | std::ios::trunc);
+              html << report::PlanHtml(file->view(), file->path(), *plan);
+              html.close();
+              if (!html) {
+                return PrintError(Status::Error(ErrorCode::kIoError, "%s: cannot write the HTML report",
+                                                options->html_path.c_str()));
+              }
             }
             if (options->json) {
               std::printf("%s\n", report::PlanJson(file->view(), file->path(), *plan).dump(2).c_str());
