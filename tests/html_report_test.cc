@@ -4,7 +4,7 @@
 // data-script-errors; the count must equal the number of planned buffers in
 // `plan --json`, and neither the DOM nor the browser's console log may show
 // an error. A screenshot of each page is kept under the build tree
-// (test_tmp/html_report/*.png) for a person to look at.
+// (test_tmp/html_report/<test>/<model>.png) for a person to look at.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
@@ -86,7 +86,9 @@ class HtmlReportTest : public ::testing::Test {
       GTEST_SKIP() << "no headless browser found (install Debian's chromium, as scripts/deps.sh does, or set "
                       "MICROARENA_CHROMIUM)";
     }
-    dir_ = testing::TempDir("html_report");
+    // One folder per test (TempDir empties it first), so every screenshot stays.
+    dir_ = testing::TempDir(std::string("html_report/") +
+                            ::testing::UnitTest::GetInstance()->current_test_info()->name());
   }
 
   // Writes the page for `model_path`, loads it, and checks it.
