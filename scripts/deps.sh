@@ -10,6 +10,9 @@ packages=(
   libcli11-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   chromium                                  # headless check of the HTML plan report
+  clang libclang-rt-14-dev                  # libFuzzer targets (scripts/fuzz.sh)
+  gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib  # Cortex-M4 firmware
+  qemu-system-arm                           # runs the firmware (mps2-an386)
 )
 if [[ "${MICROARENA_DEPS_EXTRA:-}" != "" ]]; then
   read -r -a extra <<<"$MICROARENA_DEPS_EXTRA"

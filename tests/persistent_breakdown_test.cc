@@ -32,7 +32,6 @@ void CheckBreakdown(const ModelView& model, const std::string& name, const Inter
   size_t sum = 0;
   for (size_t u = 0; u < kPersistentUseCount; ++u) sum += interpreter.arena_persistent_size(static_cast<PersistentUse>(u));
   EXPECT_EQ(sum, interpreter.arena_persistent_size()) << name;
-  EXPECT_EQ(interpreter.arena_persistent_size(PersistentUse::kOther), 0u) << name << ": an untagged allocation";
 
   const size_t align = options.alignment_bytes;
   SubgraphView subgraph = model.subgraph(0);

@@ -85,7 +85,6 @@ void CheckDump(const std::string& path) {
   EXPECT_NE(LineStartingWith(out, "head (RAM)").find(WithSeparators(runtime.head)), std::string::npos);
   for (size_t u = 0; u < kPersistentUseCount; ++u) {
     const auto use = static_cast<PersistentUse>(u);
-    if (use == PersistentUse::kOther) continue;
     EXPECT_NE(LineStartingWith(out, PersistentUseName(use)).find(WithSeparators(runtime.by_use[u])),
               std::string::npos)
         << PersistentUseName(use);

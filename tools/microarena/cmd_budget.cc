@@ -25,6 +25,7 @@ Command RegisterBudgetCommand(CLI::App& app) {
     std::string planner = "auto";
     size_t alignment_bytes = 16;
     bool copy_weights = false;
+    std::string order = "stored";
     double time_limit_seconds = 5.0;
     bool json = false;
   };
@@ -32,7 +33,8 @@ Command RegisterBudgetCommand(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "budget",
       "Say whether a model's tensor arena fits a RAM budget and by how much, then rank the\n"
-      "changes that shrink it (planner, alignment, an optimal offline plan, weights in flash),\n"
+      "changes that shrink it (planner, alignment, an optimal offline plan, weights in flash,\n"
+      "the operators reordered),\n"
       "each measured by running AllocateTensors with it, say which combination fits, and give\n"
       "model-level advice: the op whose activations set the peak, what one channel less there\n"
       "saves (re-planned), the largest persistent use, duplicated quantization parameters.\n"
@@ -50,6 +52,11 @@ Command RegisterBudgetCommand(CLI::App& app) {
   sub->add_option("--align", options->alignment_bytes, "the alignment the firmware uses today")
       ->default_val(16)
       ->check(CLI::IsMember({4, 8, 16, 32, 64}));
+  sub->add_option("--order", options->order,
+                  "the operator order the firmware runs today: stored, or best (a model written by\n"
+                  "microarena optimize --order best)")
+      ->default_val("stored")
+      ->check(CLI::IsMember({"stored", "best"}));
   sub->add_flag("--copy-weights", options->copy_weights, "the firmware copies the weights into the arena today");
   sub->add_option("--time-limit", options->time_limit_seconds, "seconds for each run of the optimal planner")
       ->default_val(5.0)
@@ -68,6 +75,7 @@ Command RegisterBudgetCommand(CLI::App& app) {
             budget.current.planner = options->planner;
             budget.current.alignment_bytes = options->alignment_bytes;
             budget.current.copy_weights_to_arena = options->copy_weights;
+            budget.current.order = options->order;
             budget.time_limit_seconds = options->time_limit_seconds;
             Result<report::BudgetReport> result = report::AnalyzeBudget(file->view(), file->path(), budget);
             if (!result.ok()) {

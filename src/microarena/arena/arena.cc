@@ -13,19 +13,6 @@ const char* ArenaAreaName(ArenaArea area) {
   return "unknown";
 }
 
-const char* PersistentUseName(PersistentUse use) {
-  switch (use) {
-    case PersistentUse::kTensorMetadata: return "tensor metadata";
-    case PersistentUse::kOpTable: return "op table";
-    case PersistentUse::kOpData: return "op data";
-    case PersistentUse::kVariableState: return "variable state";
-    case PersistentUse::kScratchHandles: return "scratch handles";
-    case PersistentUse::kWeightsCopy: return "weights copy";
-    case PersistentUse::kOther: return "other";
-  }
-  return "unknown";
-}
-
 Arena::Arena(uint8_t* buffer, size_t size_bytes, size_t alignment)
     : alignment_(IsPowerOfTwo(alignment) && alignment >= 4 ? alignment : 16) {
   if (buffer == nullptr) return;
@@ -48,6 +35,7 @@ size_t Arena::used_bytes() const {
 }
 
 bool Arena::ShouldInjectFailure() {
+  ++allocation_count_;
   if (fail_countdown_ == 0) return false;
   return --fail_countdown_ == 0;
 }
@@ -66,7 +54,7 @@ Status Arena::NoRoom(ArenaArea area, size_t requested, size_t available) const {
                        start_padding_ + usable_bytes_, tail_bytes_, head_bytes_, temp_bytes_, needed);
 }
 
-Result<uint8_t*> Arena::AllocatePersistent(size_t bytes, PersistentUse use) {
+Result<uint8_t*> Arena::AllocatePersistent(size_t bytes) {
   size_t rounded = 0;
   if (!AlignUp(bytes, alignment_, &rounded)) return NoRoom(ArenaArea::kPersistent, static_cast<size_t>(-1), 0);
   const size_t low = head_bytes_ > temp_bytes_ ? head_bytes_ : temp_bytes_;
@@ -74,10 +62,6 @@ Result<uint8_t*> Arena::AllocatePersistent(size_t bytes, PersistentUse use) {
   if (ShouldInjectFailure()) return NoRoom(ArenaArea::kPersistent, rounded + available + alignment_, available);
   if (rounded > available) return NoRoom(ArenaArea::kPersistent, rounded, available);
   tail_bytes_ += rounded;
-  const size_t use_index = static_cast<size_t>(use) < kPersistentUseCount ? static_cast<size_t>(use)
-                                                                          : static_cast<size_t>(PersistentUse::kOther);
-  persistent_by_use_[use_index] += rounded;
-  persistent_requested_bytes_ += bytes;
   return start_ + (usable_bytes_ - tail_bytes_);
 }
 
@@ -90,6 +74,7 @@ Result<uint8_t*> Arena::AllocateTemp(size_t bytes) {
   uint8_t* result = start_ + temp_bytes_;
   temp_bytes_ += rounded;
   if (temp_bytes_ > temp_peak_bytes_) temp_peak_bytes_ = temp_bytes_;
+  if (temp_bytes_ > temp_mark_peak_bytes_) temp_mark_peak_bytes_ = temp_bytes_;
   return result;
 }
 
@@ -102,7 +87,7 @@ Status Arena::CommitHead(size_t head_bytes) {
   const size_t available = usable_bytes_ - tail_bytes_;
   if (ShouldInjectFailure()) return NoRoom(ArenaArea::kHead, rounded + available + alignment_, available);
   if (rounded > available) return NoRoom(ArenaArea::kHead, rounded, available);
-  head_bytes_ = rounded;
+  if (rounded > head_bytes_) head_bytes_ = rounded;
   return OkStatus();
 }
 

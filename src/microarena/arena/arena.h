@@ -30,21 +30,6 @@ namespace microarena {
 enum class ArenaArea : uint8_t { kPersistent = 0, kHead = 1, kTemp = 2 };
 const char* ArenaAreaName(ArenaArea area);
 
-// What a persistent allocation is for; the arena keeps the bytes per use so
-// reports can break the tail down (heap-free: one counter per use).
-enum class PersistentUse : uint8_t {
-  kTensorMetadata = 0,  // one EvalTensor per tensor
-  kOpTable = 1,         // the interpreter's node per op (kernel + op data pointers)
-  kOpData = 2,          // kernels' op data (e.g. per-channel multipliers and shifts)
-  kVariableState = 3,   // variable tensors (LSTM/RNN state)
-  kScratchHandles = 4,  // the scratch offset table
-  kWeightsCopy = 5,     // constant data copied in with copy_weights_to_arena
-  kOther = 6,           // anything allocated without a use
-};
-constexpr size_t kPersistentUseCount = 7;
-// A stable, lower-case name ("tensor metadata").
-const char* PersistentUseName(PersistentUse use);
-
 class Arena {
  public:
   // `buffer` is borrowed: it must outlive the arena. `alignment` is a power of
@@ -52,25 +37,30 @@ class Arena {
   // asked per call when larger).
   Arena(uint8_t* buffer, size_t size_bytes, size_t alignment = 16);
 
-  // `bytes` from the tail, counted under `use`. Errors (kOutOfMemory) say the
-  // area, the bytes requested, available and missing.
-  Result<uint8_t*> AllocatePersistent(size_t bytes, PersistentUse use = PersistentUse::kOther);
+  // `bytes` from the tail. Errors (kOutOfMemory) say the area, the bytes
+  // requested, available and missing.
+  Result<uint8_t*> AllocatePersistent(size_t bytes);
   // `bytes` from temp, above the previous temp allocations (so successive
   // temp allocations of multiples of the alignment are contiguous).
   Result<uint8_t*> AllocateTemp(size_t bytes);
   // Releases all temp memory (the peak is remembered).
   void ResetTemp() { temp_bytes_ = 0; }
-  // Reserves the head; temp must have been reset.
+  // Reserves at least `head_bytes` of head (the head only grows: interpreters
+  // sharing one arena each commit theirs, the largest wins); temp must have
+  // been reset.
   Status CommitHead(size_t head_bytes);
+  // Gives back the newest persistent bytes, down to `tail_bytes` (a failed
+  // AllocateTensors in a shared arena returns what it took). Never grows.
+  void ShrinkTailTo(size_t tail_bytes) {
+    if (tail_bytes < tail_bytes_) tail_bytes_ = tail_bytes;
+  }
+  // Restarts the temp peak that temp_peak_since_mark_bytes() reports (the
+  // arena-wide temp_peak_bytes() keeps counting).
+  void MarkTempPeak() { temp_mark_peak_bytes_ = temp_bytes_; }
+  size_t temp_peak_since_mark_bytes() const { return temp_mark_peak_bytes_; }
 
   uint8_t* head_start() const { return start_; }
   size_t persistent_bytes() const { return tail_bytes_; }
-  // The tail bytes allocated for `use` (rounded up to the alignment); the
-  // uses sum to persistent_bytes().
-  size_t persistent_bytes(PersistentUse use) const { return persistent_by_use_[static_cast<size_t>(use)]; }
-  // The tail bytes asked for, before rounding: persistent_bytes() minus this
-  // is what alignment costs in the tail.
-  size_t persistent_requested_bytes() const { return persistent_requested_bytes_; }
   size_t head_bytes() const { return head_bytes_; }
   size_t temp_bytes() const { return temp_bytes_; }
   size_t temp_peak_bytes() const { return temp_peak_bytes_; }
@@ -84,6 +74,9 @@ class Arena {
   // Test hook: make the `n`-th allocation from now on (1 = the next) fail as if
   // the arena were full; 0 turns it off. Counts persistent, temp and head.
   void FailAllocationNumber(uint32_t n) { fail_countdown_ = n; }
+  // Allocations asked of this arena so far (persistent, temp and head; failed
+  // ones included): FailAllocationNumber(k) for k in [1, count] fails each once.
+  uint32_t allocation_count() const { return allocation_count_; }
 
  private:
   Status NoRoom(ArenaArea area, size_t requested, size_t available) const;
@@ -96,10 +89,10 @@ class Arena {
   size_t tail_bytes_ = 0;
   size_t temp_bytes_ = 0;
   size_t temp_peak_bytes_ = 0;
+  size_t temp_mark_peak_bytes_ = 0;
   size_t head_bytes_ = 0;
-  size_t persistent_by_use_[kPersistentUseCount] = {};
-  size_t persistent_requested_bytes_ = 0;
   uint32_t fail_countdown_ = 0;
+  uint32_t allocation_count_ = 0;
 };
 
 }  // namespace microarena

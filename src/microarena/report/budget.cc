@@ -4,44 +4,23 @@
 
 #include <algorithm>
 #include <cstring>
+#include <climits>
 #include <map>
-#include <memory>
 
 #include "microarena/analysis/offline_plan.h"
 #include "microarena/base/align.h"
 #include "microarena/kernels/op_resolver.h"
-#include "microarena/model/model_builder.h"
 #include "microarena/model/model_file.h"
+#include "microarena/model/model_rewriter.h"
 #include "microarena/plan/check.h"
 #include "microarena/plan/greedy.h"
+#include "microarena/plan/reorder.h"
 #include "microarena/report/format.h"
 #include "microarena/report/model_plan.h"
 #include "microarena/report/plan_details.h"
 
 namespace microarena::report {
 namespace {
-
-// A copy of the model with `offsets` (one per tensor of subgraph 0, -1 =
-// plan online) as its OfflineMemoryAllocation metadata, replacing any.
-Result<std::vector<uint8_t>> WithOfflinePlan(const ModelView& model, const std::vector<int32_t>& offsets) {
-  const Span<const uint8_t> bytes = model.bytes();
-  std::unique_ptr<tflite::ModelT> unpacked(tflite::GetModel(bytes.data())->UnPack());
-  if (unpacked == nullptr) return Status::Error(ErrorCode::kInternal, "the model could not be unpacked");
-  ModelBuilder builder;
-  builder.mutable_model() = std::move(*unpacked);
-  auto& metadata = builder.mutable_model().metadata;
-  metadata.erase(std::remove_if(metadata.begin(), metadata.end(),
-                                [](const std::unique_ptr<tflite::MetadataT>& entry) {
-                                  return entry != nullptr && entry->name == kOfflinePlanMetadataName;
-                                }),
-                 metadata.end());
-  std::vector<int32_t> words = {0, 1, static_cast<int32_t>(offsets.size())};
-  words.insert(words.end(), offsets.begin(), offsets.end());
-  std::vector<uint8_t> data(words.size() * sizeof(int32_t));
-  std::memcpy(data.data(), words.data(), data.size());  // little-endian hosts only, as flatbuffers
-  builder.AddMetadata(kOfflinePlanMetadataName, std::move(data));
-  return builder.Build();
-}
 
 std::string PlanModelName(const BudgetSetup& setup, const ArenaFigures& figures) {
   if (setup.planner == "optimal") return "optimal";
@@ -80,7 +59,7 @@ MeasuredAction Measure(const ModelView& model, const std::string& name, const Bu
 
 bool SameSetup(const BudgetSetup& a, const BudgetSetup& b) {
   return a.planner == b.planner && a.alignment_bytes == b.alignment_bytes &&
-         a.copy_weights_to_arena == b.copy_weights_to_arena;
+         a.copy_weights_to_arena == b.copy_weights_to_arena && a.order == b.order;
 }
 
 DuplicateQuantization FindDuplicateQuantization(const ModelView& model) {
@@ -116,8 +95,9 @@ std::string Signed(int64_t bytes) {
 }  // namespace
 
 std::string BudgetSetup::Describe() const {
-  return fmt::format("planner {}, alignment {} B, weights {}", planner, alignment_bytes,
-                     copy_weights_to_arena ? "copied into the arena" : "in flash");
+  return fmt::format("planner {}, alignment {} B, weights {}{}", planner, alignment_bytes,
+                     copy_weights_to_arena ? "copied into the arena" : "in flash",
+                     order == "best" ? ", ops reordered" : "");
 }
 
 std::vector<BudgetAction> BudgetActions() {
@@ -128,6 +108,12 @@ std::vector<BudgetAction> BudgetActions() {
       {"align buffers to 8 B", [](BudgetSetup& s) { s.alignment_bytes = std::min<size_t>(s.alignment_bytes, 8); }},
       {"align buffers to 4 B", [](BudgetSetup& s) { s.alignment_bytes = std::min<size_t>(s.alignment_bytes, 4); }},
       {"keep weights in flash", [](BudgetSetup& s) { s.copy_weights_to_arena = false; }},
+      {"reorder the ops (optimize --order best)", [](BudgetSetup& s) { s.order = "best"; }},
+      {"reorder the ops and plan with the optimal planner (optimize --order best)",
+       [](BudgetSetup& s) {
+         s.order = "best";
+         s.planner = "optimal";
+       }},
   };
 }
 
@@ -142,24 +128,50 @@ Result<ArenaFigures> MeasureSetup(const ModelView& model, const BudgetSetup& set
   InterpreterOptions options;
   options.alignment_bytes = setup.alignment_bytes;
   options.copy_weights_to_arena = setup.copy_weights_to_arena;
-  if (setup.planner == "optimal") {
+  if (setup.planner == "optimal" || setup.order == "best") {
+    // What `microarena optimize` writes: the operators stored in the chosen
+    // order and/or the optimal planner's offsets as OfflineMemoryAllocation.
     MICROARENA_ASSIGN_OR_RETURN(std::vector<ScratchRequest> scratch, CollectScratchRequests(model, AllOpsResolver()));
-    ModelPlanOptions plan_options;
-    plan_options.planner = "optimal";
-    plan_options.alignment_bytes = setup.alignment_bytes;
-    plan_options.time_limit_seconds = time_limit_seconds;
-    plan_options.compare = false;
-    plan_options.scratch = scratch;
-    MICROARENA_ASSIGN_OR_RETURN(ModelPlan plan, PlanModel(model, plan_options));
-    std::vector<int32_t> offsets(model.subgraph(0).tensor_count(), -1);
-    for (size_t i = 0; i < plan.buffers.size(); ++i) {
-      const BufferRequest& b = plan.buffers[i];
-      if (b.kind == BufferKind::kTensor) offsets[static_cast<size_t>(b.owner_index)] = static_cast<int32_t>(plan.offsets_bytes[i]);
+    ModelEdits edits;
+    if (setup.order == "best") {
+      ReorderOptions reorder_options;
+      reorder_options.alignment_bytes = setup.alignment_bytes;
+      reorder_options.time_limit_seconds = time_limit_seconds;
+      MICROARENA_ASSIGN_OR_RETURN(
+          ReorderResult reorder,
+          FindBestOrder(model, Span<const ScratchRequest>(scratch.data(), scratch.size()), reorder_options));
+      edits.operator_order = reorder.order;
     }
-    MICROARENA_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, WithOfflinePlan(model, offsets));
-    MICROARENA_ASSIGN_OR_RETURN(ModelFile planned, ModelFile::FromBytes(bytes, "model with the optimal plan"));
-    options.planner = PlannerChoice::kOffline;
-    return MeasureArena(planned.view(), AllOpsResolver(), options);
+    if (setup.planner == "optimal") {
+      ModelPlanOptions plan_options;
+      plan_options.planner = "optimal";
+      plan_options.alignment_bytes = setup.alignment_bytes;
+      plan_options.time_limit_seconds = time_limit_seconds;
+      plan_options.compare = false;
+      plan_options.scratch = scratch;
+      plan_options.order = edits.operator_order;
+      MICROARENA_ASSIGN_OR_RETURN(ModelPlan plan, PlanModel(model, plan_options));
+      std::vector<int32_t> offsets(model.subgraph(0).tensor_count(), -1);
+      for (size_t i = 0; i < plan.buffers.size(); ++i) {
+        const BufferRequest& b = plan.buffers[i];
+        if (b.kind != BufferKind::kTensor) continue;  // scratch: planned online around the fixed tensors
+        if (plan.offsets_bytes[i] > INT32_MAX) {
+          return Status::Error(ErrorCode::kUnsupported, "tensor %d at offset %zu does not fit int32", b.owner_index,
+                               plan.offsets_bytes[i]);
+        }
+        offsets[static_cast<size_t>(b.owner_index)] = static_cast<int32_t>(plan.offsets_bytes[i]);
+      }
+      edits.metadata.push_back({kOfflinePlanMetadataName, EncodeOfflinePlan(offsets)});
+      options.planner = PlannerChoice::kOffline;
+    } else {
+      edits.drop_metadata.push_back(kOfflinePlanMetadataName);  // its offsets belong to the stored order
+      options.planner = setup.planner == "greedy-tflm" ? PlannerChoice::kGreedyTflm
+                        : setup.planner == "linear"    ? PlannerChoice::kLinear
+                                                       : PlannerChoice::kGreedy;
+    }
+    MICROARENA_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, RewriteModel(model.bytes(), edits));
+    MICROARENA_ASSIGN_OR_RETURN(ModelFile rewritten, ModelFile::FromBytes(bytes, "rewritten model"));
+    return MeasureArena(rewritten.view(), AllOpsResolver(), options);
   }
   if (setup.planner == "greedy") options.planner = PlannerChoice::kGreedy;
   else if (setup.planner == "greedy-tflm") options.planner = PlannerChoice::kGreedyTflm;
@@ -202,6 +214,7 @@ Result<BudgetReport> AnalyzeBudget(const ModelView& model, const std::string& mo
       options.current.planner == "auto" ? report.current_figures.planner_name() : options.current.planner;
   std::vector<std::string> planners = {current_planner};
   std::vector<size_t> alignments = {options.current.alignment_bytes};
+  std::vector<std::string> orders = {options.current.order};
   for (const BudgetAction& action : BudgetActions()) {
     BudgetSetup setup = options.current;
     action.apply(setup);
@@ -211,14 +224,18 @@ Result<BudgetReport> AnalyzeBudget(const ModelView& model, const std::string& mo
     if (std::find(alignments.begin(), alignments.end(), setup.alignment_bytes) == alignments.end()) {
       alignments.push_back(setup.alignment_bytes);
     }
+    if (std::find(orders.begin(), orders.end(), setup.order) == orders.end()) orders.push_back(setup.order);
   }
-  for (const std::string& planner : planners) {
-    for (size_t alignment : alignments) {
-      BudgetSetup setup;
-      setup.planner = planner;
-      setup.alignment_bytes = alignment;
-      setup.copy_weights_to_arena = false;
-      report.combinations.push_back(Measure(model, setup.Describe(), setup, options, current_arena));
+  for (const std::string& order : orders) {
+    for (const std::string& planner : planners) {
+      for (size_t alignment : alignments) {
+        BudgetSetup setup;
+        setup.planner = planner;
+        setup.alignment_bytes = alignment;
+        setup.copy_weights_to_arena = false;
+        setup.order = order;
+        report.combinations.push_back(Measure(model, setup.Describe(), setup, options, current_arena));
+      }
     }
   }
   std::stable_sort(report.combinations.begin(), report.combinations.end(),
@@ -352,9 +369,9 @@ std::string BudgetText(const BudgetReport& report) {
     std::string shape;
     for (size_t d = 0; d < c.shape.size(); ++d) shape += (d == 0 ? "" : "x") + std::to_string(c.shape[d]);
     const int64_t saves = static_cast<int64_t>(c.head_before_bytes) - static_cast<int64_t>(c.head_after_bytes);
-    out += fmt::format("  one channel less in t{} '{}' ({}, {} B per channel{}): head {} -> {} (greedy, re-planned), "
+    out += fmt::format("  one channel less in t{} '{}' ({}, {} per channel{}): head {} -> {} (greedy, re-planned), "
                        "saves {}\n",
-                       c.tensor_index, Clip(c.tensor_name, 40), shape, c.bytes_per_channel,
+                       c.tensor_index, Clip(c.tensor_name, 40), shape, Bytes(c.bytes_per_channel),
                        c.producer_op >= 0 ? fmt::format(", written by op {} {}", c.producer_op, c.producer_name) : "",
                        Bytes(c.head_before_bytes), Bytes(c.head_after_bytes), Signed(saves));
   }
@@ -395,7 +412,8 @@ nlohmann::json BudgetJson(const BudgetReport& report) {
   auto setup_json = [](const BudgetSetup& setup) {
     return json{{"planner", setup.planner},
                 {"alignment", setup.alignment_bytes},
-                {"copy_weights_to_arena", setup.copy_weights_to_arena}};
+                {"copy_weights_to_arena", setup.copy_weights_to_arena},
+                {"order", setup.order}};
   };
   auto measured_json = [&](const MeasuredAction& a) {
     json entry = {{"name", a.name}, {"setup", setup_json(a.setup)}, {"measured", a.ok}};

@@ -4,9 +4,10 @@
 // Every figure is measured, never estimated: each action is one change to
 // the current setup (BudgetSetup), and its arena is the exact minimum that
 // AllocateTensors accepts with that setup (MeasureArena). The optimal
-// planner is measured as the runtime would use it: its tensor offsets are
-// written into a copy of the model as OfflineMemoryAllocation metadata and
-// the runtime plans with "offline". Combinations of the actions are measured
+// planner and the best op order are measured as the runtime would use them:
+// a copy of the model is rewritten as `microarena optimize` does (operators
+// in the new order, the optimal planner's tensor offsets as
+// OfflineMemoryAllocation metadata) and the runtime plans it. Combinations of the actions are measured
 // the same way to say which fits, if any.
 //
 // Then model-level advice: the op whose activations set the peak and the
@@ -14,8 +15,7 @@
 // re-planned with that tensor smaller), the persistent area's largest use,
 // and quantization parameters stored more than once in the model.
 //
-// To add an action (e.g. an op order or kernel overlap once the runtime can
-// measure them): add a field to BudgetSetup, honour it in MeasureSetup, and
+// To add an action (e.g. kernel overlap once the runtime can measure it): add a field to BudgetSetup, honour it in MeasureSetup, and
 // add one line to BudgetActions().
 #pragma once
 
@@ -41,6 +41,9 @@ struct BudgetSetup {
   std::string planner = "auto";
   size_t alignment_bytes = 16;
   bool copy_weights_to_arena = false;
+  // "stored" (the model's operator order) or "best" (FindBestOrder's order,
+  // the operators stored in it as `microarena optimize --order best` does).
+  std::string order = "stored";
 
   std::string Describe() const;  // "planner greedy, alignment 16 B, weights in flash"
 };

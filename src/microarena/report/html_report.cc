@@ -120,7 +120,6 @@ const char* UseColor(PersistentUse use) {
     case PersistentUse::kVariableState: return "#e15759";
     case PersistentUse::kScratchHandles: return "#59a14f";
     case PersistentUse::kWeightsCopy: return "#b07aa1";
-    case PersistentUse::kOther: return "#9c755f";
   }
   return "#999";
 }
@@ -348,7 +347,6 @@ std::string PlanHtml(const ModelView& model, const std::string& model_path, cons
     out += "<h2>Persistent area by use</h2>\n";
     std::vector<Segment> parts;
     for (const PersistentPart& part : details.persistent) {
-      if (part.bytes == 0 && part.use == PersistentUse::kOther) continue;
       parts.push_back({PersistentUseName(part.use), part.bytes, UseColor(part.use)});
     }
     out += StackedBar("persistent-bar", parts);

@@ -63,12 +63,14 @@ Result<ModelPlan> PlanModel(const ModelView& model, const ModelPlanOptions& opti
   LifetimeOptions lifetime_options;
   lifetime_options.alignment_bytes = options.alignment_bytes;
   if (plan.planner == "offline") lifetime_options.fixed_offsets_bytes = offline;
+  lifetime_options.order = Span<const int32_t>(options.order.data(), options.order.size());
   plan.buffers.resize(LifetimeCapacity(model.subgraph(0), options.scratch.size()));
   MICROARENA_ASSIGN_OR_RETURN(
       size_t count, AnalyzeLifetimes(model, 0,
                                      Span<const ScratchRequest>(options.scratch.data(), options.scratch.size()),
                                      lifetime_options, Span<BufferRequest>(plan.buffers.data(), plan.buffers.size())));
   plan.buffers.resize(count);
+  plan.order = options.order;
   size_t scratch_seen = 0;
   for (const BufferRequest& buffer : plan.buffers) {
     plan.requested_bytes.push_back(buffer.kind == BufferKind::kTensor

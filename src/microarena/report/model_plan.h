@@ -29,6 +29,7 @@ struct ModelPlanOptions {
   std::function<void(const OptimalProgress&)> progress;  // for "optimal"; may be empty
   bool compare = true;              // also plan with linear, greedy-tflm and greedy
   std::vector<ScratchRequest> scratch;  // op scratch buffers (from the kernels)
+  std::vector<int32_t> order;           // execution order (order[step] = op); empty: the stored order
 };
 
 struct PlannerHead {
@@ -42,6 +43,7 @@ struct ModelPlan {
   std::vector<BufferRequest> buffers;   // in TFLM's order: tensors, then scratch
   std::vector<size_t> offsets_bytes;    // one per buffer
   std::vector<size_t> requested_bytes;  // one per buffer: its size before rounding to the alignment
+  std::vector<int32_t> order;           // execution order planned (order[step] = op); empty: the stored order
   size_t head_bytes = 0;
   size_t lower_bound_bytes = 0;
   bool proven_optimal = false;

@@ -6,7 +6,10 @@
 
 namespace microarena::report {
 
-int32_t OpIndexAtStep(const ModelPlan& /*plan*/, int32_t step) { return step; }
+int32_t OpIndexAtStep(const ModelPlan& plan, int32_t step) {
+  if (step >= 0 && static_cast<size_t>(step) < plan.order.size()) return plan.order[static_cast<size_t>(step)];
+  return step;
+}
 
 std::string StepLabel(const ModelView& model, const ModelPlan& plan, int32_t step) {
   const int32_t op = OpIndexAtStep(plan, step);

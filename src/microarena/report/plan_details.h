@@ -11,10 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "microarena/arena/arena.h"
 #include "microarena/model/model_view.h"
 #include "microarena/report/model_plan.h"
 #include "microarena/report/model_summary.h"
+#include "microarena/runtime/interpreter.h"
 
 namespace microarena::report {
 
@@ -28,7 +28,7 @@ struct StepLive {
 };
 
 struct PersistentPart {
-  PersistentUse use = PersistentUse::kOther;
+  PersistentUse use = PersistentUse::kTensorMetadata;
   size_t bytes = 0;
 };
 
@@ -65,7 +65,7 @@ struct PlanDetails {
   uint64_t read_only_unreferenced_bytes = 0;
 };
 
-// The op index that runs at `step` (the model's order).
+// The op index that runs at `step` (the plan's order, else the model's).
 int32_t OpIndexAtStep(const ModelPlan& plan, int32_t step);
 
 PlanDetails AnalyzePlan(const ModelView& model, const ModelPlan& plan);

@@ -24,7 +24,6 @@ std::string PersistentUseNote(PersistentUse use) {
     case PersistentUse::kVariableState: return "variable tensors (RNN/LSTM state)";
     case PersistentUse::kScratchHandles: return "one head offset per scratch buffer";
     case PersistentUse::kWeightsCopy: return "constants copied into RAM";
-    case PersistentUse::kOther: return "not attributed";
   }
   return "";
 }
@@ -62,7 +61,6 @@ std::string PlanText(const ModelView& model, const std::string& model_path, cons
     arena.AddRow({"arena", Bytes(plan.arena_bytes()), "persistent + max(head, temp peak): the tensor_arena size"});
     arena.AddRow({"persistent (RAM)", Bytes(plan.persistent_bytes), "tail: lives as long as the interpreter"});
     for (const PersistentPart& part : details.persistent) {
-      if (part.bytes == 0 && part.use == PersistentUse::kOther) continue;
       arena.AddRow({std::string("  ") + PersistentUseName(part.use), Bytes(part.bytes),
                     fmt::format("{:>7} of persistent: {}", Percent(part.bytes, plan.persistent_bytes),
                                 PersistentUseNote(part.use))});

@@ -13,6 +13,18 @@
 
 namespace microarena {
 
+const char* PersistentUseName(PersistentUse use) {
+  switch (use) {
+    case PersistentUse::kTensorMetadata: return "tensor metadata";
+    case PersistentUse::kOpTable: return "op table";
+    case PersistentUse::kOpData: return "op data";
+    case PersistentUse::kVariableState: return "variable state";
+    case PersistentUse::kScratchHandles: return "scratch handles";
+    case PersistentUse::kWeightsCopy: return "weights copy";
+  }
+  return "unknown";
+}
+
 const char* PlannerChoiceName(PlannerChoice choice) {
   switch (choice) {
     case PlannerChoice::kAuto: return "auto";
@@ -62,18 +74,26 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
   SubgraphView subgraph() const override { return interpreter_.model_.subgraph(0); }
   OperatorView op() const override { return subgraph().op(op_index_); }
   void* AllocatePersistent(size_t bytes, size_t alignment) override {
-    if (alignment > interpreter_.arena_.alignment()) {
-      last_error_ = Error(ErrorCode::kInvalidArgument, "persistent alignment %zu exceeds the arena's %zu", alignment,
-                          interpreter_.arena_.alignment());
+    const size_t arena_alignment = interpreter_.arena_.alignment();
+    if (!IsPowerOfTwo(alignment) || alignment > 64) {
+      last_error_ = Error(ErrorCode::kInvalidArgument, "op data alignment %zu is not a power of two up to 64",
+                          alignment);
       return nullptr;
     }
-    Result<uint8_t*> memory = interpreter_.arena_.AllocatePersistent(bytes, PersistentUse::kOpData);
+    // Stricter than the arena (e.g. 8 in a 4-aligned arena): take the extra
+    // bytes whatever the address, so the figures do not depend on where the
+    // arena starts, and align up inside them.
+    const size_t extra = alignment > arena_alignment ? alignment - arena_alignment : 0;
+    size_t padded = 0;
+    if (!CheckedAdd(bytes, extra, &padded)) padded = static_cast<size_t>(-1);
+    Result<uint8_t*> memory = interpreter_.AllocatePersistentFor(padded, PersistentUse::kOpData, bytes);
     if (!memory.ok()) {
       last_error_ = memory.status();
       last_error_.Prefix("op data");
       return nullptr;
     }
-    return *memory;
+    const auto address = reinterpret_cast<uintptr_t>(*memory);
+    return *memory + ((alignment - (address & (alignment - 1))) & (alignment - 1));
   }
   Status OutOfMemory() const override {
     if (!last_error_.ok()) return last_error_;
@@ -122,7 +142,25 @@ Interpreter::Interpreter(const ModelView& model, const OpResolver& resolver, uin
     : model_(model),
       resolver_(resolver),
       options_(options),
-      arena_(arena, arena_bytes, IsSupportedAlignment(options.alignment_bytes) ? options.alignment_bytes : 16) {}
+      own_arena_(arena, arena_bytes, IsSupportedAlignment(options.alignment_bytes) ? options.alignment_bytes : 16),
+      arena_(own_arena_) {}
+
+Interpreter::Interpreter(const ModelView& model, const OpResolver& resolver, SharedArena& shared_arena,
+                         const InterpreterOptions& options)
+    : model_(model),
+      resolver_(resolver),
+      options_(options),
+      own_arena_(nullptr, 0),
+      arena_(shared_arena.arena_),
+      shared_(&shared_arena) {
+  ++shared_->attached_;
+}
+
+Interpreter::~Interpreter() {
+  // The tail stays reserved: later tails sit below it. SharedArena::Reset
+  // frees every tail once no interpreter uses the arena.
+  if (shared_ != nullptr) --shared_->attached_;
+}
 
 Status Interpreter::AllocateTensors() {
   if (allocated_ || failed_) {
@@ -133,6 +171,42 @@ Status Interpreter::AllocateTensors() {
     return Status::Error(ErrorCode::kInvalidArgument, "alignment %zu is not supported (use 4, 8, 16, 32 or 64)",
                          options_.alignment_bytes);
   }
+  if (shared_ == nullptr) return AllocateTensorsInArena();
+
+  if (options_.alignment_bytes != arena_.alignment()) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "the interpreter's alignment %zu differs from the shared arena's %zu; every model in a "
+                         "shared arena must use the arena's alignment",
+                         options_.alignment_bytes, arena_.alignment());
+  }
+  if (arena_.temp_bytes() != 0) {
+    return Status::Error(ErrorCode::kInternal, "the shared arena has %zu temp bytes in use", arena_.temp_bytes());
+  }
+  const size_t tail_before = arena_.persistent_bytes();
+  arena_.MarkTempPeak();
+  Status status = AllocateTensorsInArena();
+  if (!status.ok()) {
+    // Give back what this model took, so the others keep their room.
+    arena_.ResetTemp();
+    arena_.ShrinkTailTo(tail_before);
+    return status.Prefix("shared arena");
+  }
+  own_persistent_bytes_ = arena_.persistent_bytes() - tail_before;
+  own_temp_peak_bytes_ = arena_.temp_peak_since_mark_bytes();
+  return OkStatus();
+}
+
+Result<uint8_t*> Interpreter::AllocatePersistentFor(size_t bytes, PersistentUse use, size_t requested_bytes) {
+  const size_t tail_before = arena_.persistent_bytes();
+  Result<uint8_t*> memory = arena_.AllocatePersistent(bytes);
+  if (memory.ok()) {
+    persistent_by_use_[static_cast<size_t>(use)] += arena_.persistent_bytes() - tail_before;
+    persistent_requested_bytes_ += requested_bytes == kSameAsBytes ? bytes : requested_bytes;
+  }
+  return memory;
+}
+
+Status Interpreter::AllocateTensorsInArena() {
   if (arena_.head_start() == nullptr) {
     return Status::Error(ErrorCode::kInvalidArgument, "the arena pointer is null");
   }
@@ -157,10 +231,10 @@ Status Interpreter::AllocateTailStructures() {
   if (!CheckedMul(tensor_count_, sizeof(EvalTensor), &bytes)) {
     return Status::Error(ErrorCode::kOutOfMemory, "%zu tensors overflow the size arithmetic", tensor_count_);
   }
-  Result<uint8_t*> tensors = arena_.AllocatePersistent(bytes, PersistentUse::kTensorMetadata);
+  Result<uint8_t*> tensors = AllocatePersistentFor(bytes, PersistentUse::kTensorMetadata);
   if (!tensors.ok()) return Status(tensors.status()).Prefix("tensor metadata");
   tensors_ = reinterpret_cast<EvalTensor*>(*tensors);
-  Result<uint8_t*> nodes = arena_.AllocatePersistent(op_count_ * sizeof(Node), PersistentUse::kOpTable);
+  Result<uint8_t*> nodes = AllocatePersistentFor(op_count_ * sizeof(Node), PersistentUse::kOpTable);
   if (!nodes.ok()) return Status(nodes.status()).Prefix("op table");
   nodes_ = reinterpret_cast<Node*>(*nodes);
   for (size_t o = 0; o < op_count_; ++o) nodes_[o] = Node{};
@@ -174,7 +248,7 @@ Status Interpreter::AllocateTailStructures() {
     eval.type = view.type();
     if (view.is_constant()) {
       if (options_.copy_weights_to_arena) {
-        Result<uint8_t*> copy = arena_.AllocatePersistent(view.byte_size(), PersistentUse::kWeightsCopy);
+        Result<uint8_t*> copy = AllocatePersistentFor(view.byte_size(), PersistentUse::kWeightsCopy);
         if (!copy.ok()) {
           Status status = copy.status();
           char context[96];
@@ -188,7 +262,7 @@ Status Interpreter::AllocateTailStructures() {
         eval.data = const_cast<uint8_t*>(view.data().data());
       }
     } else if (view.is_variable()) {
-      Result<uint8_t*> state = arena_.AllocatePersistent(view.byte_size(), PersistentUse::kVariableState);
+      Result<uint8_t*> state = AllocatePersistentFor(view.byte_size(), PersistentUse::kVariableState);
       if (!state.ok()) {
         Status status = state.status();
         char context[96];
@@ -241,7 +315,7 @@ Status Interpreter::PlanAndCommit() {
   // final when temp peaks: this makes arena_used_bytes() exact.
   if (scratch_count_ > 0) {
     Result<uint8_t*> table =
-        arena_.AllocatePersistent(scratch_count_ * sizeof(uint32_t), PersistentUse::kScratchHandles);
+        AllocatePersistentFor(scratch_count_ * sizeof(uint32_t), PersistentUse::kScratchHandles);
     if (!table.ok()) return Status(table.status()).Prefix("scratch table");
     scratch_offsets_ = reinterpret_cast<uint32_t*>(*table);
   }
@@ -316,6 +390,7 @@ Status Interpreter::PlanAndCommit() {
   arena_.ResetTemp();
   Status committed = arena_.CommitHead(summary.head_bytes);
   if (!committed.ok()) return committed.Prefix("planned head");
+  own_head_bytes_ = AlignUpUnchecked(summary.head_bytes, arena_.alignment());
   return OkStatus();
 }
 

@@ -31,6 +31,7 @@
 #include "microarena/kernels/eval_tensor.h"
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_view.h"
+#include "microarena/runtime/shared_arena.h"
 
 namespace microarena {
 
@@ -43,6 +44,20 @@ enum class PlannerChoice : uint8_t {
 };
 const char* PlannerChoiceName(PlannerChoice choice);
 
+// What a persistent (tail) allocation is for; the interpreter counts its own
+// tail bytes per use so reports can break the persistent area down.
+enum class PersistentUse : uint8_t {
+  kTensorMetadata = 0,  // one EvalTensor per tensor
+  kOpTable = 1,         // one node per op (kernel + op data pointers)
+  kOpData = 2,          // kernels' op data (e.g. per-channel multipliers and shifts)
+  kVariableState = 3,   // variable tensors (LSTM/RNN state)
+  kScratchHandles = 4,  // the scratch offset table
+  kWeightsCopy = 5,     // constant data copied in with copy_weights_to_arena
+};
+constexpr size_t kPersistentUseCount = 6;
+// A stable, lower-case name ("tensor metadata").
+const char* PersistentUseName(PersistentUse use);
+
 struct InterpreterOptions {
   PlannerChoice planner = PlannerChoice::kAuto;
   size_t alignment_bytes = 16;        // 4, 8, 16, 32 or 64
@@ -54,6 +69,12 @@ class Interpreter {
  public:
   Interpreter(const ModelView& model, const OpResolver& resolver, uint8_t* arena, size_t arena_bytes,
               const InterpreterOptions& options = {});
+  // Runs the model in an arena shared with other interpreters (see
+  // runtime/shared_arena.h): own persistent area, shared head.
+  // options.alignment_bytes must equal the shared arena's alignment.
+  Interpreter(const ModelView& model, const OpResolver& resolver, SharedArena& shared_arena,
+              const InterpreterOptions& options = {});
+  ~Interpreter();
   Interpreter(const Interpreter&) = delete;
   Interpreter& operator=(const Interpreter&) = delete;
 
@@ -76,24 +97,26 @@ class Interpreter {
   EvalTensor* tensor(size_t tensor_index);
   size_t tensors_size() const { return tensor_count_; }
 
-  // Arena figures, in bytes.
-  size_t arena_persistent_size() const { return arena_.persistent_bytes(); }
-  // The persistent bytes per use (tensor metadata, op table, op data,
-  // variable state, scratch handles, weights copy); they sum to
-  // arena_persistent_size(). Requested = before rounding to the alignment.
-  size_t arena_persistent_size(PersistentUse use) const { return arena_.persistent_bytes(use); }
-  size_t arena_persistent_requested_size() const { return arena_.persistent_requested_bytes(); }
-  size_t arena_scratch_size() const { return arena_.head_bytes(); }
-  size_t arena_temp_peak() const { return arena_.temp_peak_bytes(); }
+  // Arena figures, in bytes: this model's own persistent area, planned head
+  // and temp peak (in a shared arena too).
+  size_t arena_persistent_size() const { return shared_ ? own_persistent_bytes_ : arena_.persistent_bytes(); }
+  size_t arena_scratch_size() const { return shared_ ? own_head_bytes_ : arena_.head_bytes(); }
+  size_t arena_temp_peak() const { return shared_ ? own_temp_peak_bytes_ : arena_.temp_peak_bytes(); }
+  // This model's persistent bytes per use (rounded up to the alignment, as
+  // allocated); they sum to arena_persistent_size(). Requested: what was
+  // asked for before rounding and op data alignment.
+  size_t arena_persistent_size(PersistentUse use) const { return persistent_by_use_[static_cast<size_t>(use)]; }
+  size_t arena_persistent_requested_size() const { return persistent_requested_bytes_; }
   // The minimum arena this model needs with these options (at an aligned
-  // start: the start padding of this arena is included).
+  // start: the start padding of this arena is included). In a shared arena:
+  // what the whole arena needs for every model allocated in it so far.
   size_t arena_used_bytes() const { return arena_.used_bytes(); }
   // Where a tensor / scratch buffer sits in the head (bytes from the head
   // start); SIZE_MAX for a tensor that is not in the head or a bad index.
   size_t tensor_offset_bytes(size_t tensor_index) const;
   size_t scratch_offset_bytes(size_t scratch_index) const;
   // Head size the planner found and the lower bound for these lifetimes.
-  size_t planned_head_bytes() const { return arena_.head_bytes(); }
+  size_t planned_head_bytes() const { return arena_scratch_size(); }
   size_t lower_bound_bytes() const { return lower_bound_bytes_; }
   size_t scratch_buffer_count() const { return scratch_count_; }
   PlannerChoice planner_used() const { return planner_used_; }
@@ -101,6 +124,8 @@ class Interpreter {
 
   // Test hook: see Arena::FailAllocationNumber.
   void FailAllocationNumber(uint32_t n) { arena_.FailAllocationNumber(n); }
+  // Arena allocations made so far (see Arena::allocation_count).
+  uint32_t arena_allocation_count() const { return arena_.allocation_count(); }
 
  private:
   struct Node {
@@ -110,16 +135,28 @@ class Interpreter {
   class PrepareContextImpl;
   class EvalContextImpl;
 
+  Status AllocateTensorsInArena();
   Status AllocateTailStructures();
   Status PrepareOps();
   Status PlanAndCommit();
   void ResetVariable(size_t tensor_index);
   Status UnsupportedOp(size_t op_index) const;
+  // Arena::AllocatePersistent, counted under `use`; `requested_bytes` is what
+  // the caller needed before any padding (default: `bytes`).
+  static constexpr size_t kSameAsBytes = static_cast<size_t>(-1);
+  Result<uint8_t*> AllocatePersistentFor(size_t bytes, PersistentUse use, size_t requested_bytes = kSameAsBytes);
 
   const ModelView& model_;
   const OpResolver& resolver_;
   InterpreterOptions options_;
-  Arena arena_;
+  Arena own_arena_;               // the arena when it is not shared
+  Arena& arena_;                  // own_arena_ or the shared arena's
+  SharedArena* shared_ = nullptr;
+  size_t own_persistent_bytes_ = 0;  // figures of this model in a shared arena
+  size_t own_head_bytes_ = 0;
+  size_t own_temp_peak_bytes_ = 0;
+  size_t persistent_by_use_[kPersistentUseCount] = {};
+  size_t persistent_requested_bytes_ = 0;
   EvalTensor* tensors_ = nullptr;
   Node* nodes_ = nullptr;
   uint32_t* scratch_offsets_ = nullptr;  // one per scratch request, head offsets

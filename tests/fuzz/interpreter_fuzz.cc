@@ -1,0 +1,56 @@
+// Fuzz target: the runtime on any model bytes: LoadModel, then
+// Interpreter::AllocateTensors in a bounded arena (kArenaBytes), then, when
+// that succeeds, inputs from the golden input generator and Invoke (twice,
+// resetting variables between, as a device loop would). Errors are fine;
+// crashes, sanitizer reports, leaks and writes outside the arena are not
+// (the arena is a separate heap block, so ASan sees overruns past it).
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "microarena/kernels/op_resolver.h"
+#include "microarena/model/model_view.h"
+#include "microarena/runtime/input_generator.h"
+#include "microarena/runtime/interpreter.h"
+#include "tests/fuzz/fuzz_support.h"
+
+namespace {
+// Large enough for every shared model (vww_96_int8 needs about 100 KiB).
+constexpr size_t kArenaBytes = 256 * 1024;
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  using namespace microarena;
+  fuzz::AlignedBytes bytes(data, size);
+  Result<ModelView> model = LoadModel(bytes.span());
+  if (!model.ok()) return 0;
+
+  std::vector<uint8_t> arena(kArenaBytes);
+  Interpreter interpreter(*model, AllOpsResolver(), arena.data(), arena.size());
+  Status allocated = interpreter.AllocateTensors();
+  if (!allocated.ok()) {
+    fuzz::RequireMessage(allocated, "AllocateTensors error without a message");
+    fuzz::Require(interpreter.input(0) == nullptr, "input() after a failed AllocateTensors");
+    fuzz::Require(!interpreter.Invoke().ok(), "Invoke succeeded after a failed AllocateTensors");
+    return 0;
+  }
+  fuzz::Require(interpreter.arena_used_bytes() <= kArenaBytes, "arena_used_bytes beyond the arena");
+  for (size_t i = 0; i < interpreter.inputs_size(); ++i) {
+    EvalTensor* input = interpreter.input(i);
+    fuzz::Require(input != nullptr, "input() null after AllocateTensors");
+    // A constant input points into the model: leave it alone.
+    if (model->subgraph(0).tensor(static_cast<size_t>(model->subgraph(0).inputs()[i])).is_constant()) continue;
+    GenerateInput(1, input->type, static_cast<uint8_t*>(input->data), interpreter.input_bytes(i));
+  }
+  for (int run = 0; run < 2; ++run) {
+    Status invoked = interpreter.Invoke();
+    if (!invoked.ok()) {
+      fuzz::RequireMessage(invoked, "Invoke error without a message");
+      return 0;
+    }
+    Status reset = interpreter.ResetVariableTensors();
+    fuzz::Require(reset.ok(), "ResetVariableTensors failed after AllocateTensors", reset);
+  }
+  return 0;
+}
