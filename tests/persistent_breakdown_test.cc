@@ -15,6 +15,7 @@
 #include "microarena/model/model_file.h"
 #include "microarena/runtime/host_runner.h"
 #include "microarena/runtime/interpreter.h"
+#include "microarena/runtime/shared_arena.h"
 #include "tests/test_support.h"
 
 namespace microarena {
@@ -62,7 +63,7 @@ TEST(PersistentBreakdownTest, UsesSumToThePersistentAreaOnTheDemoModel) {
   std::vector<uint8_t> bytes = BuildDemoModel();
   Result<ModelView> model = LoadModel(Span<const uint8_t>(bytes.data(), bytes.size()));
   ASSERT_TRUE(model.ok());
-  for (size_t align : {8u, 16u, 64u}) {
+  for (size_t align : {4u, 8u, 16u, 64u}) {
     for (bool copy : {false, true}) {
       InterpreterOptions options;
       options.alignment_bytes = align;
@@ -87,6 +88,30 @@ TEST(PersistentBreakdownTest, UsesSumToThePersistentAreaOnEverySharedModel) {
     ++checked;
   }
   EXPECT_GE(checked, 5);
+}
+
+TEST(PersistentBreakdownTest, EachModelInASharedArenaCountsItsOwnTail) {
+  // Two models in one arena: each interpreter's uses sum to its own tail, and
+  // the two tails to the arena's.
+  std::vector<uint8_t> bytes = BuildDemoModel();
+  Result<ModelView> model = LoadModel(Span<const uint8_t>(bytes.data(), bytes.size()));
+  ASSERT_TRUE(model.ok());
+  HostArena buffer(size_t{1} << 20);
+  SharedArena arena(buffer.data(), buffer.size());
+  Interpreter first(*model, AllOpsResolver(), arena);
+  Interpreter second(*model, AllOpsResolver(), arena);
+  ASSERT_TRUE(first.AllocateTensors().ok());
+  ASSERT_TRUE(second.AllocateTensors().ok());
+  size_t total = 0;
+  for (Interpreter* interpreter : {&first, &second}) {
+    size_t sum = 0;
+    for (size_t u = 0; u < kPersistentUseCount; ++u) {
+      sum += interpreter->arena_persistent_size(static_cast<PersistentUse>(u));
+    }
+    EXPECT_EQ(sum, interpreter->arena_persistent_size());
+    total += sum;
+  }
+  EXPECT_EQ(total, arena.persistent_bytes());
 }
 
 }  // namespace
