@@ -47,7 +47,10 @@ void CheckMeasured(const ModelView& model, const json& entry, size_t current_are
   if (entry["setup"]["order"] == "best") {
     // Reordered: the file `microarena optimize --order best` writes, run
     // with the planner named (its offline plan for "optimal").
-    const std::string path = testing::TempDir("budget_optimize") + "/reordered.tflite";
+    const std::string path =
+        testing::TempDir(std::string("budget_optimize/") +
+                         ::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+        "/reordered.tflite";
     CommandResult optimize = RunCli({"optimize", KwsPath(), "--order", "best", "--align", std::to_string(alignment),
                                      "--planner", planner == "optimal" ? "optimal" : "greedy", "-o", path});
     ASSERT_EQ(optimize.exit_code, 0) << optimize.stderr_text;

@@ -139,7 +139,10 @@ void CheckDump(const std::string& path) {
 }
 
 std::string DemoModelPath() {
-  std::string path = testing::TempDir("plan_report_demo") + "/demo.tflite";
+  // One folder per test: ctest runs tests in parallel.
+  std::string path = testing::TempDir(std::string("plan_report_demo/") +
+                                      ::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+                     "/demo.tflite";
   std::vector<uint8_t> bytes = BuildDemoModel();
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
                                               static_cast<std::streamsize>(bytes.size()));
