@@ -96,6 +96,8 @@ void CheckDump(const std::string& path) {
     EXPECT_FALSE(LineStartingWith(out, label).empty()) << label << "\n" << out;
   }
   EXPECT_NE(LineStartingWith(out, "planner head").find("gap 0.00 %"), std::string::npos);
+  std::istringstream lines(out);
+  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 100u) << line;
 
   CommandResult json_run = RunCli({"plan", path, "--planner", "greedy", "--json"});
   ASSERT_EQ(json_run.exit_code, 0) << json_run.stderr_text;

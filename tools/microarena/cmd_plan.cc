@@ -66,7 +66,7 @@ Command RegisterPlanCommand(CLI::App& app) {
     size_t columns = 100;
     std::string html_path;
     std::string csv_path;
-    size_t name_width = 40;
+    size_t name_width = 34;
     std::string header_path;
     std::string header_namespace = "microarena_arena";
   };
@@ -107,7 +107,7 @@ Command RegisterPlanCommand(CLI::App& app) {
   sub->add_option("--csv", options->csv_path,
                   "also write the planning problem in MiniMalloc's CSV form (id,lower,upper,size)");
   sub->add_option("--name-width", options->name_width, "cut owner names to this many characters in text")
-      ->default_val(40)
+      ->default_val(34)
       ->check(CLI::Range(8, 4096));
   sub->add_option("--header", options->header_path,
                   "write a C++17 header for the firmware: kTensorArenaSize and the other figures the\n"

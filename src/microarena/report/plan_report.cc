@@ -20,7 +20,7 @@ std::string PersistentUseNote(PersistentUse use) {
   switch (use) {
     case PersistentUse::kTensorMetadata: return "one EvalTensor per tensor";
     case PersistentUse::kOpTable: return "interpreter: one node per op";
-    case PersistentUse::kOpData: return "kernels' op data (per-channel multipliers, ...)";
+    case PersistentUse::kOpData: return "kernels' per-op data (multipliers, shifts)";
     case PersistentUse::kVariableState: return "variable tensors (RNN/LSTM state)";
     case PersistentUse::kScratchHandles: return "one head offset per scratch buffer";
     case PersistentUse::kWeightsCopy: return "constants copied into RAM";

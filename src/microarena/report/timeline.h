@@ -23,7 +23,7 @@ namespace microarena::report {
 
 struct TimelineOptions {
   size_t columns = 100;      // total line width; the chart gets what the labels leave (at least 20)
-  size_t name_width = 40;    // buffer names in the legend are cut to this
+  size_t name_width = 34;    // buffer names in the legend are cut to this
 };
 
 // The legend character of buffer `index`: A-Z, a-z, 0-9, then again.
