@@ -9,6 +9,7 @@ packages=(
   libflatbuffers-dev flatbuffers-compiler   # model schema (flatc at build time)
   libcli11-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
+  chromium                                  # headless check of the HTML plan report
   clang libclang-rt-14-dev                  # libFuzzer targets (scripts/fuzz.sh)
   gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib  # Cortex-M4 firmware
   qemu-system-arm                           # runs the firmware (mps2-an386)

@@ -103,7 +103,8 @@ int main() {
 class ArenaHeaderTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = TempDir("arena_header");
+    // One folder per test: ctest runs the tests of this fixture in parallel.
+    dir_ = TempDir(std::string("arena_header/") + ::testing::UnitTest::GetInstance()->current_test_info()->name());
     model_bytes_ = BuildDemoModel();
     model_path_ = dir_ + "/demo.tflite";
     WriteBytes(model_path_, model_bytes_);

@@ -10,8 +10,10 @@
 #include "microarena/plan/problem_csv.h"
 #include "microarena/report/arena_header.h"
 #include "microarena/report/format.h"
+#include "microarena/report/html_report.h"
 #include "microarena/report/model_plan.h"
 #include "microarena/report/plan_report.h"
+#include "microarena/report/timeline.h"
 #include "microarena/runtime/host_runner.h"
 #include "tools/microarena/cli_util.h"
 #include "tools/microarena/commands.h"
@@ -59,8 +61,12 @@ Command RegisterPlanCommand(CLI::App& app) {
     size_t alignment_bytes = 16;
     double time_limit_seconds = 10.0;
     bool json = false;
+    std::string format = "text";
+    bool timeline = false;
+    size_t columns = 100;
+    std::string html_path;
     std::string csv_path;
-    size_t name_width = 40;
+    size_t name_width = 34;
     std::string header_path;
     std::string header_namespace = "microarena_arena";
     bool overlap = false;
@@ -87,14 +93,25 @@ Command RegisterPlanCommand(CLI::App& app) {
                   "whether it is proven optimal (0 = no limit)")
       ->default_val(10.0)
       ->check(CLI::Range(0.0, 86400.0));
-  sub->add_flag("--json", options->json, "print one JSON document instead of text");
+  sub->add_flag("--json", options->json, "print one JSON document instead of text (same as --format json)");
+  sub->add_option("--format", options->format, "text (the memory plan dump; the default) or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  sub->add_flag("--timeline", options->timeline,
+                "also print the timeline: one row per op step, offsets across, every live buffer\n"
+                "drawn with a legend character");
+  sub->add_option("--html", options->html_path,
+                  "also write the plan as one self-contained HTML page (SVG chart of the head, the\n"
+                  "persistent area by use, the tables of the text dump)");
+  sub->add_option("--columns", options->columns, "width of the timeline in characters")
+      ->default_val(100)
+      ->check(CLI::Range(40, 1000));
   sub->add_flag("--overlap", options->overlap,
                 "let an op's output share bytes with an input that dies there where the kernel\n"
                 "approves it (elementwise in place, convolutions and pools with a row lag)");
   sub->add_option("--csv", options->csv_path,
                   "also write the planning problem in MiniMalloc's CSV form (id,lower,upper,size)");
   sub->add_option("--name-width", options->name_width, "cut owner names to this many characters in text")
-      ->default_val(40)
+      ->default_val(34)
       ->check(CLI::Range(8, 4096));
   sub->add_option("--header", options->header_path,
                   "write a C++17 header for the firmware: kTensorArenaSize and the other figures the\n"
@@ -110,6 +127,7 @@ Command RegisterPlanCommand(CLI::App& app) {
                                               "and '_', not starting with a digit, '__' or '_' + capital)",
                                               options->header_namespace.c_str()));
             }
+            if (options->format == "json") options->json = true;
             Result<ModelFile> file = ModelFile::Open(options->model_path);
             if (!file.ok()) return PrintError(file.status());
             report::ModelPlanOptions plan_options;
@@ -181,12 +199,27 @@ Command RegisterPlanCommand(CLI::App& app) {
                                                runtime_options, *plan);
               if (!written.ok()) return PrintError(written);
             }
+            if (!options->html_path.empty()) {
+              std::ofstream html(options->html_path, std::ios::binary | std::ios::trunc);
+              html << report::PlanHtml(file->view(), file->path(), *plan);
+              html.close();
+              if (!html) {
+                return PrintError(Status::Error(ErrorCode::kIoError, "%s: cannot write the HTML report",
+                                                options->html_path.c_str()));
+              }
+            }
             if (options->json) {
               std::printf("%s\n", report::PlanJson(file->view(), file->path(), *plan).dump(2).c_str());
             } else {
               report::PlanTextOptions text_options;
               text_options.name_width = options->name_width;
               std::fputs(report::PlanText(file->view(), file->path(), *plan, text_options).c_str(), stdout);
+              if (options->timeline) {
+                report::TimelineOptions timeline_options;
+                timeline_options.columns = options->columns;
+                timeline_options.name_width = options->name_width;
+                std::printf("\n%s", report::PlanTimeline(file->view(), *plan, timeline_options).c_str());
+              }
             }
             return kExitOk;
           }};

@@ -24,6 +24,7 @@ Command RegisterPlanCommand(CLI::App& app);
 Command RegisterRunCommand(CLI::App& app);
 Command RegisterDemoModelCommand(CLI::App& app);
 Command RegisterSolveCommand(CLI::App& app);
+Command RegisterBudgetCommand(CLI::App& app);
 Command RegisterOptimizeCommand(CLI::App& app);
 
 }  // namespace microarena::cli

@@ -75,6 +75,13 @@ Result<ModelPlan> PlanModel(const ModelView& model, const ModelPlanOptions& opti
                                      Span<const ScratchRequest>(options.scratch.data(), options.scratch.size()),
                                      lifetime_options, Span<BufferRequest>(plan.buffers.data(), plan.buffers.size())));
   plan.buffers.resize(count);
+  plan.order = options.order;
+  size_t scratch_seen = 0;
+  for (const BufferRequest& buffer : plan.buffers) {
+    plan.requested_bytes.push_back(buffer.kind == BufferKind::kTensor
+                                       ? model.subgraph(0).tensor(static_cast<size_t>(buffer.owner_index)).byte_size()
+                                       : options.scratch[scratch_seen++].size_bytes);
+  }
   std::vector<OverlapPermission> permissions(options.overlap ? options.overlaps.size() : 0);
   if (options.overlap) {
     MICROARENA_ASSIGN_OR_RETURN(

@@ -59,6 +59,8 @@ struct ModelPlan {
   size_t alignment_bytes = 16;
   std::vector<BufferRequest> buffers;   // in TFLM's order: tensors, then scratch
   std::vector<size_t> offsets_bytes;    // one per buffer
+  std::vector<size_t> requested_bytes;  // one per buffer: its size before rounding to the alignment
+  std::vector<int32_t> order;           // execution order planned (order[step] = op); empty: the stored order
   size_t head_bytes = 0;
   size_t lower_bound_bytes = 0;          // without overlap (the head may be below it with overlap)
   size_t overlap_lower_bound_bytes = 0;  // with the approved overlaps (= lower_bound_bytes without)

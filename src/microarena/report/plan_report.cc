@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "microarena/report/format.h"
+#include "microarena/report/plan_details.h"
 
 namespace microarena::report {
 namespace {
@@ -15,43 +16,143 @@ std::string OwnerName(const ModelView& model, const BufferRequest& buffer) {
   return subgraph.tensor(static_cast<size_t>(buffer.owner_index)).name();
 }
 
+std::string PersistentUseNote(PersistentUse use) {
+  switch (use) {
+    case PersistentUse::kTensorMetadata: return "one EvalTensor per tensor";
+    case PersistentUse::kOpTable: return "interpreter: one node per op";
+    case PersistentUse::kOpData: return "kernels' per-op data (multipliers, shifts)";
+    case PersistentUse::kVariableState: return "variable tensors (RNN/LSTM state)";
+    case PersistentUse::kScratchHandles: return "one head offset per scratch buffer";
+    case PersistentUse::kWeightsCopy: return "constants copied into RAM";
+  }
+  return "";
+}
+
+// JSON key for a persistent use: its name with '_' for ' '.
+std::string PersistentUseKey(PersistentUse use) {
+  std::string key = PersistentUseName(use);
+  for (char& c : key) c = c == ' ' ? '_' : c;
+  return key;
+}
+
+std::string Percent(size_t part, size_t whole) {
+  if (whole == 0) return "-";
+  return fmt::format("{:.1f} %", 100.0 * static_cast<double>(part) / static_cast<double>(whole));
+}
+
 }  // namespace
 
 std::string PlanText(const ModelView& model, const std::string& model_path, const ModelPlan& plan,
                      const PlanTextOptions& options) {
+  const PlanDetails details = AnalyzePlan(model, plan);
   size_t tensors = 0, scratch = 0;
   for (const BufferRequest& b : plan.buffers) (b.kind == BufferKind::kTensor ? tensors : scratch) += 1;
   std::string out;
   out += fmt::format("model        {}\n", model_path);
   out += fmt::format("planner      {}{}\n", plan.planner, plan.proven_optimal ? " (proven optimal)" : "");
   out += fmt::format("alignment    {} B\n", plan.alignment_bytes);
-  out += fmt::format("head         {}\n", Bytes(plan.head_bytes));
-  out += fmt::format("lower bound  {}   gap {:.2f} %\n", Bytes(plan.lower_bound_bytes), plan.gap_percent());
-  out += fmt::format("buffers      {} ({} tensors, {} scratch)\n", plan.buffers.size(), tensors, scratch);
+  out += fmt::format("buffers      {} ({} tensors, {} scratch) over {} op steps\n", plan.buffers.size(), tensors,
+                     scratch, details.step_count);
+
+  // The arena and its parts.
+  out += "\nArena\n";
+  TextTable arena({"part", "bytes", "what"}, {false, true, false});
   if (plan.has_runtime) {
-    out += fmt::format("persistent   {}   temp peak {}\n", Bytes(plan.persistent_bytes), Bytes(plan.temp_peak_bytes));
-    out += fmt::format("arena        {} = persistent + max(head, temp peak)\n", Bytes(plan.arena_bytes()));
-  } else if (!plan.runtime_note.empty()) {
-    out += fmt::format("runtime      not available: {} (head and scratch shown for the tensors only)\n",
+    arena.AddRow({"arena", Bytes(plan.arena_bytes()), "persistent + max(head, temp peak): the tensor_arena size"});
+    arena.AddRow({"persistent (RAM)", Bytes(plan.persistent_bytes), "tail: lives as long as the interpreter"});
+    for (const PersistentPart& part : details.persistent) {
+      arena.AddRow({std::string("  ") + PersistentUseName(part.use), Bytes(part.bytes),
+                    fmt::format("{:>7} of persistent: {}", Percent(part.bytes, plan.persistent_bytes),
+                                PersistentUseNote(part.use))});
+    }
+  }
+  arena.AddRow({"head (RAM)", Bytes(plan.head_bytes), fmt::format("activations + scratch, planned by {}", plan.planner)});
+  if (plan.has_runtime) {
+    arena.AddRow({"temp peak (RAM)", Bytes(plan.temp_peak_bytes), "during AllocateTensors, at the head's start"});
+  }
+  arena.AddRow({"read-only (flash)", Bytes(details.read_only_total.total_bytes()),
+                fmt::format("in the model: weights {}, biases {}, quantization {}",
+                            Bytes(details.read_only_total.weights_bytes), Bytes(details.read_only_total.bias_bytes),
+                            Bytes(details.read_only_total.quantization_bytes))});
+  out += arena.Render("  ");
+  if (plan.has_runtime && (plan.runtime.head_bytes != plan.head_bytes || plan.runtime.planner_name() != plan.planner)) {
+    out += fmt::format("  the runtime's own planner ({}) makes a head of {} and an arena of {}\n",
+                       plan.runtime.planner_name(), Bytes(plan.runtime.head_bytes), Bytes(plan.runtime.used_bytes));
+  }
+  if (!plan.has_runtime && !plan.runtime_note.empty()) {
+    out += fmt::format("  runtime figures not available: {} (head and scratch shown for the tensors only)\n",
                        plan.runtime_note);
   }
+
+  // The head: peaks, bound, gap, alignment.
+  out += "\nHead\n";
+  TextTable head({"figure", "bytes", "where"}, {false, true, false});
+  head.AddRow({"lower bound", Bytes(plan.lower_bound_bytes),
+               details.live_peak_step < 0 ? "" : "most bytes live at one step: " +
+                                                     StepLabel(model, plan, details.live_peak_step)});
+  head.AddRow({"planner head", Bytes(plan.head_bytes), fmt::format("gap {:.2f} % over the lower bound", plan.gap_percent())});
+  head.AddRow({"activation peak", Bytes(details.activation_peak_bytes),
+               details.activation_peak_step < 0 ? "no activations"
+                                                : StepLabel(model, plan, details.activation_peak_step)});
+  head.AddRow({"scratch peak", Bytes(details.scratch_peak_bytes),
+               details.scratch_peak_step < 0 ? "no op asks for scratch"
+                                             : StepLabel(model, plan, details.scratch_peak_step)});
+  if (details.largest_scratch_buffer >= 0) {
+    const BufferRequest& b = plan.buffers[static_cast<size_t>(details.largest_scratch_buffer)];
+    head.AddRow({"largest scratch", Bytes(b.size_bytes), BufferLabel(model, b)});
+  } else {
+    head.AddRow({"largest scratch", Bytes(0), "no op asks for scratch"});
+  }
+  head.AddRow({"alignment padding", Bytes(details.head_padding_bytes),
+               fmt::format("head: sizes rounded up to {} B (requested {})", plan.alignment_bytes,
+                           Bytes(details.head_requested_bytes))});
+  if (plan.has_runtime) {
+    head.AddRow({"", Bytes(details.persistent_padding_bytes),
+                 fmt::format("persistent: allocations rounded up to {} B", plan.alignment_bytes)});
+  }
+  out += head.Render("  ");
   if (!plan.comparison.empty()) {
     std::string line;
     for (const PlannerHead& other : plan.comparison) {
       if (!line.empty()) line += ", ";
       line += fmt::format("{} {}", other.planner, Bytes(other.head_bytes));
     }
-    out += fmt::format("other heads  {}\n", line);
+    out += fmt::format("  other planners' heads: {}\n", line);
   }
-  out += "\nBuffers (lifetime = op steps [first, end))\n";
-  TextTable table({"#", "kind", "owner", "name", "bytes", "lifetime", "offset", "end"},
-                  {true, false, true, false, true, false, true, true});
+  if (details.activation_peak_step >= 0) {
+    out += fmt::format("\nLive at the activation peak ({})\n",
+                       StepLabel(model, plan, details.activation_peak_step));
+    TextTable live({"#", "tensor", "name", "bytes", "lifetime"}, {true, true, false, true, false});
+    for (size_t i : details.activation_peak_buffers) {
+      const BufferRequest& b = plan.buffers[i];
+      live.AddRow({std::to_string(i), fmt::format("t{}", b.owner_index), Clip(OwnerName(model, b), options.name_width),
+                   Thousands(b.size_bytes), fmt::format("[{}, {})", b.lifetime.first_op, b.lifetime.end_op)});
+    }
+    out += live.Render("  ");
+  }
+
+  out += "\nRead-only persistent (flash) per layer, bytes\n";
+  TextTable flash({"op", "type", "weights", "biases", "quantization", "total"}, {true, false, true, true, true, true});
+  for (const LayerFlash& layer : details.read_only_layers) {
+    flash.AddRow({std::to_string(layer.op_index), layer.op, Thousands(layer.weights_bytes),
+                  Thousands(layer.bias_bytes), Thousands(layer.quantization_bytes), Thousands(layer.total_bytes())});
+  }
+  flash.AddRule();
+  const LayerFlash& total = details.read_only_total;
+  flash.AddRow({"", "total", Thousands(total.weights_bytes), Thousands(total.bias_bytes),
+                Thousands(total.quantization_bytes), Thousands(total.total_bytes())});
+  out += flash.Render("  ");
+
+  out += "\nBuffers (bytes; lifetime = op steps [first, end))\n";
+  TextTable table({"#", "kind", "owner", "name", "bytes", "requested", "lifetime", "offset", "end"},
+                  {true, false, true, false, true, true, false, true, true});
   for (size_t i = 0; i < plan.buffers.size(); ++i) {
     const BufferRequest& b = plan.buffers[i];
     std::string owner = b.kind == BufferKind::kTensor ? fmt::format("t{}", b.owner_index)
                                                       : fmt::format("op{}", b.owner_index);
     table.AddRow({std::to_string(i), BufferKindName(b.kind), owner, Clip(OwnerName(model, b), options.name_width),
-                  Thousands(b.size_bytes), fmt::format("[{}, {})", b.lifetime.first_op, b.lifetime.end_op),
+                  Thousands(b.size_bytes), Thousands(i < plan.requested_bytes.size() ? plan.requested_bytes[i] : b.size_bytes),
+                  fmt::format("[{}, {})", b.lifetime.first_op, b.lifetime.end_op),
                   Thousands(plan.offsets_bytes[i]), Thousands(plan.offsets_bytes[i] + b.size_bytes)});
   }
   out += table.Render("  ");
@@ -76,6 +177,63 @@ nlohmann::json PlanJson(const ModelView& model, const std::string& model_path, c
   } else {
     doc["runtime_note"] = plan.runtime_note;
   }
+  const PlanDetails details = AnalyzePlan(model, plan);
+  if (plan.has_runtime) {
+    json by_use = json::object();
+    for (const PersistentPart& part : details.persistent) by_use[PersistentUseKey(part.use)] = part.bytes;
+    doc["persistent"] = {{"total_bytes", plan.persistent_bytes},
+                         {"padding_bytes", details.persistent_padding_bytes},
+                         {"by_use", by_use}};
+    doc["runtime"] = {{"planner", plan.runtime.planner_name()},
+                      {"head_bytes", plan.runtime.head_bytes},
+                      {"temp_peak_bytes", plan.runtime.temp_peak_bytes},
+                      {"arena_bytes", plan.runtime.used_bytes}};
+  }
+  auto step_json = [&](int32_t step) {
+    if (step < 0) return json(nullptr);
+    return json{{"step", step}, {"op_index", OpIndexAtStep(plan, step)}, {"label", StepLabel(model, plan, step)}};
+  };
+  json head = {{"head_bytes", plan.head_bytes},
+               {"lower_bound_bytes", plan.lower_bound_bytes},
+               {"lower_bound_at", step_json(details.live_peak_step)},
+               {"requested_bytes", details.head_requested_bytes},
+               {"padding_bytes", details.head_padding_bytes}};
+  head["activation_peak"] = {{"bytes", details.activation_peak_bytes},
+                             {"at", step_json(details.activation_peak_step)},
+                             {"buffers", details.activation_peak_buffers}};
+  head["scratch_peak"] = {{"bytes", details.scratch_peak_bytes}, {"at", step_json(details.scratch_peak_step)}};
+  if (details.largest_scratch_buffer >= 0) {
+    const BufferRequest& b = plan.buffers[static_cast<size_t>(details.largest_scratch_buffer)];
+    head["largest_scratch"] = {{"bytes", b.size_bytes}, {"buffer", details.largest_scratch_buffer},
+                               {"op_index", b.owner_index}};
+  } else {
+    head["largest_scratch"] = nullptr;
+  }
+  doc["head"] = head;
+  auto layer_json = [](const LayerFlash& layer) {
+    return json{{"op_index", layer.op_index},
+                {"op", layer.op},
+                {"weights_bytes", layer.weights_bytes},
+                {"bias_bytes", layer.bias_bytes},
+                {"quantization_bytes", layer.quantization_bytes},
+                {"total_bytes", layer.total_bytes()}};
+  };
+  json layers = json::array();
+  for (const LayerFlash& layer : details.read_only_layers) layers.push_back(layer_json(layer));
+  json flash_total = layer_json(details.read_only_total);
+  flash_total.erase("op_index");
+  flash_total.erase("op");
+  doc["read_only"] = {{"layers", layers},
+                      {"total", flash_total},
+                      {"unreferenced_constant_bytes", details.read_only_unreferenced_bytes}};
+  json steps = json::array();
+  for (const StepLive& step : details.steps) {
+    steps.push_back({{"step", step.step},
+                     {"op_index", step.op_index},
+                     {"tensor_bytes", step.tensor_bytes},
+                     {"scratch_bytes", step.scratch_bytes}});
+  }
+  doc["steps"] = steps;
   json comparison = json::object();
   for (const PlannerHead& other : plan.comparison) comparison[other.planner] = other.head_bytes;
   doc["comparison"] = comparison;
@@ -86,6 +244,7 @@ nlohmann::json PlanJson(const ModelView& model, const std::string& model_path, c
     entry[b.kind == BufferKind::kTensor ? "tensor" : "op"] = b.owner_index;
     entry["name"] = OwnerName(model, b);
     entry["size_bytes"] = b.size_bytes;
+    entry["requested_bytes"] = i < plan.requested_bytes.size() ? plan.requested_bytes[i] : b.size_bytes;
     entry["first_op"] = b.lifetime.first_op;
     entry["end_op"] = b.lifetime.end_op;
     entry["offset_bytes"] = plan.offsets_bytes[i];

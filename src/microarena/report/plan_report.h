@@ -10,7 +10,7 @@
 namespace microarena::report {
 
 struct PlanTextOptions {
-  size_t name_width = 40;  // owner names longer than this are cut in text
+  size_t name_width = 34;  // owner names longer than this are cut in text (100 columns)
 };
 
 std::string PlanText(const ModelView& model, const std::string& model_path, const ModelPlan& plan,

@@ -131,6 +131,10 @@ Result<ArenaFigures> MeasureArena(const ModelView& model, const OpResolver& reso
     if (status.ok()) {
       ArenaFigures figures;
       figures.persistent_bytes = interpreter.arena_persistent_size();
+      for (size_t u = 0; u < kPersistentUseCount; ++u) {
+        figures.persistent_by_use[u] = interpreter.arena_persistent_size(static_cast<PersistentUse>(u));
+      }
+      figures.persistent_requested_bytes = interpreter.arena_persistent_requested_size();
       figures.head_bytes = interpreter.arena_scratch_size();
       figures.temp_peak_bytes = interpreter.arena_temp_peak();
       figures.used_bytes = interpreter.arena_used_bytes();

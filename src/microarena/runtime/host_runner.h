@@ -51,11 +51,14 @@ Result<PrepareRequests> CollectPrepareRequests(const ModelView& model, const OpR
 // What AllocateTensors uses for a model (see the Interpreter's arena figures).
 struct ArenaFigures {
   size_t persistent_bytes = 0;
+  size_t persistent_by_use[kPersistentUseCount] = {};  // sums to persistent_bytes
+  size_t persistent_requested_bytes = 0;               // before rounding to the alignment
   size_t head_bytes = 0;
   size_t temp_peak_bytes = 0;
   size_t used_bytes = 0;
   size_t scratch_buffers = 0;
   PlannerChoice planner = PlannerChoice::kAuto;
+  const char* planner_name() const { return PlannerChoiceName(planner); }
 };
 Result<ArenaFigures> MeasureArena(const ModelView& model, const OpResolver& resolver,
                                   const InterpreterOptions& options = {});

@@ -15,6 +15,18 @@
 
 namespace microarena {
 
+const char* PersistentUseName(PersistentUse use) {
+  switch (use) {
+    case PersistentUse::kTensorMetadata: return "tensor metadata";
+    case PersistentUse::kOpTable: return "op table";
+    case PersistentUse::kOpData: return "op data";
+    case PersistentUse::kVariableState: return "variable state";
+    case PersistentUse::kScratchHandles: return "scratch handles";
+    case PersistentUse::kWeightsCopy: return "weights copy";
+  }
+  return "unknown";
+}
+
 const char* PlannerChoiceName(PlannerChoice choice) {
   switch (choice) {
     case PlannerChoice::kAuto: return "auto";
@@ -86,7 +98,7 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
     const size_t extra = alignment > arena_alignment ? alignment - arena_alignment : 0;
     size_t padded = 0;
     if (!CheckedAdd(bytes, extra, &padded)) padded = static_cast<size_t>(-1);
-    Result<uint8_t*> memory = interpreter_.arena_.AllocatePersistent(padded);
+    Result<uint8_t*> memory = interpreter_.AllocatePersistentFor(padded, PersistentUse::kOpData, bytes);
     if (!memory.ok()) {
       last_error_ = memory.status();
       last_error_.Prefix("op data");
@@ -215,6 +227,16 @@ Status Interpreter::AllocateTensors() {
   return OkStatus();
 }
 
+Result<uint8_t*> Interpreter::AllocatePersistentFor(size_t bytes, PersistentUse use, size_t requested_bytes) {
+  const size_t tail_before = arena_.persistent_bytes();
+  Result<uint8_t*> memory = arena_.AllocatePersistent(bytes);
+  if (memory.ok()) {
+    persistent_by_use_[static_cast<size_t>(use)] += arena_.persistent_bytes() - tail_before;
+    persistent_requested_bytes_ += requested_bytes == kSameAsBytes ? bytes : requested_bytes;
+  }
+  return memory;
+}
+
 Status Interpreter::AllocateTensorsInArena() {
   if (arena_.head_start() == nullptr) {
     return Status::Error(ErrorCode::kInvalidArgument, "the arena pointer is null");
@@ -240,10 +262,10 @@ Status Interpreter::AllocateTailStructures() {
   if (!CheckedMul(tensor_count_, sizeof(EvalTensor), &bytes)) {
     return Status::Error(ErrorCode::kOutOfMemory, "%zu tensors overflow the size arithmetic", tensor_count_);
   }
-  Result<uint8_t*> tensors = arena_.AllocatePersistent(bytes);
+  Result<uint8_t*> tensors = AllocatePersistentFor(bytes, PersistentUse::kTensorMetadata);
   if (!tensors.ok()) return Status(tensors.status()).Prefix("tensor metadata");
   tensors_ = reinterpret_cast<EvalTensor*>(*tensors);
-  Result<uint8_t*> nodes = arena_.AllocatePersistent(op_count_ * sizeof(Node));
+  Result<uint8_t*> nodes = AllocatePersistentFor(op_count_ * sizeof(Node), PersistentUse::kOpTable);
   if (!nodes.ok()) return Status(nodes.status()).Prefix("op table");
   nodes_ = reinterpret_cast<Node*>(*nodes);
   for (size_t o = 0; o < op_count_; ++o) nodes_[o] = Node{};
@@ -257,7 +279,7 @@ Status Interpreter::AllocateTailStructures() {
     eval.type = view.type();
     if (view.is_constant()) {
       if (options_.copy_weights_to_arena) {
-        Result<uint8_t*> copy = arena_.AllocatePersistent(view.byte_size());
+        Result<uint8_t*> copy = AllocatePersistentFor(view.byte_size(), PersistentUse::kWeightsCopy);
         if (!copy.ok()) {
           Status status = copy.status();
           char context[96];
@@ -271,7 +293,7 @@ Status Interpreter::AllocateTailStructures() {
         eval.data = const_cast<uint8_t*>(view.data().data());
       }
     } else if (view.is_variable()) {
-      Result<uint8_t*> state = arena_.AllocatePersistent(view.byte_size());
+      Result<uint8_t*> state = AllocatePersistentFor(view.byte_size(), PersistentUse::kVariableState);
       if (!state.ok()) {
         Status status = state.status();
         char context[96];
@@ -323,7 +345,8 @@ Status Interpreter::PlanAndCommit() {
   // The scratch table goes in the tail before planning, so that the tail is
   // final when temp peaks: this makes arena_used_bytes() exact.
   if (scratch_count_ > 0) {
-    Result<uint8_t*> table = arena_.AllocatePersistent(scratch_count_ * sizeof(uint32_t));
+    Result<uint8_t*> table =
+        AllocatePersistentFor(scratch_count_ * sizeof(uint32_t), PersistentUse::kScratchHandles);
     if (!table.ok()) return Status(table.status()).Prefix("scratch table");
     scratch_offsets_ = reinterpret_cast<uint32_t*>(*table);
   }

@@ -52,6 +52,20 @@ enum class PlannerChoice : uint8_t {
 };
 const char* PlannerChoiceName(PlannerChoice choice);
 
+// What a persistent (tail) allocation is for; the interpreter counts its own
+// tail bytes per use so reports can break the persistent area down.
+enum class PersistentUse : uint8_t {
+  kTensorMetadata = 0,  // one EvalTensor per tensor
+  kOpTable = 1,         // one node per op (kernel + op data pointers)
+  kOpData = 2,          // kernels' op data (e.g. per-channel multipliers and shifts)
+  kVariableState = 3,   // variable tensors (LSTM/RNN state)
+  kScratchHandles = 4,  // the scratch offset table
+  kWeightsCopy = 5,     // constant data copied in with copy_weights_to_arena
+};
+constexpr size_t kPersistentUseCount = 6;
+// A stable, lower-case name ("tensor metadata").
+const char* PersistentUseName(PersistentUse use);
+
 struct InterpreterOptions {
   PlannerChoice planner = PlannerChoice::kAuto;
   size_t alignment_bytes = 16;        // 4, 8, 16, 32 or 64
@@ -104,6 +118,11 @@ class Interpreter {
   size_t arena_persistent_size() const { return shared_ ? own_persistent_bytes_ : arena_.persistent_bytes(); }
   size_t arena_scratch_size() const { return shared_ ? own_head_bytes_ : arena_.head_bytes(); }
   size_t arena_temp_peak() const { return shared_ ? own_temp_peak_bytes_ : arena_.temp_peak_bytes(); }
+  // This model's persistent bytes per use (rounded up to the alignment, as
+  // allocated); they sum to arena_persistent_size(). Requested: what was
+  // asked for before rounding and op data alignment.
+  size_t arena_persistent_size(PersistentUse use) const { return persistent_by_use_[static_cast<size_t>(use)]; }
+  size_t arena_persistent_requested_size() const { return persistent_requested_bytes_; }
   // The minimum arena this model needs with these options (at an aligned
   // start: the start padding of this arena is included). In a shared arena:
   // what the whole arena needs for every model allocated in it so far.
@@ -141,6 +160,10 @@ class Interpreter {
   Status PlanAndCommit();
   void ResetVariable(size_t tensor_index);
   Status UnsupportedOp(size_t op_index) const;
+  // Arena::AllocatePersistent, counted under `use`; `requested_bytes` is what
+  // the caller needed before any padding (default: `bytes`).
+  static constexpr size_t kSameAsBytes = static_cast<size_t>(-1);
+  Result<uint8_t*> AllocatePersistentFor(size_t bytes, PersistentUse use, size_t requested_bytes = kSameAsBytes);
 
   const ModelView& model_;
   const OpResolver& resolver_;
@@ -151,6 +174,8 @@ class Interpreter {
   size_t own_persistent_bytes_ = 0;  // figures of this model in a shared arena
   size_t own_head_bytes_ = 0;
   size_t own_temp_peak_bytes_ = 0;
+  size_t persistent_by_use_[kPersistentUseCount] = {};
+  size_t persistent_requested_bytes_ = 0;
   EvalTensor* tensors_ = nullptr;
   Node* nodes_ = nullptr;
   uint32_t* scratch_offsets_ = nullptr;  // one per scratch request, head offsets

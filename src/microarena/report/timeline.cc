@@ -1,0 +1,97 @@
+#include "microarena/report/timeline.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "microarena/report/format.h"
+#include "microarena/report/plan_details.h"
+
+namespace microarena::report {
+namespace {
+
+constexpr const char kCharacters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+constexpr size_t kCharacterCount = sizeof(kCharacters) - 1;
+constexpr size_t kStepWidth = 4;
+constexpr size_t kOpWidth = 17;
+constexpr size_t kLiveWidth = 10;
+
+}  // namespace
+
+char TimelineCharacter(size_t index) { return kCharacters[index % kCharacterCount]; }
+
+std::string PlanTimeline(const ModelView& model, const ModelPlan& plan, const TimelineOptions& options) {
+  const PlanDetails details = AnalyzePlan(model, plan);
+  // "step op | chart | live <- peak": the labels take the fixed widths.
+  const size_t fixed = kStepWidth + 1 + kOpWidth + 2 + 1 + kLiveWidth + 8;
+  const size_t chart = options.columns > fixed + 20 ? options.columns - fixed : 20;
+  const size_t head = std::max<size_t>(plan.head_bytes, 1);
+  const size_t bytes_per_column = (head + chart - 1) / chart;
+  const size_t used_columns = (head + bytes_per_column - 1) / bytes_per_column;
+
+  std::string out;
+  out += fmt::format("Timeline: one row per op step, offsets across; 1 column = {}, head = {}\n",
+                     Bytes(bytes_per_column), Bytes(plan.head_bytes));
+  const std::string right = Bytes(plan.head_bytes);
+  std::string axis = "0";
+  if (used_columns > axis.size() + right.size()) axis += std::string(used_columns - axis.size() - right.size(), ' ');
+  axis += right;
+  out += fmt::format("{:>{}} {:<{}}|{}| {:>{}}\n", "step", kStepWidth, "op", kOpWidth, axis, "live", kLiveWidth);
+
+  std::vector<size_t> cover(used_columns);
+  std::string row;
+  for (const StepLive& step : details.steps) {
+    row.assign(used_columns, '.');
+    std::fill(cover.begin(), cover.end(), 0);
+    for (size_t i = 0; i < plan.buffers.size(); ++i) {
+      const BufferRequest& b = plan.buffers[i];
+      if (!b.lifetime.Contains(step.step) || b.size_bytes == 0) continue;
+      const size_t begin = plan.offsets_bytes[i];
+      const size_t end = begin + b.size_bytes;
+      for (size_t c = begin / bytes_per_column; c < used_columns && c * bytes_per_column < end; ++c) {
+        const size_t cell_begin = c * bytes_per_column;
+        const size_t cell_end = cell_begin + bytes_per_column;
+        const size_t overlap = std::min(end, cell_end) - std::max(begin, cell_begin);
+        if (overlap > cover[c]) {
+          cover[c] = overlap;
+          row[c] = TimelineCharacter(i);
+        }
+      }
+    }
+    // A buffer smaller than a column that lost every cell to a larger one
+    // still shows, at the cell of its start.
+    for (size_t i = 0; i < plan.buffers.size(); ++i) {
+      const BufferRequest& b = plan.buffers[i];
+      if (!b.lifetime.Contains(step.step) || b.size_bytes == 0) continue;
+      const size_t first = plan.offsets_bytes[i] / bytes_per_column;
+      const size_t last = std::min(used_columns, (plan.offsets_bytes[i] + b.size_bytes - 1) / bytes_per_column + 1);
+      bool shown = false;
+      for (size_t c = first; c < last && !shown; ++c) shown = row[c] == TimelineCharacter(i);
+      if (!shown && first < used_columns) row[first] = TimelineCharacter(i);
+    }
+    SubgraphView subgraph = model.subgraph(0);
+    std::string op = step.op_index >= 0 && static_cast<size_t>(step.op_index) < subgraph.operator_count()
+                         ? subgraph.op(static_cast<size_t>(step.op_index)).name()
+                         : "";
+    out += fmt::format("{:>{}} {:<{}}|{}| {:>{}}{}\n", step.step, kStepWidth, Clip(op, kOpWidth), kOpWidth, row,
+                       Thousands(step.total_bytes()) + " B", kLiveWidth,
+                       step.step == details.live_peak_step ? " <- peak" : "");
+  }
+
+  out += "\nLegend (character, buffer, owner, bytes, lifetime [first, end), offset)\n";
+  TextTable legend({"", "#", "owner", "bytes", "lifetime", "offset"}, {false, true, false, true, false, true});
+  for (size_t i = 0; i < plan.buffers.size(); ++i) {
+    const BufferRequest& b = plan.buffers[i];
+    legend.AddRow({std::string(1, TimelineCharacter(i)), std::to_string(i),
+                   Clip(BufferLabel(model, b), options.name_width), Thousands(b.size_bytes),
+                   fmt::format("[{}, {})", b.lifetime.first_op, b.lifetime.end_op), Thousands(plan.offsets_bytes[i])});
+  }
+  out += legend.Render("  ");
+  if (plan.buffers.size() > kCharacterCount) {
+    out += fmt::format("  (characters repeat every {} buffers: read the offset column to tell them apart)\n",
+                       kCharacterCount);
+  }
+  return out;
+}
+
+}  // namespace microarena::report

@@ -1,0 +1,145 @@
+// `microarena budget` end to end. Every arena it reports must be what the
+// runtime measures for that setup: the test builds the InterpreterOptions of
+// each action and combination itself and measures them with MeasureArenaBytes
+// (the optimal planner's offline plan is held to greedy's arena). The verdict, the exit code and the fitting combination must
+// follow from those numbers.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "microarena/kernels/op_resolver.h"
+#include "microarena/model/model_file.h"
+#include "microarena/model/model_file.h"
+#include "microarena/runtime/host_runner.h"
+#include "tests/test_support.h"
+
+namespace microarena {
+namespace {
+
+using nlohmann::json;
+using testing::CommandResult;
+using testing::RunCli;
+
+std::string KwsPath() { return testing::SharedDir() + "/models/kws_ref_model.tflite"; }
+
+size_t Measure(const ModelView& model, const std::string& planner, size_t alignment) {
+  InterpreterOptions options;
+  if (planner == "offline") options.planner = PlannerChoice::kOffline;
+  options.alignment_bytes = alignment;
+  if (planner == "greedy") options.planner = PlannerChoice::kGreedy;
+  if (planner == "greedy-tflm") options.planner = PlannerChoice::kGreedyTflm;
+  if (planner == "linear") options.planner = PlannerChoice::kLinear;
+  Result<size_t> bytes = MeasureArenaBytes(model, AllOpsResolver(), options);
+  return bytes.ok() ? *bytes : 0;
+}
+
+void CheckMeasured(const ModelView& model, const json& entry, size_t current_arena, size_t ram) {
+  SCOPED_TRACE(entry.dump());
+  if (!entry["measured"].get<bool>()) {
+    EXPECT_FALSE(entry["error"].get<std::string>().empty());
+    EXPECT_EQ(Measure(model, entry["setup"]["planner"], entry["setup"]["alignment"]), 0u);  // fails here too
+    return;
+  }
+  const size_t arena = entry["arena_bytes"].get<size_t>();
+  const std::string planner = entry["setup"]["planner"];
+  const size_t alignment = entry["setup"]["alignment"];
+  if (entry["setup"]["order"] == "best") {
+    // Reordered: the file `microarena optimize --order best` writes, run
+    // with the planner named (its offline plan for "optimal").
+    const std::string path =
+        testing::TempDir(std::string("budget_optimize/") +
+                         ::testing::UnitTest::GetInstance()->current_test_info()->name()) +
+        "/reordered.tflite";
+    CommandResult optimize = RunCli({"optimize", KwsPath(), "--order", "best", "--align", std::to_string(alignment),
+                                     "--planner", planner == "optimal" ? "optimal" : "greedy", "-o", path});
+    ASSERT_EQ(optimize.exit_code, 0) << optimize.stderr_text;
+    Result<ModelFile> reordered = ModelFile::Open(path);
+    ASSERT_TRUE(reordered.ok());
+    EXPECT_EQ(arena, Measure(reordered->view(), planner == "optimal" ? "offline" : planner, alignment));
+  } else if (planner == "optimal") {
+    // An offline plan from the optimal planner runs through the runtime's
+    // offline path; it is never worse than greedy at the same alignment.
+    EXPECT_LE(arena, Measure(model, "greedy", alignment));
+  } else {
+    EXPECT_EQ(arena, Measure(model, planner, alignment));
+  }
+  EXPECT_EQ(entry["saves_bytes"].get<int64_t>(), static_cast<int64_t>(current_arena) - static_cast<int64_t>(arena));
+  EXPECT_EQ(entry["fits"].get<bool>(), arena <= ram);
+}
+
+TEST(BudgetCommandTest, KwsFourKibUnderItsArenaListsMeasuredActions) {
+  MICROARENA_REQUIRE_SHARED();
+  Result<ModelFile> file = ModelFile::Open(KwsPath());
+  ASSERT_TRUE(file.ok());
+  const size_t arena = Measure(file->view(), "auto", 16);
+  ASSERT_GT(arena, 4096u);
+  const size_t ram = arena - 4096;
+
+  CommandResult run = RunCli({"budget", KwsPath(), "--ram", std::to_string(ram), "--json"});
+  EXPECT_EQ(run.exit_code, 3) << run.stderr_text;  // does not fit
+  json doc = json::parse(run.stdout_text);
+  EXPECT_FALSE(doc["fits"].get<bool>());
+  EXPECT_EQ(doc["current"]["arena_bytes"].get<size_t>(), arena);
+  EXPECT_EQ(doc["over_bytes"].get<size_t>(), 4096u);
+  ASSERT_GE(doc["actions"].size(), 4u);
+  for (const json& action : doc["actions"]) CheckMeasured(file->view(), action, arena, ram);
+  bool any_fits = false;
+  for (const json& combination : doc["combinations"]) {
+    CheckMeasured(file->view(), combination, arena, ram);
+    any_fits |= combination.value("fits", false);
+  }
+  EXPECT_EQ(doc["best_fit"].is_null(), !any_fits);
+  // Largest saving first.
+  int64_t previous = INT64_MAX;
+  for (const json& action : doc["actions"]) {
+    if (!action["measured"].get<bool>()) continue;
+    EXPECT_LE(action["saves_bytes"].get<int64_t>(), previous);
+    previous = action["saves_bytes"].get<int64_t>();
+  }
+
+  CommandResult text = RunCli({"budget", KwsPath(), "--ram", std::to_string(ram)});
+  EXPECT_EQ(text.exit_code, 3);
+  EXPECT_NE(text.stdout_text.find("does not fit: 4,096 B over"), std::string::npos) << text.stdout_text;
+  EXPECT_NE(text.stdout_text.find(any_fits ? "  fits: " : "no combination fits"), std::string::npos)
+      << text.stdout_text;
+  EXPECT_NE(text.stdout_text.find("one channel less"), std::string::npos);
+  EXPECT_NE(text.stdout_text.find("activation peak"), std::string::npos);
+}
+
+TEST(BudgetCommandTest, SaysWhichCombinationFits) {
+  MICROARENA_REQUIRE_SHARED();
+  Result<ModelFile> file = ModelFile::Open(KwsPath());
+  ASSERT_TRUE(file.ok());
+  const size_t arena = Measure(file->view(), "auto", 16);
+  const size_t aligned_8 = Measure(file->view(), "greedy", 8);
+  ASSERT_LT(aligned_8, arena) << "alignment 8 no longer saves anything on this model; pick another case";
+  // RAM exactly the 8-byte-aligned arena: the current setup is over, a combination fits.
+  CommandResult run = RunCli({"budget", KwsPath(), "--ram", std::to_string(aligned_8), "--json"});
+  EXPECT_EQ(run.exit_code, 3);
+  json doc = json::parse(run.stdout_text);
+  ASSERT_FALSE(doc["best_fit"].is_null());
+  EXPECT_EQ(doc["best_fit"]["arena_bytes"].get<size_t>(), aligned_8);
+  EXPECT_EQ(doc["best_fit"]["setup"]["alignment"].get<size_t>(), 8u);
+  CommandResult text = RunCli({"budget", KwsPath(), "--ram", std::to_string(aligned_8)});
+  EXPECT_NE(text.stdout_text.find("  fits: planner"), std::string::npos) << text.stdout_text;
+}
+
+TEST(BudgetCommandTest, FitsWithRoomToSpare) {
+  MICROARENA_REQUIRE_SHARED();
+  CommandResult run = RunCli({"budget", KwsPath(), "--ram", "64KiB"});
+  EXPECT_EQ(run.exit_code, 0) << run.stderr_text;
+  EXPECT_NE(run.stdout_text.find("budget     65,536 B"), std::string::npos) << run.stdout_text;
+  EXPECT_NE(run.stdout_text.find("verdict    fits"), std::string::npos) << run.stdout_text;
+}
+
+TEST(BudgetCommandTest, RejectsBadSizes) {
+  for (const char* bad : {"64Q", "-1", "0x", "99999999999999999999999", "0"}) {
+    CommandResult run = RunCli({"budget", "no-such-model.tflite", "--ram", bad});
+    EXPECT_EQ(run.exit_code, 1) << bad;
+    EXPECT_NE(run.stderr_text.find(std::string("--ram: size '") + bad + "'"), std::string::npos) << run.stderr_text;
+  }
+}
+
+}  // namespace
+}  // namespace microarena
