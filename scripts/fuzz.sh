@@ -19,7 +19,8 @@ targets=("$@")
 
 build=build/fuzz
 cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz -j "$(nproc 2>/dev/null || echo 2)" --target microarena "${targets[@]}"
+cmake --build --preset fuzz -j "$(nproc 2>/dev/null || echo 2)" --target microarena "${targets[@]}" >"$build.log" 2>&1 ||
+  { tail -40 "$build.log" >&2; echo "!! fuzz: build failed (log $build.log)" >&2; exit 1; }
 
 # Seeds: copies, written under the build tree only.
 shared=${MICROARENA_SHARED_DIR:-../shared}

@@ -24,5 +24,6 @@ Command RegisterPlanCommand(CLI::App& app);
 Command RegisterRunCommand(CLI::App& app);
 Command RegisterDemoModelCommand(CLI::App& app);
 Command RegisterSolveCommand(CLI::App& app);
+Command RegisterEmbedCommand(CLI::App& app);
 
 }  // namespace microarena::cli

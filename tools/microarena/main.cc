@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
       cli::RegisterRunCommand(app),
       cli::RegisterDemoModelCommand(app),
       cli::RegisterSolveCommand(app),
+      cli::RegisterEmbedCommand(app),
   };
 
   try {
