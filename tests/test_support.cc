@@ -66,6 +66,19 @@ CommandResult RunCli(const std::vector<std::string>& args) {
   return result;
 }
 
+CommandResult RunCommand(const std::string& shell_command) {
+  static int counter = 0;
+  std::string dir = TempDir("shell_run_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+  std::string command = "( " + shell_command + " ) >" + ShellQuote(dir + "/stdout") + " 2>" +
+                        ShellQuote(dir + "/stderr") + " </dev/null";
+  int raw = std::system(command.c_str());
+  CommandResult result;
+  result.exit_code = (raw != -1 && WIFEXITED(raw)) ? WEXITSTATUS(raw) : -1;
+  result.stdout_text = Slurp(dir + "/stdout");
+  result.stderr_text = Slurp(dir + "/stderr");
+  return result;
+}
+
 std::string TempDir(const std::string& name) {
   fs::path dir = fs::path(MICROARENA_BINARY_DIR) / "test_tmp" / name;
   std::error_code ignored;

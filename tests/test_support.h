@@ -24,6 +24,8 @@ struct CommandResult {
 };
 // Runs the microarena CLI with `args` (shell-quoted here) and captures its output.
 CommandResult RunCli(const std::vector<std::string>& args);
+// Runs a shell command line (not quoted here) and captures its output.
+CommandResult RunCommand(const std::string& shell_command);
 
 // A fresh, empty directory under the build tree for one test's files.
 std::string TempDir(const std::string& name);

@@ -2,11 +2,13 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <fstream>
 #include <string>
 
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_file.h"
 #include "microarena/plan/problem_csv.h"
+#include "microarena/report/arena_header.h"
 #include "microarena/report/format.h"
 #include "microarena/report/model_plan.h"
 #include "microarena/report/plan_report.h"
@@ -15,6 +17,40 @@
 #include "tools/microarena/commands.h"
 
 namespace microarena::cli {
+namespace {
+
+InterpreterOptions RuntimeOptionsFor(const std::string& planner, size_t alignment_bytes) {
+  InterpreterOptions options;
+  options.alignment_bytes = alignment_bytes;
+  if (planner == "greedy") options.planner = PlannerChoice::kGreedy;
+  if (planner == "greedy-tflm") options.planner = PlannerChoice::kGreedyTflm;
+  if (planner == "linear") options.planner = PlannerChoice::kLinear;
+  if (planner == "offline") options.planner = PlannerChoice::kOffline;
+  return options;  // "optimal" and the default: the runtime's own choice
+}
+
+Status WriteHeaderFile(const std::string& path, const std::string& namespace_name, const std::string& command_line,
+                       const ModelFile& file, const InterpreterOptions& runtime_options,
+                       const report::ModelPlan& plan) {
+  report::ArenaHeaderInput input;
+  input.model_label = file.path();
+  Span<const uint8_t> bytes = file.view().bytes();
+  input.model_size_bytes = bytes.size();
+  input.model_sha256 = report::Sha256(bytes.data(), bytes.size());
+  input.options = runtime_options;
+  input.figures = plan.runtime;
+  input.model_has_offline_plan = plan.has_offline_plan;
+  input.namespace_name = namespace_name;
+  input.command_line = command_line;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  if (!out) return Status::Error(ErrorCode::kIoError, "%s: cannot open the header for writing", path.c_str());
+  out << report::ArenaHeader(input);
+  out.close();
+  if (!out) return Status::Error(ErrorCode::kIoError, "%s: writing the header failed", path.c_str());
+  return OkStatus();
+}
+
+}  // namespace
 
 Command RegisterPlanCommand(CLI::App& app) {
   struct Options {
@@ -25,6 +61,8 @@ Command RegisterPlanCommand(CLI::App& app) {
     bool json = false;
     std::string csv_path;
     size_t name_width = 40;
+    std::string header_path;
+    std::string header_namespace = "microarena_arena";
   };
   auto options = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
@@ -54,7 +92,20 @@ Command RegisterPlanCommand(CLI::App& app) {
   sub->add_option("--name-width", options->name_width, "cut owner names to this many characters in text")
       ->default_val(40)
       ->check(CLI::Range(8, 4096));
+  sub->add_option("--header", options->header_path,
+                  "write a C++17 header for the firmware: kTensorArenaSize and the other figures the\n"
+                  "runtime measured with these options, the model's SHA-256, and static_assert checks\n"
+                  "that fail the firmware build when the model or the options change");
+  sub->add_option("--header-namespace", options->header_namespace,
+                  "namespace of the header's constants (one per model when a firmware holds several)")
+      ->default_val("microarena_arena");
   return {sub, [options]() -> int {
+            if (!options->header_path.empty() && !report::IsValidHeaderNamespace(options->header_namespace)) {
+              return PrintError(Status::Error(ErrorCode::kInvalidArgument,
+                                              "--header-namespace '%s' is not a C++ identifier (letters, digits "
+                                              "and '_', not starting with a digit, '__' or '_' + capital)",
+                                              options->header_namespace.c_str()));
+            }
             Result<ModelFile> file = ModelFile::Open(options->model_path);
             if (!file.ok()) return PrintError(file.status());
             report::ModelPlanOptions plan_options;
@@ -75,10 +126,14 @@ Command RegisterPlanCommand(CLI::App& app) {
             Result<std::vector<ScratchRequest>> scratch = CollectScratchRequests(file->view(), AllOpsResolver());
             if (scratch.ok()) plan_options.scratch = *scratch;
             Result<report::ModelPlan> plan = report::PlanModel(file->view(), plan_options);
+            // The runtime measures with the planner the device would use: the
+            // chosen one, or its default (offline or greedy) for "optimal".
+            InterpreterOptions runtime_options = RuntimeOptionsFor(options->planner, options->alignment_bytes);
             if (plan.ok() && scratch.ok()) {
-              Result<ArenaFigures> figures = MeasureArena(file->view(), AllOpsResolver());
+              Result<ArenaFigures> figures = MeasureArena(file->view(), AllOpsResolver(), runtime_options);
               if (figures.ok()) {
                 plan->has_runtime = true;
+                plan->runtime = *figures;
                 plan->persistent_bytes = figures->persistent_bytes;
                 plan->temp_peak_bytes = figures->temp_peak_bytes;
               } else {
@@ -100,6 +155,23 @@ Command RegisterPlanCommand(CLI::App& app) {
                                       (b.kind == BufferKind::kScratch ? "_scratch" : ""));
               }
               Status written = WriteProblemCsv(options->csv_path, problem, Span<const size_t>());
+              if (!written.ok()) return PrintError(written);
+            }
+            if (!options->header_path.empty()) {
+              if (!plan->has_runtime) {
+                return PrintError(Status::Error(ErrorCode::kUnsupported,
+                                                "%s: no header: the runtime cannot allocate this model (%s)",
+                                                options->model_path.c_str(), plan->runtime_note.c_str()));
+              }
+              std::string command_line = "microarena plan " + options->model_path;
+              if (!options->planner.empty()) command_line += " --planner " + options->planner;
+              command_line += " --align " + std::to_string(options->alignment_bytes);
+              if (options->header_namespace != "microarena_arena") {
+                command_line += " --header-namespace " + options->header_namespace;
+              }
+              command_line += " --header " + options->header_path;
+              Status written = WriteHeaderFile(options->header_path, options->header_namespace, command_line, *file,
+                                               runtime_options, *plan);
               if (!written.ok()) return PrintError(written);
             }
             if (options->json) {

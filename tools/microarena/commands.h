@@ -25,5 +25,6 @@ Command RegisterRunCommand(CLI::App& app);
 Command RegisterDemoModelCommand(CLI::App& app);
 Command RegisterSolveCommand(CLI::App& app);
 Command RegisterEmbedCommand(CLI::App& app);
+Command RegisterOptimizeCommand(CLI::App& app);
 
 }  // namespace microarena::cli

@@ -74,6 +74,7 @@ Result<uint8_t*> Arena::AllocateTemp(size_t bytes) {
   uint8_t* result = start_ + temp_bytes_;
   temp_bytes_ += rounded;
   if (temp_bytes_ > temp_peak_bytes_) temp_peak_bytes_ = temp_bytes_;
+  if (temp_bytes_ > temp_mark_peak_bytes_) temp_mark_peak_bytes_ = temp_bytes_;
   return result;
 }
 
@@ -86,7 +87,7 @@ Status Arena::CommitHead(size_t head_bytes) {
   const size_t available = usable_bytes_ - tail_bytes_;
   if (ShouldInjectFailure()) return NoRoom(ArenaArea::kHead, rounded + available + alignment_, available);
   if (rounded > available) return NoRoom(ArenaArea::kHead, rounded, available);
-  head_bytes_ = rounded;
+  if (rounded > head_bytes_) head_bytes_ = rounded;
   return OkStatus();
 }
 

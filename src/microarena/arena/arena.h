@@ -45,8 +45,19 @@ class Arena {
   Result<uint8_t*> AllocateTemp(size_t bytes);
   // Releases all temp memory (the peak is remembered).
   void ResetTemp() { temp_bytes_ = 0; }
-  // Reserves the head; temp must have been reset.
+  // Reserves at least `head_bytes` of head (the head only grows: interpreters
+  // sharing one arena each commit theirs, the largest wins); temp must have
+  // been reset.
   Status CommitHead(size_t head_bytes);
+  // Gives back the newest persistent bytes, down to `tail_bytes` (a failed
+  // AllocateTensors in a shared arena returns what it took). Never grows.
+  void ShrinkTailTo(size_t tail_bytes) {
+    if (tail_bytes < tail_bytes_) tail_bytes_ = tail_bytes;
+  }
+  // Restarts the temp peak that temp_peak_since_mark_bytes() reports (the
+  // arena-wide temp_peak_bytes() keeps counting).
+  void MarkTempPeak() { temp_mark_peak_bytes_ = temp_bytes_; }
+  size_t temp_peak_since_mark_bytes() const { return temp_mark_peak_bytes_; }
 
   uint8_t* head_start() const { return start_; }
   size_t persistent_bytes() const { return tail_bytes_; }
@@ -78,6 +89,7 @@ class Arena {
   size_t tail_bytes_ = 0;
   size_t temp_bytes_ = 0;
   size_t temp_peak_bytes_ = 0;
+  size_t temp_mark_peak_bytes_ = 0;
   size_t head_bytes_ = 0;
   uint32_t fail_countdown_ = 0;
   uint32_t allocation_count_ = 0;

@@ -31,6 +31,10 @@ class ModelFile {
   const std::string& path() const { return path_; }
   size_t size_bytes() const { return size_bytes_; }
   const ModelView& view() const { return view_; }
+  // The file's bytes, as read.
+  Span<const uint8_t> bytes() const {
+    return Span<const uint8_t>(reinterpret_cast<const uint8_t*>(storage_.get()), size_bytes_);
+  }
 
  private:
   ModelFile(std::string path, std::unique_ptr<uint64_t[]> storage, size_t size_bytes, ModelView view)

@@ -63,6 +63,7 @@ Result<ModelPlan> PlanModel(const ModelView& model, const ModelPlanOptions& opti
   LifetimeOptions lifetime_options;
   lifetime_options.alignment_bytes = options.alignment_bytes;
   if (plan.planner == "offline") lifetime_options.fixed_offsets_bytes = offline;
+  lifetime_options.order = Span<const int32_t>(options.order.data(), options.order.size());
   plan.buffers.resize(LifetimeCapacity(model.subgraph(0), options.scratch.size()));
   MICROARENA_ASSIGN_OR_RETURN(
       size_t count, AnalyzeLifetimes(model, 0,

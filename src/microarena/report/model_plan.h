@@ -13,6 +13,7 @@
 #include "microarena/model/model_view.h"
 #include "microarena/plan/optimal.h"
 #include "microarena/plan/types.h"
+#include "microarena/runtime/host_runner.h"
 
 namespace microarena::report {
 
@@ -28,6 +29,7 @@ struct ModelPlanOptions {
   std::function<void(const OptimalProgress&)> progress;  // for "optimal"; may be empty
   bool compare = true;              // also plan with linear, greedy-tflm and greedy
   std::vector<ScratchRequest> scratch;  // op scratch buffers (from the kernels)
+  std::vector<int32_t> order;           // execution order (order[step] = op); empty: the stored order
 };
 
 struct PlannerHead {
@@ -54,6 +56,7 @@ struct ModelPlan {
   std::string runtime_note;             // why there are no runtime figures
   size_t persistent_bytes = 0;
   size_t temp_peak_bytes = 0;
+  ArenaFigures runtime;                 // everything the runtime measured (with has_runtime)
   size_t arena_bytes() const { return persistent_bytes + (head_bytes > temp_peak_bytes ? head_bytes : temp_peak_bytes); }
 
   // (head - lower bound) / lower bound, in percent; 0 when the bound is 0.

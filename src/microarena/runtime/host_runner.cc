@@ -1,6 +1,8 @@
 #include "microarena/runtime/host_runner.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <memory>
 
@@ -63,6 +65,48 @@ Result<std::vector<ScratchRequest>> CollectScratchRequests(const ModelView& mode
     MICROARENA_RETURN_IF_ERROR(kernel->prepare(context, &op_data));
   }
   return requests;
+}
+
+Result<SharedArenaFigures> MeasureSharedArena(const std::vector<const ModelView*>& models,
+                                              const OpResolver& resolver, const InterpreterOptions& options) {
+  size_t size = size_t{1} << 20;
+  for (;;) {
+    HostArena buffer(size);
+    SharedArena arena(buffer.data(), buffer.size(), options.alignment_bytes);
+    std::vector<std::unique_ptr<Interpreter>> interpreters;
+    SharedArenaFigures figures;
+    Status status;
+    for (size_t m = 0; m < models.size() && status.ok(); ++m) {
+      interpreters.push_back(std::make_unique<Interpreter>(*models[m], resolver, arena, options));
+      status = interpreters.back()->AllocateTensors();
+      if (!status.ok()) {
+        char where[32];
+        std::snprintf(where, sizeof(where), "model %zu", m + 1);
+        status.Prefix(where);
+        break;
+      }
+      ArenaFigures model_figures;
+      model_figures.persistent_bytes = interpreters.back()->arena_persistent_size();
+      model_figures.head_bytes = interpreters.back()->arena_scratch_size();
+      model_figures.temp_peak_bytes = interpreters.back()->arena_temp_peak();
+      model_figures.scratch_buffers = interpreters.back()->scratch_buffer_count();
+      model_figures.planner = interpreters.back()->planner_used();
+      // A model's own minimum, as if it were alone (its padding is the arena's).
+      model_figures.used_bytes = arena.used_bytes() - arena.persistent_bytes() + model_figures.persistent_bytes -
+                                 std::max(arena.head_bytes(), arena.temp_peak_bytes()) +
+                                 std::max(model_figures.head_bytes, model_figures.temp_peak_bytes);
+      figures.models.push_back(model_figures);
+    }
+    if (status.ok()) {
+      figures.used_bytes = arena.used_bytes();
+      figures.persistent_bytes = arena.persistent_bytes();
+      figures.head_bytes = arena.head_bytes();
+      figures.temp_peak_bytes = arena.temp_peak_bytes();
+      return figures;
+    }
+    if (status.code() != ErrorCode::kOutOfMemory || size >= (size_t{1} << 31)) return status;
+    size *= 4;
+  }
 }
 
 Result<ArenaFigures> MeasureArena(const ModelView& model, const OpResolver& resolver,

@@ -50,6 +50,19 @@ struct ArenaFigures {
 Result<ArenaFigures> MeasureArena(const ModelView& model, const OpResolver& resolver,
                                   const InterpreterOptions& options = {});
 
+// Several models in one SharedArena (runtime/shared_arena.h), allocated in
+// the order given: each model's own figures and the arena they need together
+// (padding + sum of persistent areas + max over models of max(head, temp)).
+struct SharedArenaFigures {
+  std::vector<ArenaFigures> models;  // per model, in the order given
+  size_t used_bytes = 0;             // the whole shared arena
+  size_t persistent_bytes = 0;       // sum of the models' persistent areas
+  size_t head_bytes = 0;             // max of the models' heads
+  size_t temp_peak_bytes = 0;        // max of the models' temp peaks
+};
+Result<SharedArenaFigures> MeasureSharedArena(const std::vector<const ModelView*>& models,
+                                              const OpResolver& resolver, const InterpreterOptions& options = {});
+
 struct RunOptions {
   InterpreterOptions interpreter;
   size_t arena_bytes = 0;                 // 0: exactly the measured minimum

@@ -130,7 +130,25 @@ Interpreter::Interpreter(const ModelView& model, const OpResolver& resolver, uin
     : model_(model),
       resolver_(resolver),
       options_(options),
-      arena_(arena, arena_bytes, IsSupportedAlignment(options.alignment_bytes) ? options.alignment_bytes : 16) {}
+      own_arena_(arena, arena_bytes, IsSupportedAlignment(options.alignment_bytes) ? options.alignment_bytes : 16),
+      arena_(own_arena_) {}
+
+Interpreter::Interpreter(const ModelView& model, const OpResolver& resolver, SharedArena& shared_arena,
+                         const InterpreterOptions& options)
+    : model_(model),
+      resolver_(resolver),
+      options_(options),
+      own_arena_(nullptr, 0),
+      arena_(shared_arena.arena_),
+      shared_(&shared_arena) {
+  ++shared_->attached_;
+}
+
+Interpreter::~Interpreter() {
+  // The tail stays reserved: later tails sit below it. SharedArena::Reset
+  // frees every tail once no interpreter uses the arena.
+  if (shared_ != nullptr) --shared_->attached_;
+}
 
 Status Interpreter::AllocateTensors() {
   if (allocated_ || failed_) {
@@ -141,6 +159,32 @@ Status Interpreter::AllocateTensors() {
     return Status::Error(ErrorCode::kInvalidArgument, "alignment %zu is not supported (use 4, 8, 16, 32 or 64)",
                          options_.alignment_bytes);
   }
+  if (shared_ == nullptr) return AllocateTensorsInArena();
+
+  if (options_.alignment_bytes != arena_.alignment()) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "the interpreter's alignment %zu differs from the shared arena's %zu; every model in a "
+                         "shared arena must use the arena's alignment",
+                         options_.alignment_bytes, arena_.alignment());
+  }
+  if (arena_.temp_bytes() != 0) {
+    return Status::Error(ErrorCode::kInternal, "the shared arena has %zu temp bytes in use", arena_.temp_bytes());
+  }
+  const size_t tail_before = arena_.persistent_bytes();
+  arena_.MarkTempPeak();
+  Status status = AllocateTensorsInArena();
+  if (!status.ok()) {
+    // Give back what this model took, so the others keep their room.
+    arena_.ResetTemp();
+    arena_.ShrinkTailTo(tail_before);
+    return status.Prefix("shared arena");
+  }
+  own_persistent_bytes_ = arena_.persistent_bytes() - tail_before;
+  own_temp_peak_bytes_ = arena_.temp_peak_since_mark_bytes();
+  return OkStatus();
+}
+
+Status Interpreter::AllocateTensorsInArena() {
   if (arena_.head_start() == nullptr) {
     return Status::Error(ErrorCode::kInvalidArgument, "the arena pointer is null");
   }
@@ -323,6 +367,7 @@ Status Interpreter::PlanAndCommit() {
   arena_.ResetTemp();
   Status committed = arena_.CommitHead(summary.head_bytes);
   if (!committed.ok()) return committed.Prefix("planned head");
+  own_head_bytes_ = AlignUpUnchecked(summary.head_bytes, arena_.alignment());
   return OkStatus();
 }
 

@@ -31,6 +31,7 @@
 #include "microarena/kernels/eval_tensor.h"
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_view.h"
+#include "microarena/runtime/shared_arena.h"
 
 namespace microarena {
 
@@ -54,6 +55,12 @@ class Interpreter {
  public:
   Interpreter(const ModelView& model, const OpResolver& resolver, uint8_t* arena, size_t arena_bytes,
               const InterpreterOptions& options = {});
+  // Runs the model in an arena shared with other interpreters (see
+  // runtime/shared_arena.h): own persistent area, shared head.
+  // options.alignment_bytes must equal the shared arena's alignment.
+  Interpreter(const ModelView& model, const OpResolver& resolver, SharedArena& shared_arena,
+              const InterpreterOptions& options = {});
+  ~Interpreter();
   Interpreter(const Interpreter&) = delete;
   Interpreter& operator=(const Interpreter&) = delete;
 
@@ -76,19 +83,21 @@ class Interpreter {
   EvalTensor* tensor(size_t tensor_index);
   size_t tensors_size() const { return tensor_count_; }
 
-  // Arena figures, in bytes.
-  size_t arena_persistent_size() const { return arena_.persistent_bytes(); }
-  size_t arena_scratch_size() const { return arena_.head_bytes(); }
-  size_t arena_temp_peak() const { return arena_.temp_peak_bytes(); }
+  // Arena figures, in bytes: this model's own persistent area, planned head
+  // and temp peak (in a shared arena too).
+  size_t arena_persistent_size() const { return shared_ ? own_persistent_bytes_ : arena_.persistent_bytes(); }
+  size_t arena_scratch_size() const { return shared_ ? own_head_bytes_ : arena_.head_bytes(); }
+  size_t arena_temp_peak() const { return shared_ ? own_temp_peak_bytes_ : arena_.temp_peak_bytes(); }
   // The minimum arena this model needs with these options (at an aligned
-  // start: the start padding of this arena is included).
+  // start: the start padding of this arena is included). In a shared arena:
+  // what the whole arena needs for every model allocated in it so far.
   size_t arena_used_bytes() const { return arena_.used_bytes(); }
   // Where a tensor / scratch buffer sits in the head (bytes from the head
   // start); SIZE_MAX for a tensor that is not in the head or a bad index.
   size_t tensor_offset_bytes(size_t tensor_index) const;
   size_t scratch_offset_bytes(size_t scratch_index) const;
   // Head size the planner found and the lower bound for these lifetimes.
-  size_t planned_head_bytes() const { return arena_.head_bytes(); }
+  size_t planned_head_bytes() const { return arena_scratch_size(); }
   size_t lower_bound_bytes() const { return lower_bound_bytes_; }
   size_t scratch_buffer_count() const { return scratch_count_; }
   PlannerChoice planner_used() const { return planner_used_; }
@@ -107,6 +116,7 @@ class Interpreter {
   class PrepareContextImpl;
   class EvalContextImpl;
 
+  Status AllocateTensorsInArena();
   Status AllocateTailStructures();
   Status PrepareOps();
   Status PlanAndCommit();
@@ -116,7 +126,12 @@ class Interpreter {
   const ModelView& model_;
   const OpResolver& resolver_;
   InterpreterOptions options_;
-  Arena arena_;
+  Arena own_arena_;               // the arena when it is not shared
+  Arena& arena_;                  // own_arena_ or the shared arena's
+  SharedArena* shared_ = nullptr;
+  size_t own_persistent_bytes_ = 0;  // figures of this model in a shared arena
+  size_t own_head_bytes_ = 0;
+  size_t own_temp_peak_bytes_ = 0;
   EvalTensor* tensors_ = nullptr;
   Node* nodes_ = nullptr;
   uint32_t* scratch_offsets_ = nullptr;  // one per scratch request, head offsets

@@ -1,0 +1,39 @@
+// The arena header (host): a C++17 header a firmware includes to size its
+// tensor arena, with compile-time checks that fail the firmware build when
+// the model it embeds, or its interpreter options, are not the ones the
+// figures were measured for. What `microarena plan MODEL --header FILE`
+// writes.
+//
+// The header is self-contained (only <stddef.h> and <stdint.h>) and compiles
+// with g++ and arm-none-eabi-g++ without the C++ standard library. Its top
+// comment documents the constants, the checks and the workflow.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "microarena/report/sha256.h"
+#include "microarena/runtime/host_runner.h"
+
+namespace microarena::report {
+
+struct ArenaHeaderInput {
+  std::string model_label;           // how the header names the model (its path)
+  size_t model_size_bytes = 0;
+  Sha256Digest model_sha256{};
+  InterpreterOptions options;        // the options the figures were measured with
+  ArenaFigures figures;              // from MeasureArena with `options`
+  bool model_has_offline_plan = false;
+  std::string namespace_name = "microarena_arena";  // a C++ identifier
+  std::string command_line;          // how to regenerate the header
+};
+
+// Whether `name` can be used as the header's namespace (a C++ identifier
+// that is not a keyword-like reserved name: letters, digits, '_', not
+// starting with a digit or "__").
+bool IsValidHeaderNamespace(const std::string& name);
+
+// The header text.
+std::string ArenaHeader(const ArenaHeaderInput& input);
+
+}  // namespace microarena::report

@@ -1,0 +1,209 @@
+// `microarena plan MODEL --header FILE` end to end: the generated header is
+// compiled into a small program, as a firmware would, with the model bytes
+// as a constexpr array. The program checks the constants against the
+// runtime's own figures (measured here, not read from the header), and the
+// header's static_asserts must stop the build when the model (another model,
+// or the same one with one byte changed) or the options differ.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "microarena/kernels/op_resolver.h"
+#include "microarena/model/demo_model.h"
+#include "microarena/model/model_view.h"
+#include "microarena/runtime/host_runner.h"
+#include "tests/test_support.h"
+
+namespace microarena {
+namespace {
+
+using testing::CommandResult;
+using testing::RunCli;
+using testing::TempDir;
+
+void WriteBytes(const std::string& path, const std::vector<uint8_t>& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+void WriteText(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+
+std::string ReadText(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+// `constexpr unsigned char g_model[] = {...};` as a firmware would embed it.
+std::string ModelArray(const std::vector<uint8_t>& bytes) {
+  std::string out = "alignas(16) constexpr unsigned char g_model[] = {";
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    if (i % 24 == 0) out += "\n";
+    out += std::to_string(bytes[i]) + ",";
+  }
+  return out + "\n};\n";
+}
+
+struct Compiled {
+  int exit_code = -1;
+  std::string output;
+};
+
+// Compiles `source` in `dir` with `compiler` and `flags`; output goes to a log.
+Compiled Compile(const std::string& compiler, const std::string& dir, const std::string& source,
+                 const std::string& flags) {
+  const std::string log = dir + "/compile.log";
+  const std::string command = compiler + " -std=c++17 -Wall -Wextra -Werror -Wconversion -Wsign-conversion " +
+                              "-Wold-style-cast -Wshadow -I" + dir + " " + flags + " " + dir + "/" + source +
+                              " > " + log + " 2>&1";
+  Compiled result;
+  result.exit_code = std::system(command.c_str());
+  result.output = ReadText(log);
+  return result;
+}
+
+// The firmware-like program: the header, the model, the checks, and main()
+// comparing the constants with the figures the test measured.
+constexpr const char* kProgram = R"(
+#include <cstdio>
+#include "arena.h"
+#include "model.inc"
+#include "microarena/runtime/interpreter.h"
+
+MICROARENA_CHECK_MODEL(g_model);
+constexpr microarena::InterpreterOptions kOptions{microarena::PlannerChoice::kGreedy, OPTION_ALIGNMENT, false, false};
+MICROARENA_CHECK_INTERPRETER_OPTIONS(kOptions);
+MICROARENA_CHECK_OPTIONS("greedy", OPTION_ALIGNMENT);
+MICROARENA_CHECK_OPTIONS("auto", OPTION_ALIGNMENT);  // the demo model has no offline plan: auto is greedy
+static_assert(!microarena_arena::OptionsMatch("linear", 16), "another planner must not match");
+static_assert(!microarena_arena::OptionsMatch("greedy", 8), "another alignment must not match");
+
+alignas(microarena_arena::kTensorArenaAlignment) static unsigned char tensor_arena[microarena_arena::kTensorArenaSize];
+
+int main() {
+  int failures = 0;
+  if (microarena_arena::kTensorArenaSize != EXPECTED_ARENA) ++failures;
+  if (microarena_arena::kTensorArenaPersistentSize != EXPECTED_PERSISTENT) ++failures;
+  if (microarena_arena::kTensorArenaHeadSize != EXPECTED_HEAD) ++failures;
+  if (microarena_arena::kTensorArenaTempPeakSize != EXPECTED_TEMP) ++failures;
+  if (microarena_arena::kTensorArenaAlignment != 16) ++failures;
+  if (!microarena_arena::ModelMatches(&g_model[0], sizeof(g_model))) ++failures;        // at run time too
+  if (microarena_arena::ModelMatches(&g_model[0], sizeof(g_model) - 1)) ++failures;
+  std::printf("%s %zu %d\n", microarena_arena::kModelSha256, sizeof(tensor_arena), failures);
+  return failures;
+}
+)";
+
+class ArenaHeaderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = TempDir("arena_header");
+    model_bytes_ = BuildDemoModel();
+    model_path_ = dir_ + "/demo.tflite";
+    WriteBytes(model_path_, model_bytes_);
+    CommandResult result = RunCli({"plan", model_path_, "--planner", "greedy", "--header", dir_ + "/arena.h"});
+    ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+    WriteText(dir_ + "/program.cc", kProgram);
+
+    Result<ModelView> model = LoadModel(Span<const uint8_t>(model_bytes_.data(), model_bytes_.size()));
+    ASSERT_TRUE(model.ok()) << model.status().message();
+    InterpreterOptions options;
+    options.planner = PlannerChoice::kGreedy;
+    Result<ArenaFigures> figures = MeasureArena(*model, AllOpsResolver(), options);
+    ASSERT_TRUE(figures.ok()) << figures.status().message();
+    figures_ = *figures;
+  }
+
+  std::string Flags(size_t alignment) const {
+    return "-I" MICROARENA_SOURCE_DIR "/src -I" MICROARENA_BINARY_DIR "/generated -DOPTION_ALIGNMENT=" +
+           std::to_string(alignment) + " -DEXPECTED_ARENA=" + std::to_string(figures_.used_bytes) +
+           " -DEXPECTED_PERSISTENT=" + std::to_string(figures_.persistent_bytes) +
+           " -DEXPECTED_HEAD=" + std::to_string(figures_.head_bytes) +
+           " -DEXPECTED_TEMP=" + std::to_string(figures_.temp_peak_bytes);
+  }
+
+  std::string dir_;
+  std::vector<uint8_t> model_bytes_;
+  std::string model_path_;
+  ArenaFigures figures_;
+};
+
+TEST_F(ArenaHeaderTest, CompilesAndHoldsTheRuntimeFigures) {
+  WriteText(dir_ + "/model.inc", ModelArray(model_bytes_));
+  Compiled compiled = Compile(MICROARENA_CXX_COMPILER, dir_, "program.cc", Flags(16) + " -o " + dir_ + "/program");
+  ASSERT_EQ(compiled.exit_code, 0) << compiled.output;
+  CommandResult run = testing::RunCommand(dir_ + "/program");
+  EXPECT_EQ(run.exit_code, 0) << run.stdout_text;
+  // The recorded digest is the one sha256sum computes for the file.
+  CommandResult sum = testing::RunCommand("sha256sum " + model_path_);
+  ASSERT_EQ(sum.exit_code, 0);
+  EXPECT_EQ(run.stdout_text.substr(0, 64), sum.stdout_text.substr(0, 64));
+  EXPECT_NE(run.stdout_text.find(" " + std::to_string(figures_.used_bytes) + " 0"), std::string::npos)
+      << run.stdout_text;
+}
+
+TEST_F(ArenaHeaderTest, StaticAssertFiresWhenOneByteOfTheModelChanges) {
+  std::vector<uint8_t> changed = model_bytes_;
+  changed[changed.size() / 2] ^= 0x01;  // same size: only the digest can tell
+  WriteText(dir_ + "/model.inc", ModelArray(changed));
+  Compiled compiled = Compile(MICROARENA_CXX_COMPILER, dir_, "program.cc", Flags(16) + " -fsyntax-only");
+  EXPECT_NE(compiled.exit_code, 0);
+  EXPECT_NE(compiled.output.find("the model's SHA-256 differs"), std::string::npos) << compiled.output;
+}
+
+TEST_F(ArenaHeaderTest, StaticAssertFiresForAnotherModel) {
+  // A second model: the demo model with one more (unused) metadata-free byte
+  // string would still be "the demo model"; a different network is the real
+  // case, so take a shared model when present, else the demo model cut short.
+  std::vector<uint8_t> other = testing::SharedDir().empty()
+                                   ? std::vector<uint8_t>(model_bytes_.begin(), model_bytes_.end() - 16)
+                                   : testing::ReadFileBytes(testing::SharedDir() + "/models/hello_world_int8.tflite");
+  ASSERT_FALSE(other.empty());
+  WriteText(dir_ + "/model.inc", ModelArray(other));
+  Compiled compiled = Compile(MICROARENA_CXX_COMPILER, dir_, "program.cc", Flags(16) + " -fsyntax-only");
+  EXPECT_NE(compiled.exit_code, 0);
+  EXPECT_NE(compiled.output.find("the model's size differs"), std::string::npos) << compiled.output;
+}
+
+TEST_F(ArenaHeaderTest, StaticAssertFiresWhenTheOptionsChange) {
+  WriteText(dir_ + "/model.inc", ModelArray(model_bytes_));
+  Compiled compiled = Compile(MICROARENA_CXX_COMPILER, dir_, "program.cc", Flags(8) + " -fsyntax-only");
+  EXPECT_NE(compiled.exit_code, 0);
+  EXPECT_NE(compiled.output.find("interpreter options"), std::string::npos) << compiled.output;
+  EXPECT_NE(compiled.output.find("planner or alignment differ"), std::string::npos) << compiled.output;
+}
+
+TEST_F(ArenaHeaderTest, CompilesForCortexMWithoutTheStandardLibrary) {
+  if (std::system("arm-none-eabi-g++ --version > /dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "arm-none-eabi-g++ not installed (Debian: gcc-arm-none-eabi)";
+  }
+  WriteText(dir_ + "/model.inc", ModelArray(model_bytes_));
+  // The header alone (no microarena or C++ library headers): the model check,
+  // the options check by name, and the arena.
+  WriteText(dir_ + "/firmware.cc",
+            "#include \"arena.h\"\n#include \"model.inc\"\nMICROARENA_CHECK_MODEL(g_model);\n"
+            "MICROARENA_CHECK_OPTIONS(\"greedy\", 16);\n"
+            "alignas(microarena_arena::kTensorArenaAlignment) unsigned char "
+            "tensor_arena[microarena_arena::kTensorArenaSize];\n");
+  Compiled compiled = Compile("arm-none-eabi-g++", dir_, "firmware.cc",
+                              "-mcpu=cortex-m4 -mthumb -O2 -c -o " + dir_ + "/firmware.o");
+  EXPECT_EQ(compiled.exit_code, 0) << compiled.output;
+}
+
+TEST(ArenaHeaderCommandTest, RejectsABadNamespace) {
+  std::string dir = TempDir("arena_header_namespace");
+  WriteBytes(dir + "/demo.tflite", BuildDemoModel());
+  CommandResult result =
+      RunCli({"plan", dir + "/demo.tflite", "--header", dir + "/a.h", "--header-namespace", "9lives"});
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_NE(result.stderr_text.find("'9lives' is not a C++ identifier"), std::string::npos) << result.stderr_text;
+}
+
+}  // namespace
+}  // namespace microarena

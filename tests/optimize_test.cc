@@ -1,0 +1,294 @@
+// `microarena optimize` and the model rewriter under it: reordered operators
+// and an OfflineMemoryAllocation plan written without losing anything of the
+// original file; the written models load, read back the same plan and run
+// bit-exact (TFLM's goldens for the shared models).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include <nlohmann/json.hpp>
+
+#include "microarena/analysis/lifetimes.h"
+#include "microarena/analysis/offline_plan.h"
+#include "microarena/kernels/op_resolver.h"
+#include "microarena/model/demo_model.h"
+#include "microarena/model/model_builder.h"
+#include "microarena/model/model_file.h"
+#include "microarena/model/model_rewriter.h"
+#include "microarena/plan/check.h"
+#include "microarena/plan/reorder.h"
+#include "microarena/runtime/host_runner.h"
+#include "tests/test_support.h"
+
+namespace microarena {
+namespace {
+
+using testing::ReadFileBytes;
+using testing::RunCli;
+using testing::SharedDir;
+using testing::TempDir;
+
+std::vector<std::pair<std::string, std::vector<uint8_t>>> AllModels() {
+  std::vector<std::pair<std::string, std::vector<uint8_t>>> models;
+  models.emplace_back("demo", BuildDemoModel());
+  if (!SharedDir().empty()) {
+    for (const std::string& name : testing::SharedModelNames()) {
+      models.emplace_back(name, ReadFileBytes(SharedDir() + "/models/" + name + ".tflite"));
+    }
+  }
+  return models;
+}
+
+std::vector<uint8_t> TensorData(const TensorView& t) { return {t.data().begin(), t.data().end()}; }
+
+// Every model, a random operator permutation and two metadata entries: the
+// operators move, nothing else changes, the original's metadata survives, the
+// new entries read back byte for byte, and the original file is embedded
+// verbatim at a 64-byte boundary.
+TEST(ModelRewriterTest, PermutesOperatorsAndAddsMetadataKeepingEverythingElse) {
+  std::mt19937 rng(7);
+  for (const auto& [name, bytes] : AllModels()) {
+    SCOPED_TRACE(name);
+    Result<ModelView> before = LoadModel(Span<const uint8_t>(bytes.data(), bytes.size()));
+    ASSERT_TRUE(before.ok());
+    SubgraphView old_graph = before->subgraph(0);
+    ModelEdits edits;
+    edits.operator_order.resize(old_graph.operator_count());
+    for (size_t i = 0; i < edits.operator_order.size(); ++i) edits.operator_order[i] = static_cast<int32_t>(i);
+    std::shuffle(edits.operator_order.begin(), edits.operator_order.end(), rng);
+    std::vector<int32_t> offsets(old_graph.tensor_count(), -1);
+    for (size_t t = 0; t < offsets.size(); t += 2) offsets[t] = static_cast<int32_t>(16 * t);
+    edits.metadata.push_back({kOfflinePlanMetadataName, EncodeOfflinePlan(offsets)});
+    edits.metadata.push_back({"note", {'h', 'i'}});
+
+    Result<std::vector<uint8_t>> written = RewriteModel(Span<const uint8_t>(bytes.data(), bytes.size()), edits);
+    ASSERT_TRUE(written.ok()) << written.status().message();
+    Result<ModelFile> after_file = ModelFile::FromBytes(*written, "rewritten");
+    ASSERT_TRUE(after_file.ok()) << after_file.status().message();
+    const ModelView& after = after_file->view();
+    SubgraphView new_graph = after.subgraph(0);
+
+    ASSERT_EQ(new_graph.operator_count(), old_graph.operator_count());
+    for (size_t i = 0; i < new_graph.operator_count(); ++i) {
+      OperatorView moved = new_graph.op(i);
+      OperatorView was = old_graph.op(static_cast<size_t>(edits.operator_order[i]));
+      EXPECT_EQ(moved.code(), was.code());
+      EXPECT_EQ(moved.version(), was.version());
+      EXPECT_EQ(std::vector<int32_t>(moved.inputs().begin(), moved.inputs().end()),
+                std::vector<int32_t>(was.inputs().begin(), was.inputs().end()));
+      EXPECT_EQ(std::vector<int32_t>(moved.outputs().begin(), moved.outputs().end()),
+                std::vector<int32_t>(was.outputs().begin(), was.outputs().end()));
+      EXPECT_EQ(moved.raw()->builtin_options_type(), was.raw()->builtin_options_type());
+    }
+    ASSERT_EQ(new_graph.tensor_count(), old_graph.tensor_count());
+    for (size_t t = 0; t < new_graph.tensor_count(); ++t) {
+      EXPECT_STREQ(new_graph.tensor(t).name(), old_graph.tensor(t).name());
+      EXPECT_EQ(new_graph.tensor(t).byte_size(), old_graph.tensor(t).byte_size());
+      EXPECT_EQ(TensorData(new_graph.tensor(t)), TensorData(old_graph.tensor(t))) << "tensor " << t;
+    }
+    // The original's own metadata entries (converter versions, ...) survive.
+    const tflite::Model* old_raw = tflite::GetModel(bytes.data());
+    if (old_raw->metadata() != nullptr) {
+      for (const tflite::Metadata* entry : *old_raw->metadata()) {
+        const std::string entry_name = entry->name() ? entry->name()->str() : "";
+        if (entry_name == kOfflinePlanMetadataName) continue;
+        EXPECT_TRUE(after.has_metadata(entry_name.c_str())) << entry_name;
+        Span<const uint8_t> old_data = before->metadata(entry_name.c_str());
+        Span<const uint8_t> new_data = after.metadata(entry_name.c_str());
+        EXPECT_TRUE(std::equal(old_data.begin(), old_data.end(), new_data.begin(), new_data.end())) << entry_name;
+      }
+    }
+    Result<Span<const int32_t>> plan = ReadOfflinePlan(after);
+    ASSERT_TRUE(plan.ok()) << plan.status().message();
+    EXPECT_EQ(std::vector<int32_t>(plan->begin(), plan->end()), offsets);
+    Span<const uint8_t> note = after.metadata("note");
+    EXPECT_EQ(std::string(note.begin(), note.end()), "hi");
+
+    // The original, verbatim, at a 64-byte boundary (operators vector aside).
+    auto at = std::search(written->begin(), written->end(), bytes.begin() + 8, bytes.begin() + 64);
+    ASSERT_NE(at, written->end());
+    const auto start = static_cast<size_t>(at - written->begin()) - 8;
+    EXPECT_EQ(start % 64, 0u);
+    EXPECT_EQ(written->size(), start + bytes.size());
+  }
+}
+
+TEST(ModelRewriterTest, RejectsWhatIsNotAPermutation) {
+  std::vector<uint8_t> demo = BuildDemoModel();
+  ModelEdits edits;
+  edits.operator_order = {0, 0};
+  Result<std::vector<uint8_t>> written = RewriteModel(Span<const uint8_t>(demo.data(), demo.size()), edits);
+  ASSERT_FALSE(written.ok());
+  EXPECT_NE(std::string(written.status().message()).find("lists 2 operators"), std::string::npos)
+      << written.status().message();
+  std::vector<uint8_t> garbage(100, 0x5A);
+  EXPECT_FALSE(RewriteModel(Span<const uint8_t>(garbage.data(), garbage.size()), ModelEdits{}).ok());
+}
+
+// Two branches from one input, stored in the worst order (float32, sizes
+// rounded to 16): in [1,4] = 16 B; PAD makes a1, a2 [1,256] = 1,024 B each;
+// STRIDED_SLICE takes b1, b2 [1,4] = 16 B back; ADD makes out = 16 B.
+// Stored: PAD1, PAD2, SLICE1, SLICE2, ADD: at PAD2 in + a1 + a2 = 2,064 B.
+// Best: PAD1, SLICE1, PAD2, SLICE2, ADD: never more than one a live:
+// in + a1 + b1 = 1,056 B (PAD2: in + b1 + a2 = 1,056; SLICE2: b1 + a2 + b2 =
+// 1,056), and no order can do better: the second PAD needs in + its a + the
+// other branch's b (or its a) = 1,056 B at least.
+std::vector<uint8_t> BranchyModel() {
+  ModelBuilder builder;
+  auto f32 = [&](const std::string& name, std::vector<int32_t> shape) {
+    return builder.AddTensor({name, TensorType::kFloat32, std::move(shape), 0, {}});
+  };
+  int32_t in = f32("in", {1, 4});
+  int32_t paddings = builder.AddConstantTensor({"paddings", TensorType::kInt32, {2, 2}, 0, {}},
+                                               BytesOf(std::vector<int32_t>{0, 0, 0, 252}));
+  int32_t begin = builder.AddConstantTensor({"begin", TensorType::kInt32, {2}, 0, {}},
+                                            BytesOf(std::vector<int32_t>{0, 0}));
+  int32_t end = builder.AddConstantTensor({"end", TensorType::kInt32, {2}, 0, {}}, BytesOf(std::vector<int32_t>{1, 4}));
+  int32_t strides = builder.AddConstantTensor({"strides", TensorType::kInt32, {2}, 0, {}},
+                                              BytesOf(std::vector<int32_t>{1, 1}));
+  int32_t a1 = f32("a1", {1, 256});
+  int32_t a2 = f32("a2", {1, 256});
+  int32_t b1 = f32("b1", {1, 4});
+  int32_t b2 = f32("b2", {1, 4});
+  int32_t out = f32("out", {1, 4});
+  auto pad = [&](int32_t to) {
+    OperatorSpec spec;
+    spec.op = BuiltinOp::kPad;
+    spec.inputs = {in, paddings};
+    spec.outputs = {to};
+    spec.options = MakeBuiltinOptions(tflite::PadOptionsT{});
+    builder.AddOperator(std::move(spec));
+  };
+  auto slice = [&](int32_t from, int32_t to) {
+    OperatorSpec spec;
+    spec.op = BuiltinOp::kStridedSlice;
+    spec.inputs = {from, begin, end, strides};
+    spec.outputs = {to};
+    spec.options = MakeBuiltinOptions(tflite::StridedSliceOptionsT{});
+    builder.AddOperator(std::move(spec));
+  };
+  pad(a1);
+  pad(a2);
+  slice(a1, b1);
+  slice(a2, b2);
+  OperatorSpec add;
+  add.op = BuiltinOp::kAdd;
+  add.inputs = {b1, b2};
+  add.outputs = {out};
+  add.options = MakeBuiltinOptions(tflite::AddOptionsT{});
+  builder.AddOperator(std::move(add));
+  builder.SetInputs({in});
+  builder.SetOutputs({out});
+  return builder.Build();
+}
+
+TEST(OptimizeCommandTest, BestOrderOnABranchyModelSavesWhatTheHandCountSays) {
+  const std::string dir = TempDir("optimize_branchy");
+  const std::string model_path = dir + "/branchy.tflite";
+  {
+    std::vector<uint8_t> bytes = BranchyModel();
+    FILE* f = std::fopen(model_path.c_str(), "wb");
+    ASSERT_NE(f, nullptr);
+    ASSERT_EQ(std::fwrite(bytes.data(), 1, bytes.size(), f), bytes.size());
+    std::fclose(f);
+  }
+  const std::string out_path = dir + "/branchy.opt.tflite";
+  auto result = RunCli({"optimize", model_path, "-o", out_path, "--order", "best", "--json"});
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+  auto doc = nlohmann::json::parse(result.stdout_text);
+  EXPECT_EQ(doc["stored_order_peak_bytes"], 2064);
+  EXPECT_EQ(doc["order_peak_bytes"], 1056);
+  EXPECT_EQ(doc["planned_head_bytes"], 1056);
+  EXPECT_EQ(doc["order_proven_optimal"], true);
+  EXPECT_EQ(doc["outputs_identical"], true);
+  EXPECT_EQ(doc["operator_order"], nlohmann::json({0, 2, 1, 3, 4}));
+
+  // The written file: operators in the new order, the runtime's offline plan
+  // gives the 1,056 B head, and the outputs equal the original's for several
+  // seeds (the ops are the same, only their order changed).
+  Result<ModelFile> original = ModelFile::Open(model_path);
+  Result<ModelFile> optimized = ModelFile::Open(out_path);
+  ASSERT_TRUE(original.ok() && optimized.ok());
+  EXPECT_EQ(optimized->view().subgraph(0).op(1).code(), BuiltinOp::kStridedSlice);
+  for (uint32_t seed = 1; seed <= 3; ++seed) {
+    RunOptions run;
+    run.seed = seed;
+    RunOptions offline = run;
+    offline.interpreter.planner = PlannerChoice::kOffline;
+    Result<RunResult> a = RunModel(original->view(), AllOpsResolver(), run);
+    Result<RunResult> b = RunModel(optimized->view(), AllOpsResolver(), offline);
+    ASSERT_TRUE(a.ok() && b.ok());
+    EXPECT_EQ(a->outputs, b->outputs);
+    EXPECT_EQ(a->head_bytes, 2064u);
+    EXPECT_EQ(b->head_bytes, 1056u);
+  }
+}
+
+// For shared models: the file written by optimize runs with the offline
+// planner bit-exact with TFLM's goldens, and its plan is exactly the optimal
+// plan of the original (read back and compared; checked as a valid plan).
+TEST(OptimizeCommandTest, OptimizedSharedModelsRunBitExactWithTheirOfflinePlan) {
+  MICROARENA_REQUIRE_SHARED();
+  const std::string dir = TempDir("optimize_shared");
+  for (const char* name : {"kws_ref_model", "keyword_scrambled_8bit", "trained_lstm_int8"}) {
+    SCOPED_TRACE(name);
+    const std::string in = SharedDir() + "/models/" + name + ".tflite";
+    const std::string out = dir + "/" + name + ".opt.tflite";
+    auto result = RunCli({"optimize", in, "-o", out, "--order", "best"});
+    ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+    EXPECT_NE(result.stdout_text.find("identical to the original"), std::string::npos) << result.stdout_text;
+
+    Result<ModelFile> file = ModelFile::Open(out);
+    ASSERT_TRUE(file.ok()) << file.status().message();
+    Result<Span<const int32_t>> plan = ReadOfflinePlan(file->view());
+    ASSERT_TRUE(plan.ok());
+    ASSERT_FALSE(plan->empty());
+    // The offsets form a valid plan for the file's own lifetimes.
+    Result<std::vector<ScratchRequest>> scratch = CollectScratchRequests(file->view(), AllOpsResolver());
+    ASSERT_TRUE(scratch.ok());
+    std::vector<BufferRequest> requests(LifetimeCapacity(file->view().subgraph(0), 0));
+    LifetimeOptions options;
+    Result<size_t> count = AnalyzeLifetimes(file->view(), 0, {}, options,
+                                            Span<BufferRequest>(requests.data(), requests.size()));
+    ASSERT_TRUE(count.ok());
+    std::vector<size_t> offsets;
+    size_t head = 0;
+    for (size_t i = 0; i < *count; ++i) {
+      const int32_t offset = (*plan)[static_cast<size_t>(requests[i].owner_index)];
+      ASSERT_GE(offset, 0) << "planned tensor " << requests[i].owner_index << " has no offline offset";
+      offsets.push_back(static_cast<size_t>(offset));
+      head = std::max(head, offsets.back() + requests[i].size_bytes);
+    }
+    PlanningProblem problem{Span<const BufferRequest>(requests.data(), *count), 16};
+    Status check = CheckPlan(problem, Span<const size_t>(offsets.data(), offsets.size()), head);
+    EXPECT_TRUE(check.ok()) << check.message();
+
+    for (uint32_t seed = 1; seed <= 3; ++seed) {
+      RunOptions run;
+      run.seed = seed;
+      run.interpreter.planner = PlannerChoice::kOffline;
+      Result<RunResult> ran = RunModel(file->view(), AllOpsResolver(), run);
+      ASSERT_TRUE(ran.ok()) << ran.status().message();
+      EXPECT_EQ(ran->planner, PlannerChoice::kOffline);
+      const std::string golden = SharedDir() + "/golden/" + name + "/seed" + std::to_string(seed);
+      for (size_t o = 0; o < ran->outputs.size(); ++o) {
+        EXPECT_EQ(ran->outputs[o], ReadFileBytes(golden + "/output_" + std::to_string(o) + ".bin")) << "output " << o;
+      }
+    }
+  }
+}
+
+TEST(OptimizeCommandTest, BadArgumentsAreRefused) {
+  auto missing_output = RunCli({"optimize", "nonexistent.tflite"});
+  EXPECT_NE(missing_output.exit_code, 0);
+  EXPECT_NE(missing_output.stderr_text.find("--output"), std::string::npos) << missing_output.stderr_text;
+  auto bad_order = RunCli({"optimize", "x.tflite", "-o", "y.tflite", "--order", "random"});
+  EXPECT_NE(bad_order.exit_code, 0);
+  auto missing_model = RunCli({"optimize", TempDir("optimize_missing") + "/none.tflite", "-o", "/tmp/none.tflite"});
+  EXPECT_EQ(missing_model.exit_code, 1);
+  EXPECT_NE(missing_model.stderr_text.find("none.tflite"), std::string::npos) << missing_model.stderr_text;
+}
+
+}  // namespace
+}  // namespace microarena

@@ -1,0 +1,206 @@
+// `microarena optimize MODEL -o OUT.tflite`: store the operators in the
+// chosen order and the plan as TFLM's OfflineMemoryAllocation metadata, then
+// prove the written file: read the plan back, run both files and compare.
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "microarena/analysis/offline_plan.h"
+#include "microarena/kernels/op_resolver.h"
+#include "microarena/model/model_file.h"
+#include "microarena/model/model_rewriter.h"
+#include "microarena/plan/reorder.h"
+#include "microarena/report/format.h"
+#include "microarena/report/model_plan.h"
+#include "microarena/runtime/host_runner.h"
+#include "tools/microarena/cli_util.h"
+#include "tools/microarena/commands.h"
+
+namespace microarena::cli {
+namespace {
+
+// Written next to the plan: how it was made, for people and for `inspect`.
+constexpr const char* kPlanInfoMetadataName = "microarena.plan";
+
+}  // namespace
+
+Command RegisterOptimizeCommand(CLI::App& app) {
+  struct Options {
+    std::string model_path;
+    std::string output_path;
+    std::string planner = "optimal";
+    std::string order = "stored";
+    size_t alignment_bytes = 16;
+    double time_limit_seconds = 10.0;
+    bool json = false;
+  };
+  auto options = std::make_shared<Options>();
+  CLI::App* sub = app.add_subcommand(
+      "optimize",
+      "Write a copy of MODEL whose operators are stored in the chosen execution order and which\n"
+      "carries microarena's plan as OfflineMemoryAllocation metadata (TFLM's format: version 0,\n"
+      "subgraph count, tensor count, one head offset per tensor, -1 = planned online), so that\n"
+      "TFLM and microarena's runtime use these offsets. Everything else in the file is kept byte\n"
+      "for byte. The written file is then checked: the plan is read back and compared, and both\n"
+      "files are run (seed 1) and must give identical outputs.");
+  sub->add_option("MODEL", options->model_path, "the .tflite file")->required();
+  sub->add_option("-o,--output", options->output_path, "the .tflite file to write")->required();
+  sub->add_option("--planner", options->planner, "optimal, greedy, greedy-tflm or linear")
+      ->default_val("optimal")
+      ->check(CLI::IsMember({"optimal", "greedy", "greedy-tflm", "linear"}));
+  sub->add_option("--order", options->order,
+                  "stored: keep the model's operator order; best: the order with the smallest peak "
+                  "(plan/reorder)")
+      ->default_val("stored")
+      ->check(CLI::IsMember({"stored", "best"}));
+  sub->add_option("--align", options->alignment_bytes, "buffer alignment in bytes")
+      ->default_val(16)
+      ->check(CLI::IsMember({4, 8, 16, 32, 64}));
+  sub->add_option("--time-limit", options->time_limit_seconds,
+                  "seconds for the optimal planner and for the order search (0 = no limit)")
+      ->default_val(10.0)
+      ->check(CLI::Range(0.0, 86400.0));
+  sub->add_flag("--json", options->json, "print one JSON document instead of text");
+  return {sub, [options]() -> int {
+            Result<ModelFile> file = ModelFile::Open(options->model_path);
+            if (!file.ok()) return PrintError(file.status());
+            const ModelView& model = file->view();
+            Result<std::vector<ScratchRequest>> scratch = CollectScratchRequests(model, AllOpsResolver());
+            if (!scratch.ok()) {
+              Status status = scratch.status();
+              return PrintError(status.Prefix("optimize needs every op's scratch size"));
+            }
+
+            // 1. The order.
+            ReorderResult reorder;
+            if (options->order == "best") {
+              ReorderOptions reorder_options;
+              reorder_options.alignment_bytes = options->alignment_bytes;
+              reorder_options.time_limit_seconds = options->time_limit_seconds;
+              Result<ReorderResult> found =
+                  FindBestOrder(model, Span<const ScratchRequest>(scratch->data(), scratch->size()), reorder_options);
+              if (!found.ok()) return PrintError(found.status());
+              reorder = *found;
+            }
+
+            // 2. The plan, in that order.
+            report::ModelPlanOptions plan_options;
+            plan_options.planner = options->planner;
+            plan_options.alignment_bytes = options->alignment_bytes;
+            plan_options.time_limit_seconds = options->time_limit_seconds;
+            plan_options.compare = false;
+            plan_options.scratch = *scratch;
+            plan_options.order = reorder.order;
+            Result<report::ModelPlan> plan = report::PlanModel(model, plan_options);
+            if (!plan.ok()) return PrintError(plan.status());
+            std::vector<int32_t> offsets(model.subgraph(0).tensor_count(), -1);
+            for (size_t i = 0; i < plan->buffers.size(); ++i) {
+              const BufferRequest& buffer = plan->buffers[i];
+              if (buffer.kind != BufferKind::kTensor) continue;  // scratch: planned online, as TFLM does
+              if (plan->offsets_bytes[i] > INT32_MAX) {
+                return PrintError(Status::Error(ErrorCode::kUnsupported, "tensor %d at offset %zu does not fit int32",
+                                                buffer.owner_index, plan->offsets_bytes[i]));
+              }
+              offsets[static_cast<size_t>(buffer.owner_index)] = static_cast<int32_t>(plan->offsets_bytes[i]);
+            }
+
+            // 3. The file.
+            ModelEdits edits;
+            edits.operator_order = reorder.order;
+            edits.metadata.push_back({kOfflinePlanMetadataName, EncodeOfflinePlan(offsets)});
+            const std::string info = fmt::format(
+                "microarena plan: planner={} alignment={} head_bytes={} lower_bound_bytes={} order={} "
+                "tflm_safe=yes",
+                plan->planner, options->alignment_bytes, plan->head_bytes, plan->lower_bound_bytes, options->order);
+            edits.metadata.push_back({kPlanInfoMetadataName, std::vector<uint8_t>(info.begin(), info.end())});
+            Result<std::vector<uint8_t>> written = RewriteModel(file->bytes(), edits);
+            if (!written.ok()) return PrintError(written.status());
+            {
+              std::ofstream out(options->output_path, std::ios::binary);
+              out.write(reinterpret_cast<const char*>(written->data()), static_cast<std::streamsize>(written->size()));
+              if (!out) {
+                return PrintError(
+                    Status::Error(ErrorCode::kIoError, "%s: cannot write", options->output_path.c_str()));
+              }
+            }
+
+            // 4. Proof: the plan reads back, and the file runs as the original does.
+            Result<ModelFile> reread = ModelFile::Open(options->output_path);
+            if (!reread.ok()) return PrintError(reread.status());
+            Result<Span<const int32_t>> read_back = ReadOfflinePlan(reread->view());
+            if (!read_back.ok()) return PrintError(read_back.status());
+            if (std::vector<int32_t>(read_back->begin(), read_back->end()) != offsets) {
+              return PrintError(Status::Error(ErrorCode::kInternal, "the plan read back from %s differs",
+                                              options->output_path.c_str()));
+            }
+            RunOptions original_run;
+            original_run.interpreter.alignment_bytes = options->alignment_bytes;
+            RunOptions offline_run = original_run;
+            offline_run.interpreter.planner = PlannerChoice::kOffline;
+            Result<RunResult> before = RunModel(model, AllOpsResolver(), original_run);
+            Result<RunResult> after = RunModel(reread->view(), AllOpsResolver(), offline_run);
+            if (!before.ok()) return PrintError(before.status());
+            if (!after.ok()) {
+              Status status = after.status();
+              return PrintError(status.Prefix("the optimized model does not run"));
+            }
+            const bool identical = before->outputs == after->outputs;
+
+            if (options->json) {
+              nlohmann::json doc;
+              doc["model"] = file->path();
+              doc["output"] = options->output_path;
+              doc["planner"] = plan->planner;
+              doc["alignment_bytes"] = options->alignment_bytes;
+              doc["order"] = options->order;
+              doc["operator_order"] = reorder.order;
+              doc["stored_order_peak_bytes"] = options->order == "best" ? reorder.stored_peak_bytes : plan->lower_bound_bytes;
+              doc["order_peak_bytes"] = plan->lower_bound_bytes;
+              doc["order_proven_optimal"] = options->order == "best" && reorder.proven_optimal;
+              doc["planned_head_bytes"] = plan->head_bytes;
+              doc["offline_head_bytes"] = after->head_bytes;
+              doc["offline_arena_bytes"] = after->used_bytes;
+              doc["original_arena_bytes"] = before->used_bytes;
+              doc["planned_tensors"] = std::count_if(offsets.begin(), offsets.end(), [](int32_t o) { return o >= 0; });
+              doc["tflm_safe"] = true;
+              doc["file_bytes"] = written->size();
+              doc["outputs_identical"] = identical;
+              std::printf("%s\n", doc.dump(2).c_str());
+            } else {
+              using report::Bytes;
+              std::printf("wrote        %s (%s)\n", options->output_path.c_str(), Bytes(written->size()).c_str());
+              if (options->order == "best") {
+                std::printf("order        best: peak %s vs %s stored (%s saved; %s, %s)\n",
+                            Bytes(reorder.peak_bytes).c_str(), Bytes(reorder.stored_peak_bytes).c_str(),
+                            Bytes(reorder.saved_bytes()).c_str(), reorder.method.c_str(),
+                            reorder.proven_optimal ? "proven optimal over all orders" : "not proven optimal");
+              } else {
+                std::printf("order        stored\n");
+              }
+              std::printf("plan         %s, head %s (lower bound %s), alignment %zu\n", plan->planner.c_str(),
+                          Bytes(plan->head_bytes).c_str(), Bytes(plan->lower_bound_bytes).c_str(),
+                          options->alignment_bytes);
+              std::printf("metadata     %s: %zu tensor offsets (scratch planned online, as TFLM does)\n",
+                          kOfflinePlanMetadataName, offsets.size());
+              std::printf("runtime      offline plan: head %s, arena %s (original with greedy: arena %s)\n",
+                          Bytes(after->head_bytes).c_str(), Bytes(after->used_bytes).c_str(),
+                          Bytes(before->used_bytes).c_str());
+              std::printf("check        plan read back: identical; outputs (seed 1): %s\n",
+                          identical ? "identical to the original" : "DIFFERENT from the original");
+              std::printf("TFLM         safe: no overlapping buffers; stock TFLM uses these offsets\n");
+            }
+            if (!identical) {
+              std::fprintf(stderr, "error: %s gives different outputs than %s\n", options->output_path.c_str(),
+                           options->model_path.c_str());
+              return kExitError;
+            }
+            return kExitOk;
+          }};
+}
+
+}  // namespace microarena::cli
