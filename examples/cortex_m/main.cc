@@ -26,9 +26,11 @@ namespace {
 alignas(16) uint8_t tensor_arena[kTensorArenaSize];
 
 int Fail(const char* what, const microarena::Status& status) {
-  char line[320];
-  std::snprintf(line, sizeof(line), "error: %s: %s\n", what, status.message());
-  semihosting::Write(line);
+  semihosting::Write("error: ");
+  semihosting::Write(what);
+  semihosting::Write(": ");
+  semihosting::Write(status.message());
+  semihosting::Write("\n");
   return 1;
 }
 
@@ -59,7 +61,7 @@ extern "C" void* _sbrk(ptrdiff_t) {
   semihosting::Exit(false);
 }
 
-int main() {
+int FirmwareMain() {
   using namespace microarena;
   char line[192];
   Result<ModelView> model = LoadModel(Span<const uint8_t>(g_model, g_model_size));

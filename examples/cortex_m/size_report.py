@@ -78,7 +78,8 @@ def main():
     elf, map_path, repo = sys.argv[1:4]
     markdown = "--markdown" in sys.argv
     kernel_dir = os.path.join(repo, "src/microarena/kernels")
-    kernel_objects = {name + ".o" for name in os.listdir(kernel_dir) if name.endswith(".cc")}
+    # Archive members are named after their source: conv.cc.o, or conv.cc.obj.
+    kernel_objects = {name + ext for name in os.listdir(kernel_dir) if name.endswith(".cc") for ext in (".o", ".obj")}
     sizes = parse_map(map_path, kernel_objects)
     sections = elf_sections(elf)
 

@@ -1,7 +1,7 @@
 // Reset handler and vector table for the Cortex-M4 of Arm's MPS2 AN386 board
 // (QEMU: -M mps2-an386). At reset: copy .data from flash, zero .bss, enable
 // the FPU (the code is built for hard float), run static constructors, call
-// main, and report main's result as the semihosting exit status. Any fault
+// FirmwareMain, and report its result as the semihosting exit status. Any fault
 // ends the run with a message and a failing status instead of hanging.
 #include <cstddef>
 #include <cstdint>
@@ -16,11 +16,11 @@ extern uint32_t __bss_start[], __bss_end[];
 extern uint32_t __stack_top[];
 // From newlib: runs the constructors in .preinit_array/.init_array.
 void __libc_init_array();
-int main();
-
 void Reset_Handler();
 void Fault_Handler();
 }
+// The application (main.cc). Not `main`: C++ forbids calling main.
+int FirmwareMain();
 
 namespace {
 
@@ -32,6 +32,10 @@ void DefaultHandler() {
 constexpr size_t kVectorCount = 16;
 
 }  // namespace
+
+// __libc_init_array calls _init between the two arrays; without the C
+// runtime's start files (-nostartfiles) there is nothing for it to do.
+extern "C" void _init() {}
 
 extern "C" void Fault_Handler() {
   semihosting::Write("fatal: hard fault\n");
@@ -50,7 +54,7 @@ extern "C" void Reset_Handler() {
   *cpacr = *cpacr | (0xFu << 20);
   __asm__ volatile("dsb\n isb" ::: "memory");
   __libc_init_array();
-  const int status = main();
+  const int status = FirmwareMain();
   semihosting::Exit(status == 0);
 }
 
