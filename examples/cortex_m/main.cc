@@ -1,10 +1,13 @@
 // Bare-metal example: a model embedded in flash (model_data.h, written by
 // `microarena embed`), run in a static tensor_arena whose size comes from the
-// generated arena header, with inputs from the same deterministic generator
+// arena header `microarena plan MODEL --header arena_config.h` wrote for that
+// model (the build fails if the interpreter options differ from the ones the
+// header was measured with; at start-up the model's SHA-256 is checked
+// against the header's). Inputs come from the same deterministic generator
 // as `microarena run --seed 1` on the host, so the outputs can be compared
 // byte for byte. Prints the arena figures and every output as hex over
 // semihosting:
-//   model: 53936 bytes, 13 ops
+//   model: 53936 bytes, 13 ops, SHA-256 as in the arena header
 //   arena: size 23344 used 16624 persistent 1008 head 15616 temp_peak 2160
 //   output 0: 8080...
 //   ok
@@ -23,7 +26,10 @@
 
 namespace {
 
-alignas(16) uint8_t tensor_arena[kTensorArenaSize];
+constexpr microarena::InterpreterOptions kOptions{};
+MICROARENA_CHECK_INTERPRETER_OPTIONS(kOptions);
+
+alignas(microarena_arena::kTensorArenaAlignment) uint8_t tensor_arena[microarena_arena::kTensorArenaSize];
 
 int Fail(const char* what, const microarena::Status& status) {
   semihosting::Write("error: ");
@@ -64,13 +70,17 @@ extern "C" void* _sbrk(ptrdiff_t) {
 int FirmwareMain() {
   using namespace microarena;
   char line[192];
+  if (!microarena_arena::ModelMatches(g_model, g_model_size)) {
+    semihosting::Write("error: the embedded model is not the one the arena header was generated for\n");
+    return 1;
+  }
   Result<ModelView> model = LoadModel(Span<const uint8_t>(g_model, g_model_size));
   if (!model.ok()) return Fail("LoadModel", model.status());
-  std::snprintf(line, sizeof(line), "model: %u bytes, %u ops\n", g_model_size,
+  std::snprintf(line, sizeof(line), "model: %u bytes, %u ops, SHA-256 as in the arena header\n", g_model_size,
                 static_cast<unsigned>(model->subgraph(0).operator_count()));
   semihosting::Write(line);
 
-  Interpreter interpreter(*model, AllOpsResolver(), tensor_arena, sizeof(tensor_arena));
+  Interpreter interpreter(*model, AllOpsResolver(), tensor_arena, sizeof(tensor_arena), kOptions);
   Status allocated = interpreter.AllocateTensors();
   if (!allocated.ok()) return Fail("AllocateTensors", allocated);
   std::snprintf(line, sizeof(line), "arena: size %u used %u persistent %u head %u temp_peak %u\n",
