@@ -383,3 +383,90 @@ TEST(OptimizeCommandTest, StoredPlansThatBreakTheRulesAreRefused) {
 
 }  // namespace
 }  // namespace microarena
+
+namespace microarena {
+namespace {
+
+std::string WriteBranchyModel(const std::string& dir) {
+  const std::string path = dir + "/branchy.tflite";
+  std::vector<uint8_t> bytes = BranchyModel();
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                              static_cast<std::streamsize>(bytes.size()));
+  return path;
+}
+
+// plan --order best: the hand-counted peaks of the branchy model, the head in
+// that order, and runtime figures for the model stored in that order.
+TEST(PlanOrderTest, BestOrderIsReportedWithTheHeadItGives) {
+  const std::string path = WriteBranchyModel(TempDir("plan_order_branchy"));
+  auto result = RunCli({"plan", path, "--order", "best", "--json"});
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+  auto doc = nlohmann::json::parse(result.stdout_text);
+  EXPECT_EQ(doc["order"]["stored_peak_bytes"], 2064);
+  EXPECT_EQ(doc["order"]["peak_bytes"], 1056);
+  EXPECT_EQ(doc["order"]["saved_bytes"], 1008);
+  EXPECT_EQ(doc["order"]["proven_optimal"], true);
+  EXPECT_EQ(doc["head_bytes"], 1056);
+  EXPECT_EQ(doc["runtime"]["head_bytes"], 1056);  // greedy on the reordered model
+
+  auto stored = RunCli({"plan", path, "--json"});
+  ASSERT_EQ(stored.exit_code, 0);
+  EXPECT_EQ(nlohmann::json::parse(stored.stdout_text)["head_bytes"], 2064);
+
+  auto text = RunCli({"plan", path, "--order", "best"});
+  EXPECT_NE(text.stdout_text.find("1,008 B saved; proven optimal over all valid orders"), std::string::npos)
+      << text.stdout_text;
+  auto header = RunCli({"plan", path, "--order", "best", "--header", TempDir("plan_order_header") + "/a.h"});
+  EXPECT_EQ(header.exit_code, 1);
+  EXPECT_NE(header.stderr_text.find("optimize"), std::string::npos) << header.stderr_text;
+}
+
+// The residual network: the best order is reported with its proof status and
+// never has a larger head than the stored order.
+TEST(PlanOrderTest, ResnetBestOrderIsProvenAndNeverWorse) {
+  MICROARENA_REQUIRE_SHARED();
+  const std::string path = SharedDir() + "/models/pretrainedResnet_quant.tflite";
+  auto best = RunCli({"plan", path, "--order", "best", "--json", "--planner", "greedy"});
+  auto stored = RunCli({"plan", path, "--json", "--planner", "greedy"});
+  ASSERT_EQ(best.exit_code, 0) << best.stderr_text;
+  ASSERT_EQ(stored.exit_code, 0) << stored.stderr_text;
+  auto best_doc = nlohmann::json::parse(best.stdout_text);
+  auto stored_doc = nlohmann::json::parse(stored.stdout_text);
+  EXPECT_EQ(best_doc["order"]["proven_optimal"], true);
+  EXPECT_EQ(best_doc["order"]["method"], "exact");
+  EXPECT_LE(best_doc["head_bytes"].get<size_t>(), stored_doc["head_bytes"].get<size_t>());
+  EXPECT_EQ(best_doc["order"]["stored_peak_bytes"], stored_doc["lower_bound_bytes"]);
+  EXPECT_EQ(best_doc["order"]["operator_order"].size(), 16u);
+}
+
+// plan A B: one shared arena, as measured by allocating both models in a
+// SharedArena; equal to the sum of the persistent areas plus the larger head
+// (temp stays below the head for these two).
+TEST(PlanSharedTest, TwoModelsShareOneHead) {
+  MICROARENA_REQUIRE_SHARED();
+  const std::string kws = SharedDir() + "/models/kws_ref_model.tflite";
+  const std::string vww = SharedDir() + "/models/vww_96_int8.tflite";
+  auto result = RunCli({"plan", kws, vww, "--json"});
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+  auto doc = nlohmann::json::parse(result.stdout_text);
+  ASSERT_EQ(doc["models"].size(), 2u);
+  Result<ModelFile> a = ModelFile::Open(kws);
+  Result<ModelFile> b = ModelFile::Open(vww);
+  Result<ArenaFigures> fa = MeasureArena(a->view(), AllOpsResolver());
+  Result<ArenaFigures> fb = MeasureArena(b->view(), AllOpsResolver());
+  ASSERT_TRUE(fa.ok() && fb.ok());
+  EXPECT_EQ(doc["models"][0]["persistent_bytes"], fa->persistent_bytes);
+  EXPECT_EQ(doc["models"][1]["persistent_bytes"], fb->persistent_bytes);
+  EXPECT_EQ(doc["shared_arena_bytes"].get<size_t>(),
+            fa->persistent_bytes + fb->persistent_bytes + std::max(fa->head_bytes, fb->head_bytes));
+  EXPECT_EQ(doc["separate_arenas_bytes"].get<size_t>(), fa->used_bytes + fb->used_bytes);
+
+  auto text = RunCli({"plan", kws, vww});
+  EXPECT_NE(text.stdout_text.find("sharing saves"), std::string::npos) << text.stdout_text;
+  auto refused = RunCli({"plan", kws, vww, "--timeline"});
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.stderr_text.find("take one model"), std::string::npos) << refused.stderr_text;
+}
+
+}  // namespace
+}  // namespace microarena
