@@ -4,6 +4,11 @@
 
 namespace microarena {
 
+namespace {
+// What the interpreter's structures in the arena need (pointers, size_t).
+constexpr size_t kMinimumGranule = alignof(void*) > alignof(size_t) ? alignof(void*) : alignof(size_t);
+}  // namespace
+
 const char* ArenaAreaName(ArenaArea area) {
   switch (area) {
     case ArenaArea::kPersistent: return "persistent";
@@ -14,11 +19,12 @@ const char* ArenaAreaName(ArenaArea area) {
 }
 
 Arena::Arena(uint8_t* buffer, size_t size_bytes, size_t alignment)
-    : alignment_(IsPowerOfTwo(alignment) && alignment >= 4 ? alignment : 16) {
+    : alignment_(IsPowerOfTwo(alignment) && alignment >= 4 ? alignment : 16),
+      granule_(alignment_ > kMinimumGranule ? alignment_ : kMinimumGranule) {
   if (buffer == nullptr) return;
   const auto address = reinterpret_cast<uintptr_t>(buffer);
-  const size_t misalignment = address & (alignment_ - 1);
-  start_padding_ = misalignment == 0 ? 0 : alignment_ - misalignment;
+  const size_t misalignment = address & (granule_ - 1);
+  start_padding_ = misalignment == 0 ? 0 : granule_ - misalignment;
   if (start_padding_ >= size_bytes) {
     // Too small to hold even the padding: nothing usable (every allocation fails).
     start_padding_ = size_bytes;
@@ -26,7 +32,7 @@ Arena::Arena(uint8_t* buffer, size_t size_bytes, size_t alignment)
     return;
   }
   start_ = buffer + start_padding_;
-  usable_bytes_ = (size_bytes - start_padding_) & ~(alignment_ - 1);
+  usable_bytes_ = (size_bytes - start_padding_) & ~(granule_ - 1);
 }
 
 size_t Arena::used_bytes() const {
@@ -56,7 +62,7 @@ Status Arena::NoRoom(ArenaArea area, size_t requested, size_t available) const {
 
 Result<uint8_t*> Arena::AllocatePersistent(size_t bytes) {
   size_t rounded = 0;
-  if (!AlignUp(bytes, alignment_, &rounded)) return NoRoom(ArenaArea::kPersistent, static_cast<size_t>(-1), 0);
+  if (!AlignUp(bytes, granule_, &rounded)) return NoRoom(ArenaArea::kPersistent, static_cast<size_t>(-1), 0);
   const size_t low = head_bytes_ > temp_bytes_ ? head_bytes_ : temp_bytes_;
   const size_t available = usable_bytes_ - tail_bytes_ - low;
   if (ShouldInjectFailure()) return NoRoom(ArenaArea::kPersistent, rounded + available + alignment_, available);
@@ -67,7 +73,7 @@ Result<uint8_t*> Arena::AllocatePersistent(size_t bytes) {
 
 Result<uint8_t*> Arena::AllocateTemp(size_t bytes) {
   size_t rounded = 0;
-  if (!AlignUp(bytes, alignment_, &rounded)) return NoRoom(ArenaArea::kTemp, static_cast<size_t>(-1), 0);
+  if (!AlignUp(bytes, granule_, &rounded)) return NoRoom(ArenaArea::kTemp, static_cast<size_t>(-1), 0);
   const size_t available = usable_bytes_ - tail_bytes_ - temp_bytes_;
   if (ShouldInjectFailure()) return NoRoom(ArenaArea::kTemp, rounded + available + alignment_, available);
   if (rounded > available) return NoRoom(ArenaArea::kTemp, rounded, available);

@@ -69,7 +69,13 @@ class Arena {
   // start address) that would hold everything allocated so far.
   size_t used_bytes() const;
   size_t usable_bytes() const { return usable_bytes_; }
+  // The alignment plans are made with (buffer sizes and head offsets).
   size_t alignment() const { return alignment_; }
+  // What every persistent and temp allocation is rounded to and aligned at:
+  // the plan alignment, but at least what the host's pointers and size_t need
+  // (8 on a 64-bit host, 4 on Cortex-M), so that the interpreter's own
+  // structures are never misaligned even with a 4-byte plan alignment.
+  size_t granule() const { return granule_; }
 
   // Test hook: make the `n`-th allocation from now on (1 = the next) fail as if
   // the arena were full; 0 turns it off. Counts persistent, temp and head.
@@ -86,6 +92,7 @@ class Arena {
   size_t usable_bytes_ = 0;      // aligned length of the usable region
   size_t start_padding_ = 0;     // bytes skipped to align the start
   size_t alignment_ = 16;
+  size_t granule_ = 16;
   size_t tail_bytes_ = 0;
   size_t temp_bytes_ = 0;
   size_t temp_peak_bytes_ = 0;

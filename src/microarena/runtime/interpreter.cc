@@ -86,7 +86,7 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
   SubgraphView subgraph() const override { return interpreter_.model_.subgraph(0); }
   OperatorView op() const override { return subgraph().op(op_index_); }
   void* AllocatePersistent(size_t bytes, size_t alignment) override {
-    const size_t arena_alignment = interpreter_.arena_.alignment();
+    const size_t arena_alignment = interpreter_.arena_.granule();
     if (!IsPowerOfTwo(alignment) || alignment > 64) {
       last_error_ = Error(ErrorCode::kInvalidArgument, "op data alignment %zu is not a power of two up to 64",
                           alignment);
@@ -129,7 +129,7 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
                    output, input_count(), output_count());
     }
     Result<uint8_t*> entry =
-        interpreter_.arena_.AllocateTemp(AlignUpUnchecked(sizeof(OverlapRecord), interpreter_.arena_.alignment()));
+        interpreter_.arena_.AllocateTemp(AlignUpUnchecked(sizeof(OverlapRecord), interpreter_.arena_.granule()));
     if (!entry.ok()) {
       Status status = entry.status();
       return status.Prefix("overlap declaration");
@@ -333,7 +333,7 @@ Status Interpreter::PrepareOps() {
     nodes_[o].kernel = resolver_.Find(subgraph.op(o).code());
     if (nodes_[o].kernel == nullptr || subgraph.op(o).is_custom()) return UnsupportedOp(o);
   }
-  const size_t stride = AlignUpUnchecked(sizeof(ScratchRequest), arena_.alignment());
+  const size_t stride = AlignUpUnchecked(sizeof(ScratchRequest), arena_.granule());
   for (size_t o = 0; o < op_count_; ++o) {
     PrepareContextImpl context(*this, o, stride);
     MICROARENA_RETURN_IF_ERROR(nodes_[o].kernel->prepare(context, &nodes_[o].op_data));
@@ -355,8 +355,8 @@ Status Interpreter::PlanAndCommit() {
   // them; then pack the scratch requests into a plain array in place (each
   // moves down, never over one unread).
   uint8_t* temp_base = arena_.head_start();
-  const size_t stride = AlignUpUnchecked(sizeof(ScratchRequest), arena_.alignment());
-  const size_t overlap_stride = AlignUpUnchecked(sizeof(OverlapRecord), arena_.alignment());
+  const size_t stride = AlignUpUnchecked(sizeof(ScratchRequest), arena_.granule());
+  const size_t overlap_stride = AlignUpUnchecked(sizeof(OverlapRecord), arena_.granule());
   const size_t record_count = scratch_count_ + overlap_declaration_count_;
   auto is_overlap_record = [](const uint8_t* record) {
     int32_t tag = 0;
