@@ -6,6 +6,8 @@
 //   bench/callgrind_invoke.sh
 #include <benchmark/benchmark.h>
 
+#include "bench/bench_support.h"
+
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -21,13 +23,10 @@
 
 namespace {
 
+using microarena::bench::SharedDir;
+
 namespace fs = std::filesystem;
 using namespace microarena;
-
-std::string SharedDir() {
-  if (const char* env = std::getenv("MICROARENA_SHARED_DIR")) return env;
-  return std::string(MICROARENA_SOURCE_DIR) + "/../shared";
-}
 
 void BM_Invoke(benchmark::State& state, std::vector<uint8_t> bytes, std::string name) {
   Result<ModelFile> file = ModelFile::FromBytes(bytes, name);

@@ -5,6 +5,8 @@
 //   build/release/bench/model_plans_benchmark --benchmark_filter=none   table only
 #include <benchmark/benchmark.h>
 
+#include "bench/bench_support.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -17,6 +19,8 @@
 
 namespace {
 
+using microarena::bench::SharedDir;
+
 namespace fs = std::filesystem;
 using microarena::ModelFile;
 using microarena::Result;
@@ -24,24 +28,8 @@ using microarena::report::ModelPlan;
 using microarena::report::ModelPlanOptions;
 using microarena::report::PlanModel;
 
-std::string SharedDir() {
-  if (const char* env = std::getenv("MICROARENA_SHARED_DIR")) return env;
-  return std::string(MICROARENA_SOURCE_DIR) + "/../shared";
-}
-
-std::vector<std::string> ModelPaths() {
-  std::vector<std::string> paths;
-  fs::path dir = fs::path(SharedDir()) / "models";
-  if (!fs::is_directory(dir)) return paths;
-  for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.path().extension() == ".tflite") paths.push_back(entry.path().string());
-  }
-  std::sort(paths.begin(), paths.end());
-  return paths;
-}
-
 void PrintComparisonTable() {
-  std::vector<std::string> paths = ModelPaths();
+  std::vector<std::string> paths = microarena::bench::SharedModelPaths();
   if (paths.empty()) {
     std::printf("shared models not found (set MICROARENA_SHARED_DIR); no comparison table\n");
     return;
@@ -93,7 +81,7 @@ void BM_PlanModel(benchmark::State& state, const std::string& path, const std::s
 
 int main(int argc, char** argv) {
   PrintComparisonTable();
-  for (const std::string& path : ModelPaths()) {
+  for (const std::string& path : microarena::bench::SharedModelPaths()) {
     for (const char* planner : {"greedy-tflm", "greedy", "optimal"}) {
       std::string name = "PlanModel/" + fs::path(path).stem().string() + "/" + planner;
       benchmark::RegisterBenchmark(name.c_str(), BM_PlanModel, path, std::string(planner));

@@ -2,6 +2,8 @@
 // and on the DSA problems in ../shared/dsa (skipped when absent).
 #include <benchmark/benchmark.h>
 
+#include "bench/bench_support.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <random>
@@ -16,6 +18,8 @@
 
 namespace microarena {
 namespace {
+
+using bench::SharedDir;
 
 // A model-like problem: buffer i starts near step i/2 and lives a few steps,
 // with an occasional long-lived one; sizes 16 B to 64 KiB, 16-aligned.
@@ -77,13 +81,6 @@ BENCHMARK(BM_Linear)->RangeMultiplier(10)->Range(100, 100000)->Unit(benchmark::k
 BENCHMARK(BM_GreedyTflm)->RangeMultiplier(10)->Range(100, 100000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Greedy)->RangeMultiplier(10)->Range(100, 100000)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_Optimal)->Arg(10)->Arg(30)->Arg(100)->Unit(benchmark::kMillisecond)->Iterations(1);
-
-std::string SharedDir() {
-  if (const char* env = std::getenv("MICROARENA_SHARED_DIR"); env != nullptr && *env != '\0') {
-    return env;
-  }
-  return MICROARENA_SOURCE_DIR "/../shared";
-}
 
 // One benchmark per planner per DSA problem (registered at start-up).
 void RegisterDsaBenchmarks() {

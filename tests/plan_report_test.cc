@@ -97,7 +97,9 @@ void CheckDump(const std::string& path) {
   }
   EXPECT_NE(LineStartingWith(out, "planner head").find("gap 0.00 %"), std::string::npos);
   std::istringstream lines(out);
-  for (std::string line; std::getline(lines, line);) EXPECT_LE(line.size(), 100u) << line;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("model ", 0) != 0) EXPECT_LE(line.size(), 100u) << line;  // but the path
+  }
 
   CommandResult json_run = RunCli({"plan", path, "--planner", "greedy", "--json"});
   ASSERT_EQ(json_run.exit_code, 0) << json_run.stderr_text;

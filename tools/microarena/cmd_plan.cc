@@ -69,6 +69,7 @@ Command RegisterPlanCommand(CLI::App& app) {
     size_t name_width = 34;
     std::string header_path;
     std::string header_namespace = "microarena_arena";
+    bool overlap = false;
   };
   auto options = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
@@ -104,6 +105,9 @@ Command RegisterPlanCommand(CLI::App& app) {
   sub->add_option("--columns", options->columns, "width of the timeline in characters")
       ->default_val(100)
       ->check(CLI::Range(40, 1000));
+  sub->add_flag("--overlap", options->overlap,
+                "let an op's output share bytes with an input that dies there where the kernel\n"
+                "approves it (elementwise in place, convolutions and pools with a row lag)");
   sub->add_option("--csv", options->csv_path,
                   "also write the planning problem in MiniMalloc's CSV form (id,lower,upper,size)");
   sub->add_option("--name-width", options->name_width, "cut owner names to this many characters in text")
@@ -141,13 +145,16 @@ Command RegisterPlanCommand(CLI::App& app) {
             }
             // The kernels' scratch requests are planned with the tensors; the
             // runtime's persistent area and temp peak complete the arena.
-            Result<std::vector<ScratchRequest>> scratch = CollectScratchRequests(file->view(), AllOpsResolver());
-            if (scratch.ok()) plan_options.scratch = *scratch;
+            Result<PrepareRequests> scratch = CollectPrepareRequests(file->view(), AllOpsResolver());
+            if (scratch.ok()) plan_options.scratch = scratch->scratch;
+            if (scratch.ok() && options->overlap) plan_options.overlaps = scratch->overlaps;
+            plan_options.overlap = options->overlap;
             Result<report::ModelPlan> plan = report::PlanModel(file->view(), plan_options);
             // The runtime measures with the planner the device would use: the
             // chosen one, or its default (offline or greedy) for "optimal".
             InterpreterOptions runtime_options = RuntimeOptionsFor(options->planner, options->alignment_bytes);
             if (plan.ok() && scratch.ok()) {
+              runtime_options.allow_overlap = options->overlap;
               Result<ArenaFigures> figures = MeasureArena(file->view(), AllOpsResolver(), runtime_options);
               if (figures.ok()) {
                 plan->has_runtime = true;

@@ -12,6 +12,7 @@
 
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_file.h"
+#include "microarena/plan/optimal.h"
 #include "microarena/report/format.h"
 #include "microarena/runtime/host_runner.h"
 #include "tools/microarena/cli_util.h"
@@ -63,6 +64,9 @@ PlannerChoice ParsePlanner(const std::string& name) {
   return PlannerChoice::kAuto;
 }
 
+// Search nodes the exact planner may spend on an overlap plan.
+constexpr uint64_t kOverlapPlanNodeLimit = 2000000;
+
 }  // namespace
 
 Command RegisterRunCommand(CLI::App& app) {
@@ -77,6 +81,7 @@ Command RegisterRunCommand(CLI::App& app) {
     size_t alignment_bytes = 16;
     bool copy_weights = false;
     bool json = false;
+    bool overlap = false;
   };
   auto options = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
@@ -103,6 +108,10 @@ Command RegisterRunCommand(CLI::App& app) {
       ->check(CLI::IsMember({4, 8, 16, 32, 64}));
   sub->add_flag("--copy-weights", options->copy_weights, "copy constant weights into the arena's persistent area");
   sub->add_flag("--json", options->json, "print one JSON document instead of text");
+  sub->add_flag("--overlap", options->overlap,
+                "plan with the overlaps the kernels approve (an op's output sharing bytes with an\n"
+                "input that dies there), with the exact planner unless --planner names one;\n"
+                "outputs stay bit-exact");
   return {sub, [options]() -> int {
             Result<ModelFile> file = ModelFile::Open(options->model_path);
             if (!file.ok()) return PrintError(file.status());
@@ -110,6 +119,15 @@ Command RegisterRunCommand(CLI::App& app) {
             run.interpreter.planner = ParsePlanner(options->planner);
             run.interpreter.alignment_bytes = options->alignment_bytes;
             run.interpreter.copy_weights_to_arena = options->copy_weights;
+            run.interpreter.allow_overlap = options->overlap;
+            // With --overlap (and no planner named) the head is planned by
+            // the exact planner under a node limit: deterministic, so the
+            // measured minimum arena and the run use the same plan.
+            OptimalOptions optimal_options;
+            optimal_options.time_limit_seconds = 0;
+            optimal_options.node_limit = kOverlapPlanNodeLimit;
+            const OptimalPlanner optimal(optimal_options);
+            if (options->overlap && options->planner == "auto") run.interpreter.custom_planner = &optimal;
             run.arena_bytes = options->arena_bytes;
             run.seed = options->seed;
             run.repeat = options->repeat;
@@ -146,6 +164,8 @@ Command RegisterRunCommand(CLI::App& app) {
             }
             SubgraphView subgraph = file->view().subgraph(0);
             using report::Bytes;
+            const char* planner_name =
+                result->planner == PlannerChoice::kCustom ? optimal.name() : PlannerChoiceName(result->planner);
             if (options->json) {
               nlohmann::json doc;
               doc["model"] = file->path();
@@ -155,7 +175,8 @@ Command RegisterRunCommand(CLI::App& app) {
               doc["head_bytes"] = result->head_bytes;
               doc["temp_peak_bytes"] = result->temp_peak_bytes;
               doc["lower_bound_bytes"] = result->lower_bound_bytes;
-              doc["planner"] = PlannerChoiceName(result->planner);
+              doc["overlap_permissions"] = result->overlap_permissions;
+              doc["planner"] = planner_name;
               doc["invoke_seconds"] = result->invoke_seconds;
               doc["invoke_seconds_min"] = result->invoke_seconds_min;
               doc["repeat"] = options->repeat;
@@ -174,12 +195,18 @@ Command RegisterRunCommand(CLI::App& app) {
               return kExitOk;
             }
             std::printf("model        %s\n", file->path().c_str());
-            std::printf("planner      %s\n", PlannerChoiceName(result->planner));
+            std::printf("planner      %s\n", planner_name);
             std::printf("arena        %s given, %s used\n", Bytes(result->arena_bytes).c_str(),
                         Bytes(result->used_bytes).c_str());
             std::printf("  persistent %s\n", Bytes(result->persistent_bytes).c_str());
-            std::printf("  head       %s (lower bound %s)\n", Bytes(result->head_bytes).c_str(),
-                        Bytes(result->lower_bound_bytes).c_str());
+            if (options->overlap) {
+              std::printf("  head       %s (lower bound without overlap %s; %zu approved overlaps)\n",
+                          Bytes(result->head_bytes).c_str(), Bytes(result->lower_bound_bytes).c_str(),
+                          result->overlap_permissions);
+            } else {
+              std::printf("  head       %s (lower bound %s)\n", Bytes(result->head_bytes).c_str(),
+                          Bytes(result->lower_bound_bytes).c_str());
+            }
             std::printf("  temp peak  %s\n", Bytes(result->temp_peak_bytes).c_str());
             std::printf("invoke       %.3f ms (mean of %d; min %.3f ms)\n", result->invoke_seconds * 1e3,
                         options->repeat, result->invoke_seconds_min * 1e3);

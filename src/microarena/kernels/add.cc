@@ -1,10 +1,11 @@
 // ADD: int8 (TFLM's left-shift-20 rescaling) and float32, fused activation,
 // broadcasting up to rank 6. The shared code is in add_sub_common.h.
 #include "microarena/kernels/add_sub_common.h"
+#include "microarena/kernels/overlap.h"
 #include "microarena/kernels/registrations.h"
 
 namespace microarena {
 
-const KernelRegistration kAddKernel = {BuiltinOp::kAdd, add_sub::Prepare<false>, add_sub::Eval<false>};
+const KernelRegistration kAddKernel = {BuiltinOp::kAdd, PrepareWithElementwiseOverlap<add_sub::Prepare<false>, 2>, add_sub::Eval<false>};
 
 }  // namespace microarena

@@ -97,7 +97,7 @@ Status RequireInt8PerTensorInputOutput(const PrepareContext& context, const Tens
 Status PreparePerChannelQuantization(const PrepareContext& context, const TensorView& input, const TensorView& filter,
                                      const TensorView& output, tflite::ActivationFunctionType activation,
                                      int32_t channels, int32_t channel_dimension, int32_t* multipliers,
-                                     int32_t* shifts, reference::QuantizedConvParams* quant) {
+                                     int8_t* shifts, reference::QuantizedConvParams* quant) {
   MICROARENA_RETURN_IF_ERROR(RequireInt8PerTensorInputOutput(context, input, output));
   const QuantizationView filter_quantization = filter.quantization();
   const size_t scale_count = filter_quantization.is_quantized() ? filter_quantization.channel_count() : 0;
@@ -130,7 +130,11 @@ Status PreparePerChannelQuantization(const PrepareContext& context, const Tensor
     const auto filter_scale = static_cast<double>(filter_quantization.scale(scale_index));
     int shift = 0;
     fixed_point::QuantizeMultiplier(input_scale * filter_scale / output_scale, &multipliers[c], &shift);
-    shifts[c] = shift;
+    if (shift < std::numeric_limits<int8_t>::min() || shift > std::numeric_limits<int8_t>::max()) {
+      return context.Error(ErrorCode::kUnsupported, "output channel %d: requantization shift %d does not fit int8",
+                           c, shift);
+    }
+    shifts[c] = static_cast<int8_t>(shift);
   }
   quant->input_offset = -static_cast<int32_t>(input.quantization().zero_point(0));
   quant->output_offset = static_cast<int32_t>(output.quantization().zero_point(0));
@@ -179,7 +183,7 @@ Status AllocateWithChannelArrays(PrepareContext& context, size_t header_bytes, s
   size_t bytes = header_bytes;
   if (channel_arrays) {
     size_t array_bytes = 0;
-    if (!CheckedMul(static_cast<size_t>(channels), 2 * sizeof(int32_t), &array_bytes) ||
+    if (!CheckedMul(static_cast<size_t>(channels), sizeof(int32_t) + sizeof(int8_t), &array_bytes) ||
         !CheckedAdd(bytes, array_bytes, &bytes)) {
       return context.Error(ErrorCode::kOutOfMemory, "%d output channels overflow the op data size", channels);
     }

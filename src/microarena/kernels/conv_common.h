@@ -10,6 +10,7 @@
 
 #include "microarena/base/status.h"
 #include "microarena/kernels/kernel.h"
+#include "microarena/kernels/overlap.h"
 #include "microarena/kernels/reference/conv.h"
 #include "microarena/kernels/tensor_checks.h"
 #include "microarena/model/model_view.h"
@@ -53,10 +54,13 @@ Status RequireInt8PerTensorInputOutput(const PrepareContext& context, const Tens
 // points to, each from double(input scale) * double(filter scale) /
 // double(output scale) as TFLite's PopulateConvolutionQuantizationParams.
 // `multipliers` and `shifts` must hold `channels` values and outlive `quant`.
+// A shift is the power-of-two exponent of its multiplier (-31 for tiny
+// scales, a few units above 0 for large ones), so it is kept in an int8
+// (5 B per channel instead of TFLM's 8); one that does not fit is an error.
 Status PreparePerChannelQuantization(const PrepareContext& context, const TensorView& input, const TensorView& filter,
                                      const TensorView& output, tflite::ActivationFunctionType activation,
                                      int32_t channels, int32_t channel_dimension, int32_t* multipliers,
-                                     int32_t* shifts, reference::QuantizedConvParams* quant);
+                                     int8_t* shifts, reference::QuantizedConvParams* quant);
 
 // For CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED: the input is INT8 or
 // FLOAT32 (`op_name` names the op in the error) and the filter and output
@@ -97,8 +101,8 @@ Status PrepareConvWindow(const PrepareContext& context, const Options& options, 
 }
 
 // Allocates `header_bytes` of persistent op data followed, when
-// `channel_arrays` is true, by the int32 multipliers and shifts of `channels`
-// output channels (8 B per channel, as TFLM).
+// `channel_arrays` is true, by the int32 multipliers and the int8 shifts of
+// `channels` output channels (5 B per channel; TFLM keeps 8).
 Status AllocateWithChannelArrays(PrepareContext& context, size_t header_bytes, size_t alignment, int32_t channels,
                                  bool channel_arrays, void** memory);
 
@@ -122,12 +126,20 @@ Status PrepareConvOpData(PrepareContext& context, const Options& options, const 
   *data = new (memory) OpData();
   (*data)->params = params;
   const tflite::ActivationFunctionType activation = options.fused_activation_function();
-  if (!is_int8) return PrepareFloatActivation(context, activation, &(*data)->activation.min, &(*data)->activation.max);
-  // OpData holds int32 fields, so the arrays right after it are aligned.
-  auto* multipliers = reinterpret_cast<int32_t*>(*data + 1);
-  int32_t* shifts = multipliers + channels;
-  return PreparePerChannelQuantization(context, input, filter, output, activation, channels, channel_dimension,
-                                       multipliers, shifts, &(*data)->quant);
+  if (!is_int8) {
+    MICROARENA_RETURN_IF_ERROR(
+        PrepareFloatActivation(context, activation, &(*data)->activation.min, &(*data)->activation.max));
+  } else {
+    // OpData holds int32 fields, so the multipliers right after it are aligned.
+    auto* multipliers = reinterpret_cast<int32_t*>(*data + 1);
+    auto* shifts = reinterpret_cast<int8_t*>(multipliers + channels);
+    MICROARENA_RETURN_IF_ERROR(PreparePerChannelQuantization(context, input, filter, output, activation, channels,
+                                                             channel_dimension, multipliers, shifts,
+                                                             &(*data)->quant));
+  }
+  // The loops write output rows in ascending order (reference/conv.h,
+  // reference/depthwise_conv.h): the output may trail the input by a row lag.
+  return DeclareRowLagOverlap(context, params.stride_height, params.padding_height);
 }
 
 }  // namespace microarena

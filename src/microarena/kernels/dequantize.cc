@@ -2,6 +2,7 @@
 // with the scale widened to double, as TFLM's reference kernel.
 #include "microarena/kernels/elementwise_common.h"
 #include "microarena/kernels/reference/quantize.h"
+#include "microarena/kernels/overlap.h"
 #include "microarena/kernels/registrations.h"
 
 namespace microarena {
@@ -55,6 +56,6 @@ Status Eval(EvalContext& context, const void* op_data) {
 
 }  // namespace
 
-const KernelRegistration kDequantizeKernel = {BuiltinOp::kDequantize, Prepare, Eval};
+const KernelRegistration kDequantizeKernel = {BuiltinOp::kDequantize, PrepareWithElementwiseOverlap<Prepare, 1>, Eval};
 
 }  // namespace microarena

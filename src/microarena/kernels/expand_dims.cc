@@ -1,6 +1,7 @@
 // EXPAND_DIMS: inserts a dimension of size 1 at a constant axis in
 // [-(rank+1), rank] (negative counts from the end of the output). Data is
 // copied unchanged, so input and output share type and quantization.
+#include "microarena/kernels/overlap.h"
 #include "microarena/kernels/registrations.h"
 #include "microarena/kernels/shape_op_util.h"
 
@@ -45,6 +46,6 @@ Status Prepare(PrepareContext& context, const void** /*op_data*/) {
 
 }  // namespace
 
-const KernelRegistration kExpandDimsKernel = {BuiltinOp::kExpandDims, Prepare, shape_op::EvalCopy};
+const KernelRegistration kExpandDimsKernel = {BuiltinOp::kExpandDims, PrepareWithElementwiseOverlap<Prepare, 1>, shape_op::EvalCopy};
 
 }  // namespace microarena

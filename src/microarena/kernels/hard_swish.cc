@@ -8,6 +8,7 @@
 //   reluish = hires_scale / (3 / 32768)
 #include "microarena/kernels/elementwise_common.h"
 #include "microarena/kernels/reference/hard_swish.h"
+#include "microarena/kernels/overlap.h"
 #include "microarena/kernels/registrations.h"
 
 namespace microarena {
@@ -67,6 +68,6 @@ Status Eval(EvalContext& context, const void* op_data) {
 
 }  // namespace
 
-const KernelRegistration kHardSwishKernel = {BuiltinOp::kHardSwish, Prepare, Eval};
+const KernelRegistration kHardSwishKernel = {BuiltinOp::kHardSwish, PrepareWithElementwiseOverlap<Prepare, 1>, Eval};
 
 }  // namespace microarena

@@ -56,6 +56,20 @@ class PrepareContext {
   // EvalContext::scratch. Scratch lives only during this op's eval.
   virtual Status RequestScratch(size_t bytes, int32_t* scratch_index) = 0;
 
+  // Declares that eval may write output `output` over the bytes of input
+  // `input` when offset(input) - offset(output) >= min_displacement_bytes,
+  // because of the order in which it reads and writes (see
+  // kernels/overlap.h). The interpreter turns a declaration into a planner
+  // permission only when overlap is enabled and the lifetimes allow it (the
+  // input's last reader is this op, the output's first writer is this op).
+  // The default ignores declarations.
+  virtual Status AllowOutputOverlap(size_t input, size_t output, size_t min_displacement_bytes) {
+    (void)input;
+    (void)output;
+    (void)min_displacement_bytes;
+    return OkStatus();
+  }
+
   // An error that names this op: "op 3 (CONV_2D): <message>".
   Status Error(ErrorCode code, const char* format, ...) const __attribute__((format(printf, 3, 4)));
 };

@@ -5,6 +5,7 @@
 //   identity = s_in / s_out;  alpha = s_in * alpha / s_out (left to right).
 #include "microarena/kernels/elementwise_common.h"
 #include "microarena/kernels/reference/leaky_relu.h"
+#include "microarena/kernels/overlap.h"
 #include "microarena/kernels/registrations.h"
 
 namespace microarena {
@@ -78,6 +79,6 @@ Status Eval(EvalContext& context, const void* op_data) {
 
 }  // namespace
 
-const KernelRegistration kLeakyReluKernel = {BuiltinOp::kLeakyRelu, Prepare, Eval};
+const KernelRegistration kLeakyReluKernel = {BuiltinOp::kLeakyRelu, PrepareWithElementwiseOverlap<Prepare, 1>, Eval};
 
 }  // namespace microarena

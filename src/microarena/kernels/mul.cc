@@ -7,6 +7,7 @@
 #include "microarena/kernels/elementwise_common.h"
 #include "microarena/kernels/reference/broadcast.h"
 #include "microarena/kernels/reference/mul.h"
+#include "microarena/kernels/overlap.h"
 #include "microarena/kernels/registrations.h"
 
 namespace microarena {
@@ -110,6 +111,6 @@ Status Eval(EvalContext& context, const void* op_data) {
 
 }  // namespace
 
-const KernelRegistration kMulKernel = {BuiltinOp::kMul, Prepare, Eval};
+const KernelRegistration kMulKernel = {BuiltinOp::kMul, PrepareWithElementwiseOverlap<Prepare, 2>, Eval};
 
 }  // namespace microarena

@@ -5,6 +5,7 @@
 #include <new>
 
 #include "microarena/kernels/conv_common.h"
+#include "microarena/kernels/overlap.h"
 #include "microarena/kernels/reference/pooling.h"
 #include "microarena/kernels/tensor_checks.h"
 
@@ -69,7 +70,9 @@ Status PreparePool(PrepareContext& context, const void** op_data) {
   void* memory = context.AllocatePersistent(sizeof(reference::PoolParams), alignof(reference::PoolParams));
   if (memory == nullptr) return context.OutOfMemory();
   *op_data = new (memory) reference::PoolParams(params);
-  return OkStatus();
+  // The loops write output rows in ascending order (reference/pooling.h):
+  // the output may trail the input by a row lag.
+  return DeclareRowLagOverlap(context, params.stride_height, params.padding_height);
 }
 
 }  // namespace microarena

@@ -8,6 +8,7 @@
 // QuantizeMultiplier; the output is per-tensor quantized.
 #include "microarena/kernels/elementwise_common.h"
 #include "microarena/kernels/reference/quantize.h"
+#include "microarena/kernels/overlap.h"
 #include "microarena/kernels/registrations.h"
 
 namespace microarena {
@@ -105,6 +106,6 @@ Status Eval(EvalContext& context, const void* op_data) {
 
 }  // namespace
 
-const KernelRegistration kQuantizeKernel = {BuiltinOp::kQuantize, Prepare, Eval};
+const KernelRegistration kQuantizeKernel = {BuiltinOp::kQuantize, PrepareWithElementwiseOverlap<Prepare, 1>, Eval};
 
 }  // namespace microarena

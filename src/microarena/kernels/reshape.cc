@@ -5,6 +5,7 @@
 // from the output tensor. No op data.
 #include <cstring>
 
+#include "microarena/kernels/overlap.h"
 #include "microarena/kernels/registrations.h"
 #include "microarena/kernels/tensor_checks.h"
 
@@ -37,6 +38,6 @@ Status Eval(EvalContext& context, const void* /*op_data*/) {
 
 }  // namespace
 
-const KernelRegistration kReshapeKernel = {BuiltinOp::kReshape, Prepare, Eval};
+const KernelRegistration kReshapeKernel = {BuiltinOp::kReshape, PrepareWithElementwiseOverlap<Prepare, 1>, Eval};
 
 }  // namespace microarena

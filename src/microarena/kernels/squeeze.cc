@@ -1,6 +1,7 @@
 // SQUEEZE: removes dimensions of size 1 (the listed ones, or all of them when
 // squeeze_dims is empty; negative entries count from the end). Data is
 // copied unchanged, so input and output share type and quantization.
+#include "microarena/kernels/overlap.h"
 #include "microarena/kernels/registrations.h"
 #include "microarena/kernels/shape_op_util.h"
 
@@ -51,6 +52,6 @@ Status Prepare(PrepareContext& context, const void** /*op_data*/) {
 
 }  // namespace
 
-const KernelRegistration kSqueezeKernel = {BuiltinOp::kSqueeze, Prepare, shape_op::EvalCopy};
+const KernelRegistration kSqueezeKernel = {BuiltinOp::kSqueeze, PrepareWithElementwiseOverlap<Prepare, 1>, shape_op::EvalCopy};
 
 }  // namespace microarena

@@ -8,6 +8,75 @@
 #include <vector>
 
 namespace microarena {
+namespace {
+
+// The pairwise rule when approved overlaps exist: live buffers may then
+// share bytes, so the map of disjoint neighbours below does not apply.
+// Sweep by first_op keeping the live buffers in a list and compare each new
+// buffer with all of them: O(n k) for k buffers live at once.
+Status CheckWithOverlaps(const PlanningProblem& problem, Span<const size_t> offsets_bytes) {
+  const Span<const BufferRequest> buffers = problem.buffers;
+  std::map<std::pair<size_t, size_t>, size_t> displacement;  // (input, output) -> D
+  for (size_t p = 0; p < problem.overlaps.size(); ++p) {
+    const OverlapPermission& permission = problem.overlaps[p];
+    if (permission.input_buffer >= buffers.size() || permission.output_buffer >= buffers.size() ||
+        permission.input_buffer == permission.output_buffer) {
+      return Status::Error(ErrorCode::kInternal, "overlap permission %zu names buffers %u and %u of %zu", p,
+                           permission.input_buffer, permission.output_buffer, buffers.size());
+    }
+    displacement[{permission.input_buffer, permission.output_buffer}] = permission.min_displacement_bytes;
+  }
+  std::vector<size_t> by_first(buffers.size());
+  std::iota(by_first.begin(), by_first.end(), size_t{0});
+  std::stable_sort(by_first.begin(), by_first.end(), [&](size_t a, size_t b) {
+    return buffers[a].lifetime.first_op < buffers[b].lifetime.first_op;
+  });
+  std::vector<size_t> live;
+  for (size_t b : by_first) {
+    const BufferRequest& buffer = buffers[b];
+    if (buffer.size_bytes == 0) continue;
+    const int32_t step = buffer.lifetime.first_op;
+    live.erase(std::remove_if(live.begin(), live.end(),
+                              [&](size_t other) { return buffers[other].lifetime.end_op <= step; }),
+               live.end());
+    const size_t begin = offsets_bytes[b];
+    const size_t end = begin + buffer.size_bytes;
+    for (size_t other : live) {
+      const size_t other_begin = offsets_bytes[other];
+      const size_t other_end = other_begin + buffers[other].size_bytes;
+      if (other_end <= begin || end <= other_begin) continue;
+      // They share bytes: only an approved pair at a safe displacement may.
+      bool approved = false;
+      for (const auto& [input, output] : {std::pair<size_t, size_t>{b, other}, std::pair<size_t, size_t>{other, b}}) {
+        const auto found = displacement.find({input, output});
+        if (found == displacement.end()) continue;
+        const auto have = static_cast<long long>(offsets_bytes[input]) - static_cast<long long>(offsets_bytes[output]);
+        if (have >= 0 && static_cast<size_t>(have) >= found->second) {
+          approved = true;
+          break;
+        }
+        return Status::Error(ErrorCode::kInternal,
+                             "buffers %zu (input) and %zu (output) overlap: bytes [%zu, %zu) and [%zu, %zu), both "
+                             "live at step %d; their overlap permission needs offset(input) - offset(output) >= %zu "
+                             "but it is %lld",
+                             input, output, offsets_bytes[input], offsets_bytes[input] + buffers[input].size_bytes,
+                             offsets_bytes[output], offsets_bytes[output] + buffers[output].size_bytes, step,
+                             found->second, have);
+      }
+      if (approved) continue;
+      return Status::Error(ErrorCode::kInternal,
+                           "buffers %zu and %zu overlap: bytes [%zu, %zu) and [%zu, %zu), both live at step %d, "
+                           "and no overlap permission names them",
+                           std::min(b, other), std::max(b, other), std::min(b, other) == b ? begin : other_begin,
+                           std::min(b, other) == b ? end : other_end, std::min(b, other) == b ? other_begin : begin,
+                           std::min(b, other) == b ? other_end : end, step);
+    }
+    live.push_back(b);
+  }
+  return OkStatus();
+}
+
+}  // namespace
 
 Status CheckPlan(const PlanningProblem& problem, Span<const size_t> offsets_bytes,
                  size_t head_bytes, size_t capacity_bytes) {
@@ -54,6 +123,8 @@ Status CheckPlan(const PlanningProblem& problem, Span<const size_t> offsets_byte
     return Status::Error(ErrorCode::kInternal, "head size %zu exceeds the capacity %zu by %zu",
                          head_bytes, capacity_bytes, head_bytes - capacity_bytes);
   }
+
+  if (!problem.overlaps.empty()) return CheckWithOverlaps(problem, offsets_bytes);
 
   std::vector<size_t> by_first(count);
   std::iota(by_first.begin(), by_first.end(), size_t{0});

@@ -6,7 +6,9 @@
 //   - a buffer with a fixed offset sits exactly there;
 //   - no two buffers with a non-zero size that are live at the same step
 //     share a byte (half-open lifetimes: [0, 2) and [2, 4) are never live
-//     together; [o, o + size) byte ranges likewise);
+//     together; [o, o + size) byte ranges likewise), except a pair named by
+//     an overlap permission whose offsets satisfy
+//     offset(input) - offset(output) >= its min_displacement_bytes;
 //   - the head size stated equals the largest offset + size (0 for none);
 //   - and, when a capacity is given, the head fits in it.
 //
@@ -14,7 +16,8 @@
 // of first_op, dropping the ones whose lifetime ended, and keep the live
 // ones in a map by offset: a new buffer only needs comparing with its two
 // neighbours in that map, because the live ones are already disjoint.
-// Cost: O(n log n). Host only (std::map). Written apart from the planners,
+// Cost: O(n log n); with overlap permissions, a plain sweep comparing each
+// buffer with every live one, O(n k). Host only (std::map). Written apart from the planners,
 // sharing none of their code.
 #pragma once
 

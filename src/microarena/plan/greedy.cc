@@ -13,7 +13,7 @@ namespace {
 
 constexpr size_t kUnplaced = SIZE_MAX;
 
-enum class Order : uint8_t { kSizeTflm, kSize, kLength, kArea, kConflict, kStart };
+enum class Order : uint8_t { kSizeTflm, kSize, kLength, kArea, kConflict, kStart, kLatestStart };
 enum class GapRule : uint8_t { kFirstFit, kBestFit };
 
 struct Pass {
@@ -27,6 +27,15 @@ constexpr Pass kPasses[] = {
     {Order::kArea, GapRule::kFirstFit},     {Order::kArea, GapRule::kBestFit},
     {Order::kConflict, GapRule::kFirstFit}, {Order::kConflict, GapRule::kBestFit},
     {Order::kStart, GapRule::kFirstFit},    {Order::kStart, GapRule::kBestFit},
+};
+
+// Extra passes for problems with overlap permissions: latest first_op first
+// (then latest end_op), so that an op's output is placed before its input, which can then sit a
+// displacement D above it, reaching into it (placed the other way round, an
+// input already placed low leaves its output no room below it).
+constexpr Pass kOverlapPasses[] = {
+    {Order::kLatestStart, GapRule::kFirstFit},
+    {Order::kLatestStart, GapRule::kBestFit},
 };
 
 // Above this many buffers only the first kPassesForMany passes run, to keep
@@ -47,6 +56,7 @@ uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
 // Everything one pass needs, carved from the workspace.
 struct Work {
   Span<const BufferRequest> buffers;
+  Span<const OverlapPermission> overlaps;
   size_t alignment = 1;
   const TimeIndex* index = nullptr;
   uint32_t* order = nullptr;
@@ -54,6 +64,43 @@ struct Work {
   uint64_t* key = nullptr;
   size_t* offsets = nullptr;  // trial offsets of the running pass
 };
+
+// The D of `permission` rounded up to the alignment (saturating): offsets
+// are aligned, so their difference is too.
+size_t AlignedDisplacement(const OverlapPermission& permission, size_t alignment) {
+  size_t displacement = permission.min_displacement_bytes;
+  return AlignUp(displacement, alignment, &displacement) ? displacement : SIZE_MAX;
+}
+
+// How a placed neighbour `other` blocks the buffer `id` being placed: `id`
+// may start at x only when x + size(id) <= begin or x >= end, with
+//   no permission:               begin = offset(other), end = offset(other) + size(other);
+//   id is the output, other the input (id may start D below other):
+//                                begin = offset(other) + size(id) - min(size(id), D);
+//   id is the input, other the output (id may start D above other):
+//                                end = offset(other) + min(size(other), D).
+// (begin may exceed end: then only starts at or above end, or at or below
+// begin - size(id), are allowed.) work.key[other] names the permission.
+size_t BlockedBegin(const Work& work, uint32_t id, uint32_t other) {
+  const size_t offset = work.offsets[other];
+  if (work.key[other] == 0) return offset;
+  const OverlapPermission& permission = work.overlaps[static_cast<size_t>(work.key[other] - 1)];
+  if (permission.output_buffer != id) return offset;
+  const size_t size = work.buffers[id].size_bytes;
+  const size_t displacement = AlignedDisplacement(permission, work.alignment);
+  const size_t lifted = size - std::min(size, displacement);
+  return offset > SIZE_MAX - lifted ? SIZE_MAX : offset + lifted;
+}
+
+// Writes the end of the blocked range (above); false on overflow.
+bool BlockedEnd(const Work& work, uint32_t id, uint32_t other, size_t* end) {
+  size_t extent = work.buffers[other].size_bytes;
+  if (work.key[other] != 0) {
+    const OverlapPermission& permission = work.overlaps[static_cast<size_t>(work.key[other] - 1)];
+    if (permission.input_buffer == id) extent = std::min(extent, AlignedDisplacement(permission, work.alignment));
+  }
+  return CheckedAdd(work.offsets[other], extent, end);
+}
 
 // Fills work.key for `order` (larger key = placed earlier).
 void ComputeKeys(const Work& work, Order order) {
@@ -76,6 +123,12 @@ void ComputeKeys(const Work& work, Order order) {
       }
       case Order::kStart:
         work.key[i] = static_cast<uint64_t>(INT32_MAX - buffer.lifetime.first_op);
+        break;
+      case Order::kLatestStart:
+        // Then the latest end_op: a subgraph input starts at step 0 with the
+        // output of the first op, which must still come first.
+        work.key[i] = (static_cast<uint64_t>(buffer.lifetime.first_op) << 32) |
+                      static_cast<uint64_t>(static_cast<uint32_t>(buffer.lifetime.end_op));
         break;
     }
   }
@@ -118,14 +171,25 @@ Status RunPass(const Work& work, const Pass& pass) {
       if (offsets[other] != kUnplaced) work.gathered[neighbours++] = other;
     });
     uint32_t* gathered = work.gathered;
-    std::sort(gathered, gathered + neighbours, [offsets](uint32_t a, uint32_t b) {
-      return offsets[a] != offsets[b] ? offsets[a] < offsets[b] : a < b;
+    // The keys are free once the order is sorted: key[other] = 1 + the index
+    // of the permission between `id` and `other`, 0 for none.
+    for (size_t n = 0; n < neighbours; ++n) work.key[gathered[n]] = 0;
+    for (size_t p = 0; p < work.overlaps.size(); ++p) {
+      const OverlapPermission& permission = work.overlaps[p];
+      if (permission.output_buffer == id) work.key[permission.input_buffer] = p + 1;
+      if (permission.input_buffer == id) work.key[permission.output_buffer] = p + 1;
+    }
+    const auto begin_of = [&](uint32_t other) { return BlockedBegin(work, id, other); };
+    std::sort(gathered, gathered + neighbours, [&](uint32_t a, uint32_t b) {
+      const size_t begin_a = begin_of(a);
+      const size_t begin_b = begin_of(b);
+      return begin_a != begin_b ? begin_a < begin_b : a < b;
     });
     size_t candidate = 0;
     size_t chosen = kUnplaced;
     size_t chosen_gap = SIZE_MAX;
     for (size_t n = 0; n < neighbours; ++n) {
-      const size_t other_offset = offsets[gathered[n]];
+      const size_t other_offset = begin_of(gathered[n]);
       if (other_offset >= candidate && other_offset - candidate >= wanted.size_bytes) {
         const size_t gap = other_offset - candidate;
         if (gap < chosen_gap) {
@@ -135,8 +199,7 @@ Status RunPass(const Work& work, const Pass& pass) {
         if (pass.gap_rule == GapRule::kFirstFit || gap == wanted.size_bytes) break;
       }
       size_t other_end = 0;
-      if (!CheckedAdd(other_offset, buffers[gathered[n]].size_bytes, &other_end) ||
-          !AlignUp(other_end, work.alignment, &other_end)) {
+      if (!BlockedEnd(work, id, gathered[n], &other_end) || !AlignUp(other_end, work.alignment, &other_end)) {
         return Status::Error(ErrorCode::kInvalidArgument,
                              "greedy planner: buffer %u: the head size overflows", id);
       }
@@ -168,15 +231,17 @@ Status GreedyPlanner::Plan(const PlanningProblem& problem, Span<uint8_t> workspa
   const size_t count = problem.buffers.size();
   MICROARENA_RETURN_IF_ERROR(ValidatePlanArguments(name(), problem, WorkspaceBytes(count),
                                                    workspace, offsets_bytes, summary));
-  // 1. The lower bound, computed first in the same workspace.
+  // 1. The lower bound, computed first in the same workspace (with overlap
+  // permissions, the overlap-aware one).
   size_t lower_bound_bytes = 0;
-  MICROARENA_RETURN_IF_ERROR(ComputeLowerBound(problem.buffers, workspace, &lower_bound_bytes));
+  MICROARENA_RETURN_IF_ERROR(ComputeOverlapLowerBound(problem, workspace, &lower_bound_bytes));
 
   WorkspaceCarver carver(workspace);
   uint32_t* by_start = carver.Take<uint32_t>(count);
   int32_t* max_end = carver.Take<int32_t>(count);
   Work work;
   work.buffers = problem.buffers;
+  work.overlaps = problem.overlaps;
   work.alignment = problem.alignment_bytes;
   work.order = carver.Take<uint32_t>(count);
   work.gathered = carver.Take<uint32_t>(count);
@@ -189,8 +254,9 @@ Status GreedyPlanner::Plan(const PlanningProblem& problem, Span<uint8_t> workspa
   // 2-4. Every pass; keep the smallest head.
   size_t best_head = SIZE_MAX;
   const size_t pass_count = count > kManyBuffers ? kPassesForMany : sizeof(kPasses) / sizeof(kPasses[0]);
-  for (size_t p = 0; p < pass_count; ++p) {
-    const Pass& pass = kPasses[p];
+  const size_t overlap_pass_count = problem.overlaps.empty() ? 0 : sizeof(kOverlapPasses) / sizeof(kOverlapPasses[0]);
+  for (size_t p = 0; p < pass_count + overlap_pass_count; ++p) {
+    const Pass& pass = p < pass_count ? kPasses[p] : kOverlapPasses[p - pass_count];
     MICROARENA_RETURN_IF_ERROR(RunPass(work, pass));
     const size_t head = HeadBytes(problem.buffers, Span<const size_t>(work.offsets, count));
     if (head < best_head) {

@@ -2,7 +2,8 @@
 // each a different buffer order and gap rule; the smallest head wins.
 //
 // Steps:
-//   1. Lower bound (lower_bound.h): if a pass reaches it, stop early and say
+//   1. Lower bound (lower_bound.h; ComputeOverlapLowerBound when the problem
+//      has overlap permissions): if a pass reaches it, stop early and say
 //      the plan is proven optimal.
 //   2. Passes, in this fixed order (ties between orders broken by request
 //      index, so the result is deterministic):
@@ -13,11 +14,18 @@
 //        area (size x length) desc                  first fit, best fit
 //        conflict (bytes live alongside) desc       first fit, best fit
 //        first_op asc, then size desc               first fit, best fit
+//        with overlap permissions, also:
+//        first_op desc, end_op desc, size desc     first fit, best fit
 //      Fixed buffers are placed first at their offsets in every pass.
 //   3. Placing one buffer: the placed buffers live at the same time (found
 //      with TimeIndex), sorted by offset, bound gaps. First fit takes the
 //      lowest gap that holds the buffer; best fit the smallest such gap
 //      (lowest on ties); with no such gap the buffer goes on top of them.
+//      With overlap permissions (PlanningProblem::overlaps), a placed
+//      partner blocks less: an output may start D below its input's start
+//      (and overlap it), an input may start D above its output's start;
+//      the gaps are bound by these shorter blocked ranges. Finding the
+//      permissions of a buffer scans them all: O(p) per buffer placed.
 //   4. Keep the pass with the smallest head (the earliest on ties).
 //      Above 10,000 buffers only the first two passes run (time).
 // Because the first pass is exactly greedy-tflm, greedy's head is never

@@ -53,4 +53,67 @@ Status ComputeLowerBound(Span<const BufferRequest> buffers, Span<uint8_t> worksp
   return OkStatus();
 }
 
+Status ComputeOverlapLowerBound(const PlanningProblem& problem, Span<uint8_t> workspace,
+                                size_t* lower_bound_bytes) {
+  const Span<const BufferRequest> buffers = problem.buffers;
+  if (problem.overlaps.empty()) return ComputeLowerBound(buffers, workspace, lower_bound_bytes);
+  const size_t count = buffers.size();
+  if (lower_bound_bytes == nullptr || count >= UINT32_MAX) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "lower bound: null output or too many buffers (%zu)", count);
+  }
+  WorkspaceCarver carver(workspace);
+  uint32_t* by_start = carver.Take<uint32_t>(count);
+  uint32_t* by_end = carver.Take<uint32_t>(count);
+  if (!carver.ok()) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "lower bound: workspace of %zu bytes is too small, %zu needed",
+                         workspace.size(), LowerBoundWorkspaceBytes(count));
+  }
+  for (uint32_t i = 0; i < count; ++i) by_start[i] = by_end[i] = i;
+  std::sort(by_start, by_start + count, [&buffers](uint32_t a, uint32_t b) {
+    return buffers[a].lifetime.first_op < buffers[b].lifetime.first_op;
+  });
+  std::sort(by_end, by_end + count, [&buffers](uint32_t a, uint32_t b) {
+    return buffers[a].lifetime.end_op < buffers[b].lifetime.end_op;
+  });
+  // Saving of the permissions whose buffers are both live at `step`.
+  auto saving_at = [&](int32_t step) {
+    size_t saving = 0;
+    for (const OverlapPermission& permission : problem.overlaps) {
+      const BufferRequest& input = buffers[permission.input_buffer];
+      const BufferRequest& output = buffers[permission.output_buffer];
+      if (!input.lifetime.Contains(step) || !output.lifetime.Contains(step)) continue;
+      saving += OverlapSavingBytes(permission, input.size_bytes, output.size_bytes, problem.alignment_bytes);
+    }
+    return saving;
+  };
+  size_t live = 0;
+  size_t best = 0;
+  size_t started = 0;
+  size_t ended = 0;
+  while (started < count || ended < count) {
+    // The next step where a lifetime starts or ends, then everything there.
+    int32_t step = INT32_MAX;
+    if (started < count) step = buffers[by_start[started]].lifetime.first_op;
+    if (ended < count) step = std::min(step, buffers[by_end[ended]].lifetime.end_op);
+    while (ended < count && buffers[by_end[ended]].lifetime.end_op <= step) {
+      live -= buffers[by_end[ended]].size_bytes;
+      ++ended;
+    }
+    while (started < count && buffers[by_start[started]].lifetime.first_op <= step) {
+      if (!CheckedAdd(live, buffers[by_start[started]].size_bytes, &live)) {
+        return Status::Error(ErrorCode::kInvalidArgument, "lower bound: live bytes at step %d overflow", step);
+      }
+      ++started;
+    }
+    const size_t saving = saving_at(step);
+    if (live > saving) best = std::max(best, live - saving);
+  }
+  // No plan is smaller than its largest buffer either.
+  for (const BufferRequest& buffer : buffers) best = std::max(best, buffer.size_bytes);
+  *lower_bound_bytes = best;
+  return OkStatus();
+}
+
 }  // namespace microarena

@@ -34,4 +34,16 @@ size_t LowerBoundWorkspaceBytes(size_t buffer_count);
 [[nodiscard]] Status ComputeLowerBound(Span<const BufferRequest> buffers, Span<uint8_t> workspace,
                                        size_t* lower_bound_bytes);
 
+// The bound for a problem with overlap permissions (PlanningProblem::overlaps),
+// where ComputeLowerBound is no bound at all. At each step s the live buffers
+// cover at least  live(s) - sum of OverlapSavingBytes over the permissions
+// whose two buffers are both live at s  bytes: the union of sets is at least
+// the sum of their sizes minus the sum of their pairwise intersections, and
+// only permitted pairs may intersect, each by at most its saving. The bound
+// is the largest of these over the steps where some lifetime starts or ends.
+// Equals ComputeLowerBound without permissions. Same workspace; cost
+// O(n log n + n p) for p permissions. No heap.
+[[nodiscard]] Status ComputeOverlapLowerBound(const PlanningProblem& problem, Span<uint8_t> workspace,
+                                              size_t* lower_bound_bytes);
+
 }  // namespace microarena

@@ -83,6 +83,37 @@ class Search {
       for (uint32_t s = span_begin_[i]; s < span_end_[i]; ++s) total[s] += size_[i];
       for (uint32_t s = span_begin_[i]; s + 1 < span_end_[i]; ++s) ++initial_cuts_[s];
     }
+    // Overlap permissions between searched buffers: D rounded up to the
+    // alignment, by (input, output) in searched indices.
+    std::vector<uint32_t> searched_index(buffers.size(), kNone);
+    for (uint32_t i = 0; i < count; ++i) searched_index[global_[i]] = i;
+    std::vector<std::pair<std::pair<uint32_t, uint32_t>, size_t>> permitted;
+    no_stack_bound_.assign(section_count_, 0);
+    for (const OverlapPermission& permission : problem.overlaps) {
+      const uint32_t input = searched_index[permission.input_buffer];
+      const uint32_t output = searched_index[permission.output_buffer];
+      if (input == kNone || output == kNone) continue;  // a zero-size buffer shares nothing
+      size_t displacement = permission.min_displacement_bytes;
+      if (!AlignUp(displacement, problem.alignment_bytes, &displacement)) displacement = SIZE_MAX;
+      permitted.push_back({{input, output}, displacement});
+      // Where both live, the buffers need not stack: no stacking bound there.
+      const uint32_t from = std::max(span_begin_[input], span_begin_[output]);
+      const uint32_t to = std::min(span_end_[input], span_end_[output]);
+      for (uint32_t sec = from; sec < to; ++sec) no_stack_bound_[sec] = 1;
+      // An in-place pair (D = 0) may share an offset; the rank rule at one
+      // offset may then miss the order output-then-input, and the fixed-
+      // buffer blocking uses whole sizes: "no plan" is not a proof then.
+      if (displacement == 0) proofs_ = false;
+    }
+    if (!permitted.empty() && has_fixed_) proofs_ = false;
+    const auto permission_between = [&permitted](uint32_t a, uint32_t b) -> const std::pair<std::pair<uint32_t, uint32_t>, size_t>* {
+      for (const auto& entry : permitted) {
+        if ((entry.first.first == a && entry.first.second == b) || (entry.first.first == b && entry.first.second == a)) {
+          return &entry;
+        }
+      }
+      return nullptr;
+    };
     // Time-overlap lists, by a sweep over the buffers sorted by first section.
     overlaps_.resize(count);
     fixed_neighbours_.resize(count);
@@ -101,13 +132,27 @@ class Search {
         if (fixed_[a] != kNoFixedOffset) fixed_neighbours_[b].push_back(a);
       }
     }
+    // The extent of each buffer as its time neighbours see it from above:
+    // its size, except an output under its permitted input, which the input
+    // may sit on D bytes above the output's start (min(D, size)).
+    extents_.resize(count);
+    for (uint32_t a = 0; a < count; ++a) {
+      extents_[a].assign(overlaps_[a].size(), size_[a]);
+      if (permitted.empty()) continue;
+      for (size_t k = 0; k < overlaps_[a].size(); ++k) {
+        const auto* entry = permission_between(a, overlaps_[a][k]);
+        if (entry != nullptr && entry->first.second == a) extents_[a][k] = std::min(size_[a], entry->second);
+      }
+    }
     // Twins: free buffers with the same lifetime, whose sizes keep offsets
-    // aligned (so that two stacked twins may swap places).
+    // aligned (so that two stacked twins may swap places); never a permitted
+    // pair, whose two sides differ.
     twins_.resize(count);
     const size_t alignment = problem.alignment_bytes;
     for (uint32_t a = 0; a < count; ++a) {
       if (fixed_[a] != kNoFixedOffset || size_[a] % alignment != 0) continue;
       for (uint32_t b : overlaps_[a]) {
+        if (!permitted.empty() && permission_between(a, b) != nullptr) continue;
         if (fixed_[b] == kNoFixedOffset && size_[b] % alignment == 0 &&
             span_begin_[a] == span_begin_[b] && span_end_[a] == span_end_[b]) {
           twins_[a].push_back(b);
@@ -154,6 +199,9 @@ class Search {
   }
 
   size_t searched_buffers() const { return global_.size(); }
+  // False when an exhausted search does not prove that no plan exists (see
+  // the constructor): then only found plans count.
+  bool proofs() const { return proofs_; }
   uint64_t nodes() const { return nodes_; }
 
   // Where the anytime search stands, for the progress callback.
@@ -407,6 +455,7 @@ class Search {
       const size_t offset = cand_[c];
       const size_t size = size_[c];
       for (uint32_t s = span_begin_[c]; s < span_end_[c]; ++s) {
+        if (no_stack_bound_[s]) continue;
         const size_t start_at = std::max(stack_top_[s], offset);
         if (!Fits(start_at, size, capacity_)) return fail();
         stack_top_[s] = start_at + size;
@@ -488,8 +537,10 @@ class Search {
     placed_[id] = true;
     place_depth_[id] = depth_++;
     solution_[id] = offset;
-    const size_t top = offset + size_[id];
-    for (uint32_t d : overlaps_[id]) {
+    const std::vector<uint32_t>& neighbours = overlaps_[id];
+    for (size_t k = 0; k < neighbours.size(); ++k) {
+      const uint32_t d = neighbours[k];
+      const size_t top = offset + extents_[id][k];
       if (!placed_[d] && fm_[d] < top) {
         fm_undo_.push_back({d, fm_[d]});
         fm_[d] = top;
@@ -522,6 +573,9 @@ class Search {
   std::vector<uint32_t> span_end_;
   std::vector<uint32_t> initial_cuts_;  // per boundary s|s+1: buffers crossing it
   std::vector<std::vector<uint32_t>> overlaps_;
+  std::vector<std::vector<size_t>> extents_;  // per overlaps_ entry: this buffer's extent as that one sees it
+  std::vector<uint8_t> no_stack_bound_;       // per section: a permitted pair lives there
+  bool proofs_ = true;
   std::vector<std::vector<uint32_t>> fixed_neighbours_;
   std::vector<std::vector<uint32_t>> twins_;  // same lifetime (see OnWrongTwin)
   std::vector<uint32_t> ranks_[kHeuristics];
@@ -581,10 +635,11 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
   std::vector<uint8_t> workspace(
       std::max(LowerBoundWorkspaceBytes(count), GreedyPlanner().WorkspaceBytes(count)));
   size_t lower_bound = 0;
-  MICROARENA_RETURN_IF_ERROR(ComputeLowerBound(
-      problem.buffers, Span<uint8_t>(workspace.data(), workspace.size()), &lower_bound));
+  MICROARENA_RETURN_IF_ERROR(ComputeOverlapLowerBound(
+      problem, Span<uint8_t>(workspace.data(), workspace.size()), &lower_bound));
   std::vector<size_t> best_offsets(count);
   PlanSummary greedy_summary;
+  workspace.resize(std::max(workspace.size(), GreedyPlanner().WorkspaceBytesFor(problem)));
   MICROARENA_RETURN_IF_ERROR(GreedyPlanner().Plan(
       problem, Span<uint8_t>(workspace.data(), workspace.size()),
       Span<size_t>(best_offsets.data(), count), &greedy_summary));
@@ -608,7 +663,10 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
       best_head = found_head;
       best_offsets.swap(found_offsets);
     }
-    if (outcome == Search::Outcome::kNone) lower_bound = std::max(lower_bound, capacity + 1);
+    if (outcome == Search::Outcome::kNone) {
+      if (!search.proofs()) return Search::Outcome::kBudget;  // not a proof
+      lower_bound = std::max(lower_bound, capacity + 1);
+    }
     return outcome;
   };
 
@@ -654,6 +712,8 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
         low = std::max(low, lower_bound);
       }
       attempt_nodes = attempt_nodes > UINT64_MAX / 4 ? UINT64_MAX / 2 : 2 * attempt_nodes;
+      // Without proofs the bound never rises: one round is the search.
+      if (!search.proofs()) break;
     }
     stop = stop || (best_head > lower_bound);
     result.limit_reached = stop;

@@ -42,6 +42,14 @@
 //      the best head. A proven "no" raises the lower bound; a plan lowers
 //      the best head; the search stops when they meet (proven optimal) or
 //      the time runs out (best plan, not proven).
+// Overlap permissions (PlanningProblem::overlaps): a placed output lifts its
+// permitted input's candidate only to its offset + min(D, size) (the input
+// may sit D above the output's start); the per-section stacking bound is
+// skipped in sections where a permitted pair lives; the lower bound is
+// ComputeOverlapLowerBound. With D > 0 everywhere (convolutions) the search
+// stays complete; with an in-place pair (D = 0) or fixed offsets beside
+// permissions an exhausted search is not taken as a proof (only plans found
+// and the closed-form bound count).
 // Cost: exponential in the worst case; each node costs O(n + the sections
 // spanned by the unplaced buffers). Anytime: the best plan found so far is
 // always returned.

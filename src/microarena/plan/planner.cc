@@ -47,6 +47,29 @@ Status ValidateProblem(const PlanningProblem& problem) {
       }
     }
   }
+  const Span<const OverlapPermission> overlaps = problem.overlaps;
+  for (size_t p = 0; p < overlaps.size(); ++p) {
+    const OverlapPermission& permission = overlaps[p];
+    if (permission.input_buffer >= problem.buffers.size() || permission.output_buffer >= problem.buffers.size() ||
+        permission.input_buffer == permission.output_buffer) {
+      return Status::Error(ErrorCode::kInvalidArgument,
+                           "overlap permission %zu: buffers %u (input) and %u (output) must be two different "
+                           "buffers in [0, %zu)",
+                           p, permission.input_buffer, permission.output_buffer, problem.buffers.size());
+    }
+    // Quadratic, but permissions are few (at most one per op input).
+    for (size_t q = 0; q < p; ++q) {
+      const OverlapPermission& other = overlaps[q];
+      const bool same = other.input_buffer == permission.input_buffer && other.output_buffer == permission.output_buffer;
+      const bool swapped =
+          other.input_buffer == permission.output_buffer && other.output_buffer == permission.input_buffer;
+      if (same || swapped) {
+        return Status::Error(ErrorCode::kInvalidArgument,
+                             "overlap permissions %zu and %zu both name buffers %u and %u", q, p,
+                             permission.input_buffer, permission.output_buffer);
+      }
+    }
+  }
   return OkStatus();
 }
 

@@ -42,6 +42,11 @@ class Planner {
 
   // Bytes of workspace Plan() needs for a problem of `buffer_count` buffers.
   virtual size_t WorkspaceBytes(size_t buffer_count) const = 0;
+  // Bytes of workspace Plan() needs for `problem` (its overlap permissions
+  // included). Use this one when the problem may carry permissions.
+  virtual size_t WorkspaceBytesFor(const PlanningProblem& problem) const {
+    return WorkspaceBytes(problem.buffers.size());
+  }
 
   // Plans `problem`, writing one offset per buffer into `offsets_bytes`
   // (offsets_bytes.size() == problem.buffers.size()) and the head size into
@@ -61,8 +66,9 @@ class Planner {
 
 // Checks what every planner needs of a problem: a power-of-two alignment,
 // non-empty lifetimes starting at step >= 0, fixed offsets that are
-// non-negative and aligned, and offset + size of every fixed buffer that
-// fits in size_t.
+// non-negative and aligned, offset + size of every fixed buffer that
+// fits in size_t, and overlap permissions that name two different buffers in
+// range, no pair twice.
 [[nodiscard]] Status ValidateProblem(const PlanningProblem& problem);
 
 // Checks the arguments of Planner::Plan (problem, workspace size, offsets

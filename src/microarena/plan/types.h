@@ -51,11 +51,38 @@ struct BufferRequest {
   int64_t fixed_offset_bytes = kNoFixedOffset;  // offline offset, or kNoFixedOffset
 };
 
+// An approved overlap: the output buffer of an op may share bytes with one of
+// its inputs, because the kernel reads and writes in a known order (see
+// docs/overlap.md). The pair may share bytes when
+//     offset(input) - offset(output) >= min_displacement_bytes   (= D),
+// otherwise the two must be disjoint as usual. In terms of
+// delta = offset(output) - offset(input), the forbidden set is the open
+// interval (max(-size_output, -D), size_input) instead of (-size_output, size_input):
+//
+//   D = 0 (elementwise, in place):   output [====)          output may start at or
+//                                    input     [====)       below the input's start
+//   D > 0 (row-lagged convolution):  output [==========)    the output's start lies
+//                                    input      [=====)     at least D below the input's
+struct OverlapPermission {
+  uint32_t input_buffer = 0;          // index into PlanningProblem::buffers: the op's input
+  uint32_t output_buffer = 0;         // index into PlanningProblem::buffers: the op's output
+  size_t min_displacement_bytes = 0;  // D: the least offset(input) - offset(output) that is safe
+};
+
+// The bytes an approved pair can share at most: max(0, min(size_output - D, size_input)),
+// D rounded up to the alignment first (offsets are aligned, so their
+// difference is too). What an overlap-aware lower bound may subtract.
+size_t OverlapSavingBytes(const OverlapPermission& permission, size_t input_size_bytes, size_t output_size_bytes,
+                          size_t alignment_bytes);
+
 // A problem: the buffers and the alignment every chosen offset must have.
-// The requests are borrowed: they must outlive the problem.
+// The requests and permissions are borrowed: they must outlive the problem.
 struct PlanningProblem {
   Span<const BufferRequest> buffers;
   size_t alignment_bytes = 16;  // power of two; every offset must be a multiple
+  // Approved overlaps (empty: every pair of buffers live together is
+  // disjoint). Planners that ignore them still make valid plans.
+  Span<const OverlapPermission> overlaps;
 };
 
 }  // namespace microarena

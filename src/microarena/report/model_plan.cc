@@ -20,7 +20,7 @@ struct PlannedHead {
 // Runs a device planner with a workspace of the size it asks for.
 Result<PlannedHead> RunDevicePlanner(const Planner& planner, const PlanningProblem& problem,
                                      std::vector<size_t>& offsets) {
-  std::vector<uint8_t> workspace(planner.WorkspaceBytes(problem.buffers.size()));
+  std::vector<uint8_t> workspace(planner.WorkspaceBytesFor(problem));
   offsets.assign(problem.buffers.size(), 0);
   PlanSummary summary;
   MICROARENA_RETURN_IF_ERROR(planner.Plan(problem, Span<uint8_t>(workspace.data(), workspace.size()),
@@ -77,13 +77,26 @@ Result<ModelPlan> PlanModel(const ModelView& model, const ModelPlanOptions& opti
                                        ? model.subgraph(0).tensor(static_cast<size_t>(buffer.owner_index)).byte_size()
                                        : options.scratch[scratch_seen++].size_bytes);
   }
-  PlanningProblem problem{Span<const BufferRequest>(plan.buffers.data(), plan.buffers.size()),
-                          options.alignment_bytes};
+  std::vector<OverlapPermission> permissions(options.overlap ? options.overlaps.size() : 0);
+  if (options.overlap) {
+    MICROARENA_ASSIGN_OR_RETURN(
+        size_t permitted,
+        ResolveOverlaps(model, Span<const BufferRequest>(plan.buffers.data(), plan.buffers.size()),
+                        Span<const OverlapDeclaration>(options.overlaps.data(), options.overlaps.size()),
+                        Span<const int32_t>(), Span<OverlapPermission>(permissions.data(), permissions.size())));
+    permissions.resize(permitted);
+  }
+  PlanningProblem problem;
+  problem.buffers = Span<const BufferRequest>(plan.buffers.data(), plan.buffers.size());
+  problem.alignment_bytes = options.alignment_bytes;
+  problem.overlaps = Span<const OverlapPermission>(permissions.data(), permissions.size());
 
   std::vector<uint8_t> bound_workspace(LowerBoundWorkspaceBytes(count));
   MICROARENA_RETURN_IF_ERROR(ComputeLowerBound(problem.buffers,
                                                Span<uint8_t>(bound_workspace.data(), bound_workspace.size()),
                                                &plan.lower_bound_bytes));
+  MICROARENA_RETURN_IF_ERROR(ComputeOverlapLowerBound(
+      problem, Span<uint8_t>(bound_workspace.data(), bound_workspace.size()), &plan.overlap_lower_bound_bytes));
 
   static const LinearPlanner linear;
   static const GreedyTflmPlanner greedy_tflm;
@@ -105,7 +118,7 @@ Result<ModelPlan> PlanModel(const ModelView& model, const ModelPlanOptions& opti
                                                         : static_cast<const Planner&>(greedy_tflm);
     MICROARENA_ASSIGN_OR_RETURN(PlannedHead head, RunDevicePlanner(planner, problem, plan.offsets_bytes));
     plan.head_bytes = head.head_bytes;
-    plan.proven_optimal = head.proven_optimal || plan.head_bytes == plan.lower_bound_bytes;
+    plan.proven_optimal = head.proven_optimal || plan.head_bytes == plan.overlap_lower_bound_bytes;
   }
   plan.plan_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
@@ -115,13 +128,29 @@ Result<ModelPlan> PlanModel(const ModelView& model, const ModelPlanOptions& opti
                          check.message());
   }
 
+  for (const OverlapPermission& permission : permissions) {
+    PlannedOverlap overlap;
+    overlap.input_buffer = permission.input_buffer;
+    overlap.output_buffer = permission.output_buffer;
+    overlap.input_tensor = plan.buffers[permission.input_buffer].owner_index;
+    overlap.output_tensor = plan.buffers[permission.output_buffer].owner_index;
+    overlap.min_displacement_bytes = permission.min_displacement_bytes;
+    const size_t input_begin = plan.offsets_bytes[permission.input_buffer];
+    const size_t output_begin = plan.offsets_bytes[permission.output_buffer];
+    overlap.used = input_begin < output_begin + plan.buffers[permission.output_buffer].size_bytes &&
+                   output_begin < input_begin + plan.buffers[permission.input_buffer].size_bytes;
+    plan.overlaps.push_back(overlap);
+  }
+
   if (options.compare) {
     // The comparison plans ignore any offline offsets: they show what each
     // planner would do on its own.
     std::vector<BufferRequest> free_buffers = plan.buffers;
     for (BufferRequest& buffer : free_buffers) buffer.fixed_offset_bytes = kNoFixedOffset;
-    PlanningProblem free_problem{Span<const BufferRequest>(free_buffers.data(), free_buffers.size()),
-                                 options.alignment_bytes};
+    PlanningProblem free_problem;
+    free_problem.buffers = Span<const BufferRequest>(free_buffers.data(), free_buffers.size());
+    free_problem.alignment_bytes = options.alignment_bytes;
+    free_problem.overlaps = problem.overlaps;
     for (const Planner* planner : {static_cast<const Planner*>(&linear), static_cast<const Planner*>(&greedy_tflm),
                                    static_cast<const Planner*>(&greedy)}) {
       std::vector<size_t> offsets;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "microarena/analysis/lifetimes.h"
+#include "microarena/analysis/overlaps.h"
 #include "microarena/base/result.h"
 #include "microarena/model/model_view.h"
 #include "microarena/plan/optimal.h"
@@ -30,6 +31,22 @@ struct ModelPlanOptions {
   bool compare = true;              // also plan with linear, greedy-tflm and greedy
   std::vector<ScratchRequest> scratch;  // op scratch buffers (from the kernels)
   std::vector<int32_t> order;           // execution order (order[step] = op); empty: the stored order
+  // Plan with the overlaps the kernels approve (`overlaps`, from
+  // CollectPrepareRequests) where the lifetimes allow them. The comparison
+  // planners get the same permissions (linear and greedy-tflm ignore them).
+  bool overlap = false;
+  std::vector<OverlapDeclaration> overlaps;
+};
+
+// One approved overlap: the output of an op may start min_displacement_bytes
+// (D) or more below the start of its input and run into it.
+struct PlannedOverlap {
+  int32_t input_tensor = 0;
+  int32_t output_tensor = 0;
+  size_t input_buffer = 0;            // index into ModelPlan::buffers
+  size_t output_buffer = 0;
+  size_t min_displacement_bytes = 0;  // D
+  bool used = false;                  // the plan lets the two share bytes
 };
 
 struct PlannerHead {
@@ -45,8 +62,10 @@ struct ModelPlan {
   std::vector<size_t> requested_bytes;  // one per buffer: its size before rounding to the alignment
   std::vector<int32_t> order;           // execution order planned (order[step] = op); empty: the stored order
   size_t head_bytes = 0;
-  size_t lower_bound_bytes = 0;
+  size_t lower_bound_bytes = 0;          // without overlap (the head may be below it with overlap)
+  size_t overlap_lower_bound_bytes = 0;  // with the approved overlaps (= lower_bound_bytes without)
   bool proven_optimal = false;
+  std::vector<PlannedOverlap> overlaps;  // approved overlaps (with ModelPlanOptions::overlap)
   double plan_seconds = 0.0;            // time the chosen planner took
   bool has_offline_plan = false;        // the model carries OfflineMemoryAllocation
   std::vector<PlannerHead> comparison;  // other planners' heads (with compare)

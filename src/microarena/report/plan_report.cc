@@ -252,6 +252,18 @@ nlohmann::json PlanJson(const ModelView& model, const std::string& model_path, c
     buffers.push_back(entry);
   }
   doc["buffers"] = buffers;
+  // Approved overlaps (plan --overlap): output may start D or more below input.
+  json overlaps = json::array();
+  for (const PlannedOverlap& o : plan.overlaps) {
+    overlaps.push_back({{"input_tensor", o.input_tensor},
+                        {"output_tensor", o.output_tensor},
+                        {"input_buffer", o.input_buffer},
+                        {"output_buffer", o.output_buffer},
+                        {"min_displacement_bytes", o.min_displacement_bytes},
+                        {"used", o.used}});
+  }
+  doc["overlaps"] = overlaps;
+  if (!plan.overlaps.empty()) doc["overlap_lower_bound_bytes"] = plan.overlap_lower_bound_bytes;
   return doc;
 }
 

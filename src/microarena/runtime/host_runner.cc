@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <utility>
 
 #include "microarena/runtime/input_generator.h"
 
@@ -21,7 +22,7 @@ namespace {
 // scratch requests.
 class RecordingPrepareContext final : public PrepareContext {
  public:
-  RecordingPrepareContext(const ModelView& model, size_t op_index, std::vector<ScratchRequest>& requests,
+  RecordingPrepareContext(const ModelView& model, size_t op_index, PrepareRequests& requests,
                           std::vector<std::unique_ptr<uint64_t[]>>& memory)
       : model_(model), op_index_(op_index), requests_(requests), memory_(memory) {}
   const ModelView& model() const override { return model_; }
@@ -33,26 +34,36 @@ class RecordingPrepareContext final : public PrepareContext {
   }
   Status OutOfMemory() const override { return Error(ErrorCode::kInternal, "heap allocation reported as failed"); }
   Status RequestScratch(size_t bytes, int32_t* scratch_index) override {
-    *scratch_index = static_cast<int32_t>(requests_.size());
-    requests_.push_back(ScratchRequest{static_cast<int32_t>(op_index_), bytes});
+    *scratch_index = static_cast<int32_t>(requests_.scratch.size());
+    requests_.scratch.push_back(ScratchRequest{static_cast<int32_t>(op_index_), bytes});
+    return OkStatus();
+  }
+  Status AllowOutputOverlap(size_t input, size_t output, size_t min_displacement_bytes) override {
+    requests_.overlaps.push_back(OverlapDeclaration{static_cast<int32_t>(op_index_), input_index(input),
+                                                    output_index(output), min_displacement_bytes});
     return OkStatus();
   }
 
  private:
   const ModelView& model_;
   size_t op_index_;
-  std::vector<ScratchRequest>& requests_;
+  PrepareRequests& requests_;
   std::vector<std::unique_ptr<uint64_t[]>>& memory_;
 };
 
 }  // namespace
 
 Result<std::vector<ScratchRequest>> CollectScratchRequests(const ModelView& model, const OpResolver& resolver) {
+  MICROARENA_ASSIGN_OR_RETURN(PrepareRequests requests, CollectPrepareRequests(model, resolver));
+  return std::move(requests.scratch);
+}
+
+Result<PrepareRequests> CollectPrepareRequests(const ModelView& model, const OpResolver& resolver) {
   if (model.subgraph_count() != 1) {
     return Status::Error(ErrorCode::kUnsupported, "the model has %zu subgraphs; only one is supported",
                          model.subgraph_count());
   }
-  std::vector<ScratchRequest> requests;
+  PrepareRequests requests;
   std::vector<std::unique_ptr<uint64_t[]>> memory;
   SubgraphView subgraph = model.subgraph(0);
   for (size_t o = 0; o < subgraph.operator_count(); ++o) {
@@ -156,6 +167,7 @@ Result<RunResult> RunModel(const ModelView& model, const OpResolver& resolver, c
   result.head_bytes = interpreter.arena_scratch_size();
   result.temp_peak_bytes = interpreter.arena_temp_peak();
   result.lower_bound_bytes = interpreter.lower_bound_bytes();
+  result.overlap_permissions = interpreter.overlap_permission_count();
   result.planner = interpreter.planner_used();
 
   if (options.inputs.size() > interpreter.inputs_size()) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "microarena/analysis/lifetimes.h"
+#include "microarena/analysis/overlaps.h"
 #include "microarena/base/result.h"
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_view.h"
@@ -37,6 +38,15 @@ Result<size_t> MeasureArenaBytes(const ModelView& model, const OpResolver& resol
 // interpreter makes them (op by op): runs every kernel's prepare with heap
 // memory. Fails like AllocateTensors for an op without a kernel.
 Result<std::vector<ScratchRequest>> CollectScratchRequests(const ModelView& model, const OpResolver& resolver);
+
+// What the kernels ask of the planner at prepare: scratch requests and the
+// output overlaps they tolerate (declarations; analysis/overlaps.h turns
+// them into permissions).
+struct PrepareRequests {
+  std::vector<ScratchRequest> scratch;
+  std::vector<OverlapDeclaration> overlaps;
+};
+Result<PrepareRequests> CollectPrepareRequests(const ModelView& model, const OpResolver& resolver);
 
 // What AllocateTensors uses for a model (see the Interpreter's arena figures).
 struct ArenaFigures {
@@ -80,7 +90,8 @@ struct RunResult {
   size_t persistent_bytes = 0;
   size_t head_bytes = 0;
   size_t temp_peak_bytes = 0;
-  size_t lower_bound_bytes = 0;
+  size_t lower_bound_bytes = 0;         // without overlap
+  size_t overlap_permissions = 0;       // approved overlaps the plan could use
   PlannerChoice planner = PlannerChoice::kAuto;
   double invoke_seconds = 0.0;      // mean over the repeats
   double invoke_seconds_min = 0.0;

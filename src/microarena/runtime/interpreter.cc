@@ -4,12 +4,14 @@
 
 #include "microarena/analysis/lifetimes.h"
 #include "microarena/analysis/offline_plan.h"
+#include "microarena/analysis/overlaps.h"
 #include "microarena/base/align.h"
 #include "microarena/base/checked_math.h"
 #include "microarena/plan/greedy.h"
 #include "microarena/plan/greedy_tflm.h"
 #include "microarena/plan/linear.h"
 #include "microarena/plan/lower_bound.h"
+#include "microarena/plan/verify.h"
 
 namespace microarena {
 
@@ -32,6 +34,7 @@ const char* PlannerChoiceName(PlannerChoice choice) {
     case PlannerChoice::kGreedyTflm: return "greedy-tflm";
     case PlannerChoice::kGreedy: return "greedy";
     case PlannerChoice::kOffline: return "offline";
+    case PlannerChoice::kCustom: return "custom";
   }
   return "unknown";
 }
@@ -63,6 +66,15 @@ void DescribeTensors(const SubgraphView& subgraph, Span<const int32_t> list, cha
     if (used >= text_bytes) used = text_bytes - 1;
   }
 }
+
+// Prepare leaves two kinds of records in temp, one after the other: scratch
+// requests (a ScratchRequest, whose op_index is >= 0) and, with
+// allow_overlap, overlap declarations, which start with this tag instead.
+constexpr int32_t kOverlapRecordTag = INT32_MIN;
+struct OverlapRecord {
+  int32_t tag = kOverlapRecordTag;
+  OverlapDeclaration declaration;
+};
 
 }  // namespace
 
@@ -108,6 +120,25 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
     ScratchRequest request{static_cast<int32_t>(op_index_), bytes};
     std::memcpy(*entry, &request, sizeof(request));
     *scratch_index = static_cast<int32_t>(interpreter_.scratch_count_++);
+    return OkStatus();
+  }
+  Status AllowOutputOverlap(size_t input, size_t output, size_t min_displacement_bytes) override {
+    if (!interpreter_.options_.allow_overlap) return OkStatus();
+    if (input >= input_count() || output >= output_count() || !has_input(input)) {
+      return Error(ErrorCode::kInternal, "overlap declared for input %zu and output %zu of %zu and %zu", input,
+                   output, input_count(), output_count());
+    }
+    Result<uint8_t*> entry =
+        interpreter_.arena_.AllocateTemp(AlignUpUnchecked(sizeof(OverlapRecord), interpreter_.arena_.alignment()));
+    if (!entry.ok()) {
+      Status status = entry.status();
+      return status.Prefix("overlap declaration");
+    }
+    OverlapRecord record;
+    record.declaration = OverlapDeclaration{static_cast<int32_t>(op_index_), input_index(input),
+                                            output_index(output), min_displacement_bytes};
+    std::memcpy(*entry, &record, sizeof(record));
+    ++interpreter_.overlap_declaration_count_;
     return OkStatus();
   }
 
@@ -319,15 +350,49 @@ Status Interpreter::PlanAndCommit() {
     if (!table.ok()) return Status(table.status()).Prefix("scratch table");
     scratch_offsets_ = reinterpret_cast<uint32_t*>(*table);
   }
-  // The scratch requests sit in temp at a stride of one alignment unit; pack
-  // them into a plain array in place (each moves down, never over one unread).
+  // The scratch requests (and overlap declarations) sit in temp, each at a
+  // stride of whole alignment units. Copy the declarations to an array above
+  // them; then pack the scratch requests into a plain array in place (each
+  // moves down, never over one unread).
   uint8_t* temp_base = arena_.head_start();
   const size_t stride = AlignUpUnchecked(sizeof(ScratchRequest), arena_.alignment());
+  const size_t overlap_stride = AlignUpUnchecked(sizeof(OverlapRecord), arena_.alignment());
+  const size_t record_count = scratch_count_ + overlap_declaration_count_;
+  auto is_overlap_record = [](const uint8_t* record) {
+    int32_t tag = 0;
+    std::memcpy(&tag, record, sizeof(tag));
+    return tag == kOverlapRecordTag;
+  };
+  OverlapDeclaration* declarations = nullptr;
+  if (overlap_declaration_count_ > 0) {
+    Result<uint8_t*> memory = arena_.AllocateTemp(overlap_declaration_count_ * sizeof(OverlapDeclaration));
+    if (!memory.ok()) return Status(memory.status()).Prefix("overlap declarations");
+    declarations = reinterpret_cast<OverlapDeclaration*>(*memory);
+    size_t position = 0;
+    size_t copied = 0;
+    for (size_t r = 0; r < record_count; ++r) {
+      if (is_overlap_record(temp_base + position)) {
+        OverlapRecord record;
+        std::memcpy(&record, temp_base + position, sizeof(record));
+        declarations[copied++] = record.declaration;
+        position += overlap_stride;
+      } else {
+        position += stride;
+      }
+    }
+  }
   auto* packed = reinterpret_cast<ScratchRequest*>(temp_base);
-  for (size_t i = 0; i < scratch_count_; ++i) {
+  size_t position = 0;
+  size_t scratch_packed = 0;
+  for (size_t r = 0; r < record_count; ++r) {
+    if (overlap_declaration_count_ > 0 && is_overlap_record(temp_base + position)) {
+      position += overlap_stride;
+      continue;
+    }
     ScratchRequest request;
-    std::memcpy(&request, temp_base + i * stride, sizeof(request));
-    packed[i] = request;
+    std::memcpy(&request, temp_base + position, sizeof(request));
+    packed[scratch_packed++] = request;
+    position += stride;
   }
 
   // Which planner.
@@ -357,22 +422,47 @@ Status Interpreter::PlanAndCommit() {
   static const LinearPlanner kLinear;
   static const GreedyTflmPlanner kGreedyTflm;
   static const GreedyPlanner kGreedy;
-  const Planner& planner = choice == PlannerChoice::kLinear   ? static_cast<const Planner&>(kLinear)
-                           : choice == PlannerChoice::kGreedy ? static_cast<const Planner&>(kGreedy)
-                                                              : static_cast<const Planner&>(kGreedyTflm);
-  size_t workspace_bytes = planner.WorkspaceBytes(*count);
+  const Planner& planner = options_.custom_planner != nullptr ? *options_.custom_planner
+                           : choice == PlannerChoice::kLinear   ? static_cast<const Planner&>(kLinear)
+                           : choice == PlannerChoice::kGreedy   ? static_cast<const Planner&>(kGreedy)
+                                                                : static_cast<const Planner&>(kGreedyTflm);
+  if (options_.custom_planner != nullptr) planner_used_ = PlannerChoice::kCustom;
+  PlanningProblem problem;
+  problem.buffers = Span<const BufferRequest>(requests, *count);
+  problem.alignment_bytes = arena_.alignment();
+  if (overlap_declaration_count_ > 0) {
+    Result<uint8_t*> memory = arena_.AllocateTemp(overlap_declaration_count_ * sizeof(OverlapPermission));
+    if (!memory.ok()) return Status(memory.status()).Prefix("overlap permissions");
+    auto* permissions = reinterpret_cast<OverlapPermission*>(*memory);
+    Result<size_t> resolved = ResolveOverlaps(
+        model_, problem.buffers, Span<const OverlapDeclaration>(declarations, overlap_declaration_count_),
+        Span<const int32_t>(), Span<OverlapPermission>(permissions, overlap_declaration_count_));
+    if (!resolved.ok()) return resolved.status();
+    overlap_permission_count_ = *resolved;
+    problem.overlaps = Span<const OverlapPermission>(permissions, *resolved);
+  }
+  size_t workspace_bytes = planner.WorkspaceBytesFor(problem);
   if (LowerBoundWorkspaceBytes(*count) > workspace_bytes) workspace_bytes = LowerBoundWorkspaceBytes(*count);
   Result<uint8_t*> offsets_memory = arena_.AllocateTemp(*count * sizeof(size_t));
   if (!offsets_memory.ok()) return Status(offsets_memory.status()).Prefix("plan offsets");
   Result<uint8_t*> workspace = arena_.AllocateTemp(workspace_bytes);
   if (!workspace.ok()) return Status(workspace.status()).Prefix("planner working memory");
   auto* offsets = reinterpret_cast<size_t*>(*offsets_memory);
-  PlanningProblem problem{Span<const BufferRequest>(requests, *count), arena_.alignment()};
   PlanSummary summary;
   MICROARENA_RETURN_IF_ERROR(planner.Plan(problem, Span<uint8_t>(*workspace, workspace_bytes),
                                           Span<size_t>(offsets, *count), &summary));
   MICROARENA_RETURN_IF_ERROR(ComputeLowerBound(problem.buffers, Span<uint8_t>(*workspace, workspace_bytes),
                                                &lower_bound_bytes_));
+  // A plan that lets buffers share bytes, or one from the caller's planner,
+  // is verified before any address comes from it.
+  if (!problem.overlaps.empty() || options_.custom_planner != nullptr) {
+    Status verified = VerifyPlan(problem, Span<const size_t>(offsets, *count), summary.head_bytes);
+    if (!verified.ok()) {
+      char where[48];
+      std::snprintf(where, sizeof(where), "planner '%s' made an invalid plan", planner.name());
+      return verified.Prefix(where);
+    }
+  }
 
   // Addresses: tensors and scratch in the head.
   size_t scratch_seen = 0;

@@ -14,9 +14,12 @@
 //      state at its zero point, else 0); constant weights when
 //      copy_weights_to_arena is set;
 //   2. each op's kernel prepares: validates, keeps op data in the tail, asks
-//      for scratch (the requests wait in temp);
-//   3. the scratch offset table (tail), then lifetimes, the planner's working
-//      memory and the offsets, all in temp; the plan is checked;
+//      for scratch and, with allow_overlap, declares the output overlaps it
+//      tolerates (the requests and declarations wait in temp);
+//   3. the scratch offset table (tail), then lifetimes, the overlap
+//      permissions the lifetimes allow (analysis/overlaps.h), the planner's
+//      working memory and the offsets, all in temp; a plan with permissions
+//      or from a custom planner is verified (plan/verify.h);
 //   4. temp is released and the head committed; tensors and scratch get their
 //      addresses in the head.
 // The model, the resolver and the arena are borrowed: they must outlive the
@@ -31,6 +34,7 @@
 #include "microarena/kernels/eval_tensor.h"
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_view.h"
+#include "microarena/plan/planner.h"
 #include "microarena/runtime/shared_arena.h"
 
 namespace microarena {
@@ -41,6 +45,7 @@ enum class PlannerChoice : uint8_t {
   kGreedyTflm = 2,  // TFLM's GreedyMemoryPlanner, byte for byte
   kGreedy = 3,      // microarena's device heuristic
   kOffline = 4,     // the model's offline offsets; the rest planned with greedy-tflm
+  kCustom = 5,      // InterpreterOptions::custom_planner (set by the interpreter, not chosen)
 };
 const char* PlannerChoiceName(PlannerChoice choice);
 
@@ -63,6 +68,14 @@ struct InterpreterOptions {
   size_t alignment_bytes = 16;        // 4, 8, 16, 32 or 64
   bool preserve_all_tensors = false;  // linear plan: every tensor readable after Invoke
   bool copy_weights_to_arena = false; // constant data copied into the tail (slow flash)
+  // Let the greedy planner use the overlaps the kernels approve (an op's
+  // output sharing bytes with an input that dies there; docs/overlap.md).
+  // Off: every plan and figure is as without overlap.
+  bool allow_overlap = false;
+  // A planner of the caller's (borrowed; must outlive AllocateTensors), used
+  // instead of `planner`, e.g. the host's OptimalPlanner. Its plan is
+  // verified (plan/verify.h) before use. nullptr: the built-in choice.
+  const Planner* custom_planner = nullptr;
 };
 
 class Interpreter {
@@ -115,9 +128,12 @@ class Interpreter {
   // start); SIZE_MAX for a tensor that is not in the head or a bad index.
   size_t tensor_offset_bytes(size_t tensor_index) const;
   size_t scratch_offset_bytes(size_t scratch_index) const;
-  // Head size the planner found and the lower bound for these lifetimes.
+  // Head size the planner found and the lower bound for these lifetimes
+  // without overlap (with allow_overlap the head may be below it).
   size_t planned_head_bytes() const { return arena_scratch_size(); }
   size_t lower_bound_bytes() const { return lower_bound_bytes_; }
+  // Overlap permissions the plan was made with (0 without allow_overlap).
+  size_t overlap_permission_count() const { return overlap_permission_count_; }
   size_t scratch_buffer_count() const { return scratch_count_; }
   PlannerChoice planner_used() const { return planner_used_; }
   const ModelView& model() const { return model_; }
@@ -163,6 +179,8 @@ class Interpreter {
   size_t tensor_count_ = 0;
   size_t op_count_ = 0;
   size_t scratch_count_ = 0;
+  size_t overlap_declaration_count_ = 0;  // overlap records waiting in temp
+  size_t overlap_permission_count_ = 0;
   size_t lower_bound_bytes_ = 0;
   PlannerChoice planner_used_ = PlannerChoice::kAuto;
   bool allocated_ = false;

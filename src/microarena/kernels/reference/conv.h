@@ -10,6 +10,14 @@
 //          with every input value offset by -zp_in before the multiply;
 //   float: out = clamp(acc + bias[o]), summed in float in the loop order above.
 // Cost: one multiply-add per output element per filter tap; no scratch.
+//
+// Read/write order (what lets the output overlap the input, kernels/overlap.h):
+// output rows y ascending (batch outermost), columns, then channels; output
+// row y is written while row y is computed and reads input rows from
+// max(0, y*stride - pad_top) on only. So with batch 1 the output may start
+// D = max over y of ((y + 1) R_out - max(0, y*stride - pad_top) R_in) bytes
+// below the input (R = bytes per row) and overwrite input rows no later
+// output row reads. Keep this order when changing the loops.
 #pragma once
 
 #include <algorithm>
@@ -38,7 +46,7 @@ struct QuantizedConvParams {
   int32_t activation_min = -128;
   int32_t activation_max = 127;
   const int32_t* output_multiplier = nullptr;  // one per output channel, Q31 mantissa
-  const int32_t* output_shift = nullptr;       // one per output channel, power-of-two exponent
+  const int8_t* output_shift = nullptr;        // one per output channel, power-of-two exponent
 };
 
 // Clamp range of a float output.

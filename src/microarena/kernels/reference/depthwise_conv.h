@@ -9,6 +9,10 @@
 //          with every input value offset by -zp_in before the multiply;
 //   float: out = clamp(acc + bias[o]), summed in float in the loop order above.
 // Cost: one multiply-add per output element per filter tap; no scratch.
+//
+// Read/write order: as Conv (conv.h): output rows ascending, each reading
+// input rows from max(0, y*stride - pad_top) on, so the same row lag D lets
+// the output start below and run into the input (kernels/overlap.h).
 #pragma once
 
 #include <cstddef>

@@ -8,6 +8,13 @@
 //   average float: clamp(sum / count), summed in float row by row;
 //   max:           clamp(max over the window).
 // Cost: one add or compare per output element per window tap; no scratch.
+//
+// Read/write order: output rows y ascending (batch outermost), columns, then
+// channels; row y reads input rows from max(0, y*stride - pad_top) on (the
+// clipped window starts there). So with batch 1 the output may start
+// D = max over y of ((y + 1) R_out - max(0, y*stride - pad_top) R_in) bytes
+// below the input and overwrite rows no later output row reads
+// (kernels/overlap.h). Keep this order when changing the loops.
 #pragma once
 
 #include <algorithm>
