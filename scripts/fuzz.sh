@@ -18,14 +18,23 @@ targets=("$@")
 [[ ${#targets[@]} -eq 0 ]] && targets=("${all_targets[@]}")
 
 build=build/fuzz
+# The CLI that writes the seeds: a host build's when there is one (no need to
+# build it again with the fuzzer's instrumentation), else the fuzz build's.
+cli=${MICROARENA_HOST_CLI:-build/release/tools/microarena/microarena}
+build_targets=("${targets[@]}")
+if [[ ! -x $cli ]]; then
+  cli=$build/tools/microarena/microarena
+  build_targets+=(microarena)
+fi
 cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz -j "$(nproc 2>/dev/null || echo 2)" --target microarena "${targets[@]}"
+cmake --build --preset fuzz -j "$(nproc 2>/dev/null || echo 2)" --target "${build_targets[@]}" >"$build.log" 2>&1 ||
+  { tail -40 "$build.log" >&2; echo "!! fuzz: build failed (log $build.log)" >&2; exit 1; }
 
 # Seeds: copies, written under the build tree only.
 shared=${MICROARENA_SHARED_DIR:-../shared}
 seeds=$build/seeds
 mkdir -p "$seeds/models" "$seeds/csv"
-"$build/tools/microarena/microarena" demo-model -o "$seeds/models/demo.tflite" >/dev/null
+"$cli" demo-model -o "$seeds/models/demo.tflite" >/dev/null
 if [[ -d "$shared/models" ]]; then
   cp -f "$shared"/models/*.tflite "$seeds/models/"
 else
@@ -38,7 +47,7 @@ if [[ -d "$shared/dsa" ]]; then
   done
 fi
 for model in "$seeds"/models/*.tflite; do
-  "$build/tools/microarena/microarena" plan "$model" --csv "$seeds/csv/$(basename "$model" .tflite).csv" \
+  "$cli" plan "$model" --csv "$seeds/csv/$(basename "$model" .tflite).csv" \
     >/dev/null 2>&1 || true
 done
 printf 'id,lower,upper,size\nb1,0,3,4\nb2,3,9,4\nb3,1,4,8\n' >"$seeds/csv/minimal.csv"

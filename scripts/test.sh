@@ -1,8 +1,14 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs every test: the release build and
-# the AddressSanitizer + UndefinedBehaviorSanitizer build.
-#   scripts/test.sh            both builds
+# Installs what is missing, builds, and runs every test:
+#   1. each preset (release, then AddressSanitizer + UndefinedBehaviorSanitizer):
+#      configure, build, ctest;
+#   2. fuzz: every libFuzzer target for a short fixed time (scripts/fuzz.sh);
+#   3. cortex_m: the Cortex-M4 firmware cross-compiled and run under QEMU,
+#      outputs compared byte for byte with the host (scripts/cortex_m.sh).
+#   scripts/test.sh            everything
 #   MICROARENA_TEST_PRESETS="release" scripts/test.sh   only the named presets
+#   MICROARENA_TEST_STAGES="presets fuzz" scripts/test.sh   only the named stages
+#   MICROARENA_FUZZ_SECONDS=30 (the default): seconds per fuzz target
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,14 +16,33 @@ scripts/deps.sh
 
 jobs=$(nproc 2>/dev/null || echo 2)
 presets=${MICROARENA_TEST_PRESETS:-"release asan"}
+stages=${MICROARENA_TEST_STAGES:-"presets fuzz cortex_m"}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
-for preset in $presets; do
-  echo "== $preset: configure and build"
-  cmake --preset "$preset" >/dev/null
-  cmake --build --preset "$preset" -j "$jobs"
-  echo "== $preset: tests"
-  ctest --preset "$preset" -j "$jobs"
-done
-echo "== all tests passed ($presets)"
+stage="setup"
+trap 'echo "!!!! FAILED in stage: $stage" >&2' ERR
+has_stage() { [[ " $stages " == *" $1 "* ]]; }
+
+if has_stage presets; then
+  for preset in $presets; do
+    stage="$preset: configure and build"
+    echo "==== $stage"
+    cmake --preset "$preset" >/dev/null
+    cmake --build --preset "$preset" -j "$jobs"
+    stage="$preset: tests"
+    echo "==== $stage"
+    ctest --preset "$preset" -j "$jobs"
+  done
+fi
+if has_stage fuzz; then
+  stage="fuzz: ${MICROARENA_FUZZ_SECONDS:-30} s per target"
+  echo "==== $stage"
+  scripts/fuzz.sh "${MICROARENA_FUZZ_SECONDS:-30}"
+fi
+if has_stage cortex_m; then
+  stage="cortex_m: firmware under QEMU"
+  echo "==== $stage"
+  scripts/cortex_m.sh
+fi
+echo "==== all passed (stages: $stages; presets: $presets)"

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <fstream>
 #include <random>
 
 #include <nlohmann/json.hpp>
@@ -288,6 +289,183 @@ TEST(OptimizeCommandTest, BadArgumentsAreRefused) {
   auto missing_model = RunCli({"optimize", TempDir("optimize_missing") + "/none.tflite", "-o", "/tmp/none.tflite"});
   EXPECT_EQ(missing_model.exit_code, 1);
   EXPECT_NE(missing_model.stderr_text.find("none.tflite"), std::string::npos) << missing_model.stderr_text;
+}
+
+}  // namespace
+}  // namespace microarena
+
+namespace microarena {
+namespace {
+
+size_t TflmMinArena(const std::string& model) {
+  std::ifstream in(SharedDir() + "/golden/tflm_arena.csv");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind(model + ",", 0) == 0) return std::stoul(line.substr(model.size() + 1));
+  }
+  return 0;
+}
+
+// optimize --overlap on vww_96_int8: the plan goes under microarena's own
+// metadata name (never OfflineMemoryAllocation, so stock TFLM plans the model
+// itself); our runtime with allow_overlap uses it: head at least 25% below
+// the no-overlap lower bound, arena below 0.6 x TFLM's minimum, outputs
+// bit-exact with TFLM's goldens. Without allow_overlap the plan is ignored.
+TEST(OptimizeCommandTest, OverlapPlanIsForMicroarenaOnlyAndRunsBitExact) {
+  MICROARENA_REQUIRE_SHARED();
+  const std::string name = "vww_96_int8";
+  const std::string out = TempDir("optimize_overlap") + "/vww.overlap.tflite";
+  auto result = RunCli({"optimize", SharedDir() + "/models/" + name + ".tflite", "-o", out, "--overlap", "--json"});
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+  auto doc = nlohmann::json::parse(result.stdout_text);
+  EXPECT_EQ(doc["tflm_safe"], false);
+  EXPECT_EQ(doc["metadata_name"], kOverlapPlanMetadataName);
+  EXPECT_GT(doc["used_overlaps"].get<int>(), 0);
+  EXPECT_EQ(doc["outputs_identical"], true);
+
+  Result<ModelFile> file = ModelFile::Open(out);
+  ASSERT_TRUE(file.ok());
+  EXPECT_FALSE(file->view().has_metadata(kOfflinePlanMetadataName));
+  EXPECT_TRUE(file->view().has_metadata(kOverlapPlanMetadataName));
+
+  const size_t tflm_min = TflmMinArena(name);
+  ASSERT_GT(tflm_min, 0u);
+  for (uint32_t seed = 1; seed <= 3; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const std::string golden = SharedDir() + "/golden/" + name + "/seed" + std::to_string(seed) + "/output_0.bin";
+    RunOptions with;
+    with.seed = seed;
+    with.interpreter.allow_overlap = true;
+    Result<RunResult> ran = RunModel(file->view(), AllOpsResolver(), with);
+    ASSERT_TRUE(ran.ok()) << ran.status().message();
+    EXPECT_EQ(ran->planner, PlannerChoice::kOffline);
+    EXPECT_EQ(ran->outputs[0], ReadFileBytes(golden));
+    EXPECT_LE(ran->head_bytes * 4, ran->lower_bound_bytes * 3) << ran->head_bytes << " vs " << ran->lower_bound_bytes;
+    EXPECT_LT(ran->used_bytes * 10, tflm_min * 6) << ran->used_bytes << " vs TFLM " << tflm_min;
+
+    RunOptions without;
+    without.seed = seed;
+    Result<RunResult> plain = RunModel(file->view(), AllOpsResolver(), without);
+    ASSERT_TRUE(plain.ok());
+    EXPECT_EQ(plain->planner, PlannerChoice::kGreedy);
+    EXPECT_EQ(plain->outputs[0], ReadFileBytes(golden));
+  }
+}
+
+// A stored plan is verified before use: one that puts every planned tensor at
+// offset 0 is refused, whether it claims to be an overlap plan or TFLM's.
+TEST(OptimizeCommandTest, StoredPlansThatBreakTheRulesAreRefused) {
+  std::vector<uint8_t> demo = BuildDemoModel();
+  Result<ModelView> model = LoadModel(Span<const uint8_t>(demo.data(), demo.size()));
+  ASSERT_TRUE(model.ok());
+  std::vector<int32_t> offsets(model->subgraph(0).tensor_count(), -1);
+  for (size_t t = 0; t < offsets.size(); ++t) {
+    TensorView tensor = model->subgraph(0).tensor(t);
+    if (!tensor.is_constant() && !tensor.is_variable()) offsets[t] = 0;
+  }
+  for (const char* metadata_name : {kOverlapPlanMetadataName, kOfflinePlanMetadataName}) {
+    SCOPED_TRACE(metadata_name);
+    ModelEdits edits;
+    edits.metadata.push_back({metadata_name, EncodeOfflinePlan(offsets)});
+    Result<std::vector<uint8_t>> bad = RewriteModel(Span<const uint8_t>(demo.data(), demo.size()), edits);
+    ASSERT_TRUE(bad.ok());
+    Result<ModelFile> file = ModelFile::FromBytes(*bad, "bad-plan");
+    ASSERT_TRUE(file.ok());
+    RunOptions run;
+    run.arena_bytes = 256 * 1024;
+    run.interpreter.allow_overlap = true;
+    run.interpreter.planner = PlannerChoice::kOffline;
+    Result<RunResult> ran = RunModel(file->view(), AllOpsResolver(), run);
+    ASSERT_FALSE(ran.ok());
+    EXPECT_NE(std::string(ran.status().message()).find("invalid plan"), std::string::npos) << ran.status().message();
+  }
+}
+
+}  // namespace
+}  // namespace microarena
+
+namespace microarena {
+namespace {
+
+std::string WriteBranchyModel(const std::string& dir) {
+  const std::string path = dir + "/branchy.tflite";
+  std::vector<uint8_t> bytes = BranchyModel();
+  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+                                              static_cast<std::streamsize>(bytes.size()));
+  return path;
+}
+
+// plan --order best: the hand-counted peaks of the branchy model, the head in
+// that order, and runtime figures for the model stored in that order.
+TEST(PlanOrderTest, BestOrderIsReportedWithTheHeadItGives) {
+  const std::string path = WriteBranchyModel(TempDir("plan_order_branchy"));
+  auto result = RunCli({"plan", path, "--order", "best", "--json"});
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+  auto doc = nlohmann::json::parse(result.stdout_text);
+  EXPECT_EQ(doc["order"]["stored_peak_bytes"], 2064);
+  EXPECT_EQ(doc["order"]["peak_bytes"], 1056);
+  EXPECT_EQ(doc["order"]["saved_bytes"], 1008);
+  EXPECT_EQ(doc["order"]["proven_optimal"], true);
+  EXPECT_EQ(doc["head_bytes"], 1056);
+  EXPECT_EQ(doc["runtime"]["head_bytes"], 1056);  // greedy on the reordered model
+
+  auto stored = RunCli({"plan", path, "--json"});
+  ASSERT_EQ(stored.exit_code, 0);
+  EXPECT_EQ(nlohmann::json::parse(stored.stdout_text)["head_bytes"], 2064);
+
+  auto text = RunCli({"plan", path, "--order", "best"});
+  EXPECT_NE(text.stdout_text.find("1,008 B saved; proven optimal over all valid orders"), std::string::npos)
+      << text.stdout_text;
+  auto header = RunCli({"plan", path, "--order", "best", "--header", TempDir("plan_order_header") + "/a.h"});
+  EXPECT_EQ(header.exit_code, 1);
+  EXPECT_NE(header.stderr_text.find("optimize"), std::string::npos) << header.stderr_text;
+}
+
+// The residual network: the best order is reported with its proof status and
+// never has a larger head than the stored order.
+TEST(PlanOrderTest, ResnetBestOrderIsProvenAndNeverWorse) {
+  MICROARENA_REQUIRE_SHARED();
+  const std::string path = SharedDir() + "/models/pretrainedResnet_quant.tflite";
+  auto best = RunCli({"plan", path, "--order", "best", "--json", "--planner", "greedy"});
+  auto stored = RunCli({"plan", path, "--json", "--planner", "greedy"});
+  ASSERT_EQ(best.exit_code, 0) << best.stderr_text;
+  ASSERT_EQ(stored.exit_code, 0) << stored.stderr_text;
+  auto best_doc = nlohmann::json::parse(best.stdout_text);
+  auto stored_doc = nlohmann::json::parse(stored.stdout_text);
+  EXPECT_EQ(best_doc["order"]["proven_optimal"], true);
+  EXPECT_EQ(best_doc["order"]["method"], "exact");
+  EXPECT_LE(best_doc["head_bytes"].get<size_t>(), stored_doc["head_bytes"].get<size_t>());
+  EXPECT_EQ(best_doc["order"]["stored_peak_bytes"], stored_doc["lower_bound_bytes"]);
+  EXPECT_EQ(best_doc["order"]["operator_order"].size(), 16u);
+}
+
+// plan A B: one shared arena, as measured by allocating both models in a
+// SharedArena; equal to the sum of the persistent areas plus the larger head
+// (temp stays below the head for these two).
+TEST(PlanSharedTest, TwoModelsShareOneHead) {
+  MICROARENA_REQUIRE_SHARED();
+  const std::string kws = SharedDir() + "/models/kws_ref_model.tflite";
+  const std::string vww = SharedDir() + "/models/vww_96_int8.tflite";
+  auto result = RunCli({"plan", kws, vww, "--json"});
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+  auto doc = nlohmann::json::parse(result.stdout_text);
+  ASSERT_EQ(doc["models"].size(), 2u);
+  Result<ModelFile> a = ModelFile::Open(kws);
+  Result<ModelFile> b = ModelFile::Open(vww);
+  Result<ArenaFigures> fa = MeasureArena(a->view(), AllOpsResolver());
+  Result<ArenaFigures> fb = MeasureArena(b->view(), AllOpsResolver());
+  ASSERT_TRUE(fa.ok() && fb.ok());
+  EXPECT_EQ(doc["models"][0]["persistent_bytes"], fa->persistent_bytes);
+  EXPECT_EQ(doc["models"][1]["persistent_bytes"], fb->persistent_bytes);
+  EXPECT_EQ(doc["shared_arena_bytes"].get<size_t>(),
+            fa->persistent_bytes + fb->persistent_bytes + std::max(fa->head_bytes, fb->head_bytes));
+  EXPECT_EQ(doc["separate_arenas_bytes"].get<size_t>(), fa->used_bytes + fb->used_bytes);
+
+  auto text = RunCli({"plan", kws, vww});
+  EXPECT_NE(text.stdout_text.find("sharing saves"), std::string::npos) << text.stdout_text;
+  auto refused = RunCli({"plan", kws, vww, "--timeline"});
+  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_NE(refused.stderr_text.find("take one model"), std::string::npos) << refused.stderr_text;
 }
 
 }  // namespace

@@ -37,6 +37,7 @@ Command RegisterOptimizeCommand(CLI::App& app) {
     std::string order = "stored";
     size_t alignment_bytes = 16;
     double time_limit_seconds = 10.0;
+    bool overlap = false;
     bool json = false;
   };
   auto options = std::make_shared<Options>();
@@ -47,7 +48,11 @@ Command RegisterOptimizeCommand(CLI::App& app) {
       "subgraph count, tensor count, one head offset per tensor, -1 = planned online), so that\n"
       "TFLM and microarena's runtime use these offsets. Everything else in the file is kept byte\n"
       "for byte. The written file is then checked: the plan is read back and compared, and both\n"
-      "files are run (seed 1) and must give identical outputs.");
+      "files are run (seed 1) and must give identical outputs.\n"
+      "With --overlap the plan lets an op's output share bytes with an input its kernel has\n"
+      "finished reading (docs/overlap.md). That is safe only with microarena's kernels, so such a\n"
+      "plan is stored as microarena.OverlapMemoryAllocation instead, which stock TFLM ignores\n"
+      "(it then plans the model itself); microarena's runtime uses it with allow_overlap.");
   sub->add_option("MODEL", options->model_path, "the .tflite file")->required();
   sub->add_option("-o,--output", options->output_path, "the .tflite file to write")->required();
   sub->add_option("--planner", options->planner, "optimal, greedy, greedy-tflm or linear")
@@ -65,16 +70,19 @@ Command RegisterOptimizeCommand(CLI::App& app) {
                   "seconds for the optimal planner and for the order search (0 = no limit)")
       ->default_val(10.0)
       ->check(CLI::Range(0.0, 86400.0));
+  sub->add_flag("--overlap", options->overlap,
+                "plan with kernel-approved overlap (for microarena's runtime only; not TFLM-safe)");
   sub->add_flag("--json", options->json, "print one JSON document instead of text");
   return {sub, [options]() -> int {
             Result<ModelFile> file = ModelFile::Open(options->model_path);
             if (!file.ok()) return PrintError(file.status());
             const ModelView& model = file->view();
-            Result<std::vector<ScratchRequest>> scratch = CollectScratchRequests(model, AllOpsResolver());
-            if (!scratch.ok()) {
-              Status status = scratch.status();
+            Result<PrepareRequests> prepared = CollectPrepareRequests(model, AllOpsResolver());
+            if (!prepared.ok()) {
+              Status status = prepared.status();
               return PrintError(status.Prefix("optimize needs every op's scratch size"));
             }
+            const std::vector<ScratchRequest>* scratch = &prepared->scratch;
 
             // 1. The order.
             ReorderResult reorder;
@@ -96,6 +104,8 @@ Command RegisterOptimizeCommand(CLI::App& app) {
             plan_options.compare = false;
             plan_options.scratch = *scratch;
             plan_options.order = reorder.order;
+            plan_options.overlap = options->overlap;
+            if (options->overlap) plan_options.overlaps = prepared->overlaps;
             Result<report::ModelPlan> plan = report::PlanModel(model, plan_options);
             if (!plan.ok()) return PrintError(plan.status());
             std::vector<int32_t> offsets(model.subgraph(0).tensor_count(), -1);
@@ -112,11 +122,17 @@ Command RegisterOptimizeCommand(CLI::App& app) {
             // 3. The file.
             ModelEdits edits;
             edits.operator_order = reorder.order;
-            edits.metadata.push_back({kOfflinePlanMetadataName, EncodeOfflinePlan(offsets)});
+            // A plan never stays beside a plan for another order or another kind.
+            const char* plan_name = options->overlap ? kOverlapPlanMetadataName : kOfflinePlanMetadataName;
+            edits.drop_metadata = {kOfflinePlanMetadataName, kOverlapPlanMetadataName};
+            edits.metadata.push_back({plan_name, EncodeOfflinePlan(offsets)});
+            const size_t used_overlaps = static_cast<size_t>(std::count_if(
+                plan->overlaps.begin(), plan->overlaps.end(), [](const report::PlannedOverlap& o) { return o.used; }));
             const std::string info = fmt::format(
                 "microarena plan: planner={} alignment={} head_bytes={} lower_bound_bytes={} order={} "
-                "tflm_safe=yes",
-                plan->planner, options->alignment_bytes, plan->head_bytes, plan->lower_bound_bytes, options->order);
+                "overlap={} used_overlaps={} tflm_safe={}",
+                plan->planner, options->alignment_bytes, plan->head_bytes, plan->lower_bound_bytes, options->order,
+                options->overlap ? "yes" : "no", used_overlaps, options->overlap ? "no" : "yes");
             edits.metadata.push_back({kPlanInfoMetadataName, std::vector<uint8_t>(info.begin(), info.end())});
             Result<std::vector<uint8_t>> written = RewriteModel(file->bytes(), edits);
             if (!written.ok()) return PrintError(written.status());
@@ -132,7 +148,7 @@ Command RegisterOptimizeCommand(CLI::App& app) {
             // 4. Proof: the plan reads back, and the file runs as the original does.
             Result<ModelFile> reread = ModelFile::Open(options->output_path);
             if (!reread.ok()) return PrintError(reread.status());
-            Result<Span<const int32_t>> read_back = ReadOfflinePlan(reread->view());
+            Result<Span<const int32_t>> read_back = ReadOfflinePlan(reread->view(), plan_name);
             if (!read_back.ok()) return PrintError(read_back.status());
             if (std::vector<int32_t>(read_back->begin(), read_back->end()) != offsets) {
               return PrintError(Status::Error(ErrorCode::kInternal, "the plan read back from %s differs",
@@ -142,6 +158,7 @@ Command RegisterOptimizeCommand(CLI::App& app) {
             original_run.interpreter.alignment_bytes = options->alignment_bytes;
             RunOptions offline_run = original_run;
             offline_run.interpreter.planner = PlannerChoice::kOffline;
+            offline_run.interpreter.allow_overlap = options->overlap;
             Result<RunResult> before = RunModel(model, AllOpsResolver(), original_run);
             Result<RunResult> after = RunModel(reread->view(), AllOpsResolver(), offline_run);
             if (!before.ok()) return PrintError(before.status());
@@ -167,7 +184,10 @@ Command RegisterOptimizeCommand(CLI::App& app) {
               doc["offline_arena_bytes"] = after->used_bytes;
               doc["original_arena_bytes"] = before->used_bytes;
               doc["planned_tensors"] = std::count_if(offsets.begin(), offsets.end(), [](int32_t o) { return o >= 0; });
-              doc["tflm_safe"] = true;
+              doc["overlap"] = options->overlap;
+              doc["used_overlaps"] = used_overlaps;
+              doc["metadata_name"] = plan_name;
+              doc["tflm_safe"] = !options->overlap;
               doc["file_bytes"] = written->size();
               doc["outputs_identical"] = identical;
               std::printf("%s\n", doc.dump(2).c_str());
@@ -186,13 +206,19 @@ Command RegisterOptimizeCommand(CLI::App& app) {
                           Bytes(plan->head_bytes).c_str(), Bytes(plan->lower_bound_bytes).c_str(),
                           options->alignment_bytes);
               std::printf("metadata     %s: %zu tensor offsets (scratch planned online, as TFLM does)\n",
-                          kOfflinePlanMetadataName, offsets.size());
+                          plan_name, offsets.size());
               std::printf("runtime      offline plan: head %s, arena %s (original with greedy: arena %s)\n",
                           Bytes(after->head_bytes).c_str(), Bytes(after->used_bytes).c_str(),
                           Bytes(before->used_bytes).c_str());
               std::printf("check        plan read back: identical; outputs (seed 1): %s\n",
                           identical ? "identical to the original" : "DIFFERENT from the original");
-              std::printf("TFLM         safe: no overlapping buffers; stock TFLM uses these offsets\n");
+              if (options->overlap) {
+                std::printf("TFLM         NOT safe: %zu outputs share bytes with inputs their kernels have read;\n"
+                            "             stored under %s, which stock TFLM ignores\n",
+                            used_overlaps, plan_name);
+              } else {
+                std::printf("TFLM         safe: no overlapping buffers; stock TFLM uses these offsets\n");
+              }
             }
             if (!identical) {
               std::fprintf(stderr, "error: %s gives different outputs than %s\n", options->output_path.c_str(),

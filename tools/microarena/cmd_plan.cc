@@ -3,16 +3,21 @@
 
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <string>
 
+#include "microarena/analysis/offline_plan.h"
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_file.h"
+#include "microarena/model/model_rewriter.h"
+#include "microarena/plan/reorder.h"
 #include "microarena/plan/problem_csv.h"
 #include "microarena/report/arena_header.h"
 #include "microarena/report/format.h"
 #include "microarena/report/html_report.h"
 #include "microarena/report/model_plan.h"
 #include "microarena/report/plan_report.h"
+#include "microarena/report/shared_plan_report.h"
 #include "microarena/report/timeline.h"
 #include "microarena/runtime/host_runner.h"
 #include "tools/microarena/cli_util.h"
@@ -56,7 +61,9 @@ Status WriteHeaderFile(const std::string& path, const std::string& namespace_nam
 
 Command RegisterPlanCommand(CLI::App& app) {
   struct Options {
-    std::string model_path;
+    std::vector<std::string> model_paths;
+    std::string model_path;  // the first of model_paths
+    std::string order = "stored";
     std::string planner;
     size_t alignment_bytes = 16;
     double time_limit_seconds = 10.0;
@@ -78,8 +85,16 @@ Command RegisterPlanCommand(CLI::App& app) {
       "show it: head size, lower bound (largest bytes live at one op step), the gap between\n"
       "them, the planner used and whether the plan is proven optimal, the heads the other\n"
       "planners would need, and one row per buffer (kind, owner, bytes, lifetime as op steps\n"
-      "[first, end), offset). Every plan is verified by an independent checker.");
-  sub->add_option("MODEL", options->model_path, "the .tflite file")->required();
+      "[first, end), offset). Every plan is verified by an independent checker.\n"
+      "With several models: one shared arena for models run one after another (the head is\n"
+      "shared, the persistent areas are separate), measured in a real SharedArena.");
+  sub->add_option("MODEL", options->model_paths, "the .tflite file (several: plan one shared arena)")->required();
+  sub->add_option("--order", options->order,
+                  "stored: the model's operator order; best: the execution order with the smallest\n"
+                  "peak (exact search over the sets of executed ops, proven within its limits; write it\n"
+                  "into a model with `optimize --order best`)")
+      ->default_val("stored")
+      ->check(CLI::IsMember({"stored", "best"}));
   sub->add_option("--planner", options->planner,
                   "optimal (exact, anytime; the default), greedy (our device heuristic), greedy-tflm\n"
                   "(TFLM's GreedyMemoryPlanner, byte for byte), linear (no reuse), offline (the\n"
@@ -128,6 +143,31 @@ Command RegisterPlanCommand(CLI::App& app) {
                                               options->header_namespace.c_str()));
             }
             if (options->format == "json") options->json = true;
+            options->model_path = options->model_paths.front();
+            if (options->order == "best" && !options->header_path.empty()) {
+              return PrintError(Status::Error(
+                  ErrorCode::kInvalidArgument,
+                  "--header describes the model file as it is; for the best order, write that model first "
+                  "(microarena optimize MODEL -o OUT.tflite --order best) and run plan OUT.tflite --header"));
+            }
+            if (options->model_paths.size() > 1) {
+              if (!options->header_path.empty() || !options->html_path.empty() || !options->csv_path.empty() ||
+                  options->timeline || options->order != "stored" || options->overlap) {
+                return PrintError(Status::Error(
+                    ErrorCode::kInvalidArgument,
+                    "with several models plan prints the shared arena only; --header, --html, --csv, "
+                    "--timeline, --order and --overlap take one model"));
+              }
+              Result<report::SharedPlanReport> shared = report::BuildSharedPlanReport(
+                  options->model_paths, RuntimeOptionsFor(options->planner, options->alignment_bytes));
+              if (!shared.ok()) return PrintError(shared.status());
+              if (options->json) {
+                std::printf("%s\n", report::SharedPlanJson(*shared).dump(2).c_str());
+              } else {
+                std::fputs(report::SharedPlanText(*shared).c_str(), stdout);
+              }
+              return kExitOk;
+            }
             Result<ModelFile> file = ModelFile::Open(options->model_path);
             if (!file.ok()) return PrintError(file.status());
             report::ModelPlanOptions plan_options;
@@ -149,13 +189,39 @@ Command RegisterPlanCommand(CLI::App& app) {
             if (scratch.ok()) plan_options.scratch = scratch->scratch;
             if (scratch.ok() && options->overlap) plan_options.overlaps = scratch->overlaps;
             plan_options.overlap = options->overlap;
+            // --order best: plan in the best order, and measure the runtime on
+            // the model with its operators stored in that order (what
+            // `optimize --order best` writes), so every figure is for that order.
+            ReorderResult reorder;
+            std::optional<ModelFile> reordered;
+            if (options->order == "best") {
+              if (!scratch.ok()) return PrintError(scratch.status());
+              ReorderOptions reorder_options;
+              reorder_options.alignment_bytes = options->alignment_bytes;
+              reorder_options.time_limit_seconds = options->time_limit_seconds;
+              Result<ReorderResult> found = FindBestOrder(
+                  file->view(), Span<const ScratchRequest>(scratch->scratch.data(), scratch->scratch.size()),
+                  reorder_options);
+              if (!found.ok()) return PrintError(found.status());
+              reorder = *found;
+              plan_options.order = reorder.order;
+              ModelEdits edits;
+              edits.operator_order = reorder.order;
+              edits.drop_metadata = {kOfflinePlanMetadataName, kOverlapPlanMetadataName};
+              Result<std::vector<uint8_t>> bytes = RewriteModel(file->bytes(), edits);
+              if (!bytes.ok()) return PrintError(bytes.status());
+              Result<ModelFile> rewritten = ModelFile::FromBytes(*bytes, options->model_path + " (best order)");
+              if (!rewritten.ok()) return PrintError(rewritten.status());
+              reordered.emplace(std::move(*rewritten));
+            }
+            const ModelView& runtime_model = reordered ? reordered->view() : file->view();
             Result<report::ModelPlan> plan = report::PlanModel(file->view(), plan_options);
             // The runtime measures with the planner the device would use: the
             // chosen one, or its default (offline or greedy) for "optimal".
             InterpreterOptions runtime_options = RuntimeOptionsFor(options->planner, options->alignment_bytes);
+            runtime_options.allow_overlap = options->overlap;
             if (plan.ok() && scratch.ok()) {
-              runtime_options.allow_overlap = options->overlap;
-              Result<ArenaFigures> figures = MeasureArena(file->view(), AllOpsResolver(), runtime_options);
+              Result<ArenaFigures> figures = MeasureArena(runtime_model, AllOpsResolver(), runtime_options);
               if (figures.ok()) {
                 plan->has_runtime = true;
                 plan->runtime = *figures;
@@ -209,8 +275,34 @@ Command RegisterPlanCommand(CLI::App& app) {
               }
             }
             if (options->json) {
-              std::printf("%s\n", report::PlanJson(file->view(), file->path(), *plan).dump(2).c_str());
+              nlohmann::json doc = report::PlanJson(file->view(), file->path(), *plan);
+              if (options->order == "best") {
+                doc["order"] = {{"mode", "best"},
+                                {"operator_order", reorder.order},
+                                {"stored_peak_bytes", reorder.stored_peak_bytes},
+                                {"peak_bytes", reorder.peak_bytes},
+                                {"saved_bytes", reorder.saved_bytes()},
+                                {"proven_optimal", reorder.proven_optimal},
+                                {"method", reorder.method},
+                                {"states", reorder.states}};
+              }
+              std::printf("%s\n", doc.dump(2).c_str());
             } else {
+              if (options->order == "best") {
+                std::string ops;
+                for (size_t i = 0; i < reorder.order.size(); ++i) {
+                  ops += (i == 0 ? "" : " ") + std::to_string(reorder.order[i]);
+                }
+                std::printf("order        best: peak %s vs %s in the stored order (%s saved; %s%s)\n",
+                            report::Bytes(reorder.peak_bytes).c_str(), report::Bytes(reorder.stored_peak_bytes).c_str(),
+                            report::Bytes(reorder.saved_bytes()).c_str(),
+                            reorder.proven_optimal ? "proven optimal over all valid orders"
+                                                   : "not proven optimal: ",
+                            reorder.proven_optimal ? "" : reorder.note.c_str());
+                std::printf("             ops in order: %s\n", report::Clip(ops, 84).c_str());
+                std::printf("             (runtime figures below are for the model with its ops stored in this "
+                            "order:\n              microarena optimize MODEL -o OUT.tflite --order best)\n\n");
+              }
               report::PlanTextOptions text_options;
               text_options.name_width = options->name_width;
               std::fputs(report::PlanText(file->view(), file->path(), *plan, text_options).c_str(), stdout);

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "microarena/analysis/offline_plan.h"
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_file.h"
 #include "microarena/plan/optimal.h"
@@ -127,7 +128,14 @@ Command RegisterRunCommand(CLI::App& app) {
             optimal_options.time_limit_seconds = 0;
             optimal_options.node_limit = kOverlapPlanNodeLimit;
             const OptimalPlanner optimal(optimal_options);
-            if (options->overlap && options->planner == "auto") run.interpreter.custom_planner = &optimal;
+            // A plan stored in the model (an overlap plan first) is used as it is.
+            Result<Span<const int32_t>> stored_overlap = ReadOfflinePlan(file->view(), kOverlapPlanMetadataName);
+            Result<Span<const int32_t>> stored_offline = ReadOfflinePlan(file->view());
+            const bool has_stored_plan = (stored_overlap.ok() && !stored_overlap->empty()) ||
+                                         (stored_offline.ok() && !stored_offline->empty());
+            if (options->overlap && options->planner == "auto" && !has_stored_plan) {
+              run.interpreter.custom_planner = &optimal;
+            }
             run.arena_bytes = options->arena_bytes;
             run.seed = options->seed;
             run.repeat = options->repeat;

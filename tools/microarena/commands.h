@@ -25,6 +25,7 @@ Command RegisterRunCommand(CLI::App& app);
 Command RegisterDemoModelCommand(CLI::App& app);
 Command RegisterSolveCommand(CLI::App& app);
 Command RegisterBudgetCommand(CLI::App& app);
+Command RegisterEmbedCommand(CLI::App& app);
 Command RegisterOptimizeCommand(CLI::App& app);
 
 }  // namespace microarena::cli

@@ -21,6 +21,7 @@ int main(int argc, char** argv) {
       cli::RegisterDemoModelCommand(app),
       cli::RegisterSolveCommand(app),
       cli::RegisterBudgetCommand(app),
+      cli::RegisterEmbedCommand(app),
       cli::RegisterOptimizeCommand(app),
   };
 

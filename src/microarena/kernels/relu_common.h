@@ -55,7 +55,7 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   p.shift = shift;
   p.input_zero_point = input_q.zero_point;
   p.output_zero_point = output_q.zero_point;
-  p.activation_min = std::max(-128, output_q.zero_point);  // zero_point + round(0 / scale)
+  p.activation_min = std::max<int32_t>(-128, output_q.zero_point);  // zero_point + round(0 / scale)
   p.activation_max = 127;
   return OkStatus();
 }

@@ -45,6 +45,11 @@ Result<ModelPlan> PlanModel(const ModelView& model, const ModelPlanOptions& opti
   ModelPlan plan;
   plan.alignment_bytes = options.alignment_bytes;
   MICROARENA_ASSIGN_OR_RETURN(Span<const int32_t> offline, ReadOfflinePlan(model));
+  if (options.overlap) {
+    // As the runtime does: with overlap, microarena's overlap plan comes first.
+    MICROARENA_ASSIGN_OR_RETURN(Span<const int32_t> overlap_plan, ReadOfflinePlan(model, kOverlapPlanMetadataName));
+    if (!overlap_plan.empty()) offline = overlap_plan;
+  }
   plan.has_offline_plan = !offline.empty();
   plan.planner = options.planner.empty() ? (plan.has_offline_plan ? "offline" : "optimal") : options.planner;
   bool known = false;
@@ -83,7 +88,7 @@ Result<ModelPlan> PlanModel(const ModelView& model, const ModelPlanOptions& opti
         size_t permitted,
         ResolveOverlaps(model, Span<const BufferRequest>(plan.buffers.data(), plan.buffers.size()),
                         Span<const OverlapDeclaration>(options.overlaps.data(), options.overlaps.size()),
-                        Span<const int32_t>(), Span<OverlapPermission>(permissions.data(), permissions.size())));
+                        lifetime_options.order, Span<OverlapPermission>(permissions.data(), permissions.size())));
     permissions.resize(permitted);
   }
   PlanningProblem problem;

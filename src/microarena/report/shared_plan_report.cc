@@ -50,14 +50,16 @@ std::string SharedPlanText(const SharedPlanReport& report) {
   TextTable table({"model", "persistent", "head", "temp peak", "planner", "arena alone"},
                   {false, true, true, true, false, true});
   for (const SharedPlanModel& model : report.models) {
-    table.AddRow({Clip(model.path, 48), Bytes(model.shared.persistent_bytes), Bytes(model.shared.head_bytes),
+    const size_t slash = model.path.find_last_of('/');
+    const std::string file_name = slash == std::string::npos ? model.path : model.path.substr(slash + 1);
+    table.AddRow({Clip(file_name, 30), Bytes(model.shared.persistent_bytes), Bytes(model.shared.head_bytes),
                   Bytes(model.shared.temp_peak_bytes), PlannerChoiceName(model.shared.planner),
                   Bytes(model.alone_arena_bytes)});
   }
   table.AddRule();
-  table.AddRow({"together", Bytes(report.figures.persistent_bytes) + " (sum)",
-                Bytes(report.figures.head_bytes) + " (max)", Bytes(report.figures.temp_peak_bytes) + " (max)", "",
-                Bytes(report.separate_arenas_bytes()) + " (sum)"});
+  table.AddRow({"together (sum, max, max, sum)", Bytes(report.figures.persistent_bytes),
+                Bytes(report.figures.head_bytes), Bytes(report.figures.temp_peak_bytes), "",
+                Bytes(report.separate_arenas_bytes())});
   text += table.Render("  ");
   const size_t low = std::max(report.figures.head_bytes, report.figures.temp_peak_bytes);
   const size_t padding = report.figures.used_bytes - report.figures.persistent_bytes - low;

@@ -398,12 +398,19 @@ Status Interpreter::PlanAndCommit() {
   // Which planner.
   Result<Span<const int32_t>> offline = ReadOfflinePlan(model_);
   if (!offline.ok()) return offline.status();
+  if (options_.allow_overlap) {
+    // An overlap plan relies on these kernels' read/write order: only with overlap.
+    Result<Span<const int32_t>> overlap_plan = ReadOfflinePlan(model_, kOverlapPlanMetadataName);
+    if (!overlap_plan.ok()) return overlap_plan.status();
+    if (!overlap_plan->empty()) offline = *overlap_plan;
+  }
   PlannerChoice choice = options_.planner;
   if (options_.preserve_all_tensors) choice = PlannerChoice::kLinear;
   if (choice == PlannerChoice::kAuto) choice = offline->empty() ? PlannerChoice::kGreedy : PlannerChoice::kOffline;
   if (choice == PlannerChoice::kOffline && offline->empty()) {
     return Status::Error(ErrorCode::kInvalidArgument,
-                         "planner 'offline' needs OfflineMemoryAllocation metadata, which this model does not have");
+                         "planner 'offline' needs OfflineMemoryAllocation metadata%s, which this model does not have",
+                         options_.allow_overlap ? " (or an overlap plan)" : "");
   }
   planner_used_ = choice;
 
@@ -455,7 +462,7 @@ Status Interpreter::PlanAndCommit() {
                                                &lower_bound_bytes_));
   // A plan that lets buffers share bytes, or one from the caller's planner,
   // is verified before any address comes from it.
-  if (!problem.overlaps.empty() || options_.custom_planner != nullptr) {
+  if (!problem.overlaps.empty() || options_.custom_planner != nullptr || choice == PlannerChoice::kOffline) {
     Status verified = VerifyPlan(problem, Span<const size_t>(offsets, *count), summary.head_bytes);
     if (!verified.ok()) {
       char where[48];

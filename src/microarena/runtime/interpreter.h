@@ -40,11 +40,14 @@
 namespace microarena {
 
 enum class PlannerChoice : uint8_t {
-  kAuto = 0,        // offline when the model carries OfflineMemoryAllocation, else greedy
+  kAuto = 0,        // offline when the model carries a plan (see kOffline), else greedy
   kLinear = 1,      // no reuse (every tensor kept; what preserve_all_tensors uses)
   kGreedyTflm = 2,  // TFLM's GreedyMemoryPlanner, byte for byte
   kGreedy = 3,      // microarena's device heuristic
-  kOffline = 4,     // the model's offline offsets; the rest planned with greedy-tflm
+  kOffline = 4,     // the model's offline offsets; the rest planned with greedy-tflm. With
+                    // allow_overlap, microarena's overlap plan when the model has one
+                    // (kOverlapPlanMetadataName), else OfflineMemoryAllocation. Every
+                    // offline plan is verified before use.
   kCustom = 5,      // InterpreterOptions::custom_planner (set by the interpreter, not chosen)
 };
 const char* PlannerChoiceName(PlannerChoice choice);

@@ -42,7 +42,7 @@ inline void LogisticInt8(const SigmoidInt8Params& p, size_t count, const int8_t*
       const int32_t x_q4 = fixed_point::MultiplyByQuantizedMultiplier(x, p.input_multiplier, p.input_shift);
       const int32_t y_q0 = fixed_point::Logistic<kSigmoidInputIntegerBits>(x_q4);
       const int32_t y = fixed_point::RoundingDivideByPOT(y_q0, 31 - 8) - 128;
-      output[i] = static_cast<int8_t>(std::clamp(y, -128, 127));
+      output[i] = static_cast<int8_t>(std::clamp<int32_t>(y, -128, 127));
     }
   }
 }
@@ -58,7 +58,7 @@ inline void TanhInt8(const SigmoidInt8Params& p, size_t count, const int8_t* inp
       const int32_t x_q4 = fixed_point::MultiplyByQuantizedMultiplier(x, p.input_multiplier, p.input_shift);
       const int32_t y_q0 = fixed_point::Tanh<kSigmoidInputIntegerBits>(x_q4);
       const int32_t y = fixed_point::RoundingDivideByPOT(y_q0, 31 - 7);
-      output[i] = static_cast<int8_t>(std::clamp(y, -128, 127));
+      output[i] = static_cast<int8_t>(std::clamp<int32_t>(y, -128, 127));
     }
   }
 }

@@ -41,7 +41,7 @@ inline void LeakyReluInt8(const LeakyReluInt8Params& p, size_t count, const int8
       const int32_t scaled = fixed_point::MultiplyByQuantizedMultiplier(x, alpha_magnitude, p.alpha_shift);
       y += alpha_negative ? -scaled : scaled;
     }
-    output[i] = static_cast<int8_t>(std::clamp(y, -128, 127));
+    output[i] = static_cast<int8_t>(std::clamp<int32_t>(y, -128, 127));
   }
 }
 

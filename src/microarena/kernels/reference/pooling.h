@@ -50,9 +50,9 @@ inline PoolWindow ClipPoolWindow(const PoolParams& params, const NhwcShape& inpu
   PoolWindow w{};
   w.y_origin = out_y * params.stride_height - params.padding_height;
   w.x_origin = out_x * params.stride_width - params.padding_width;
-  w.y_begin = std::max(0, -w.y_origin);
+  w.y_begin = std::max<int32_t>(0, -w.y_origin);
   w.y_end = std::min(params.filter_height, input_shape.height - w.y_origin);
-  w.x_begin = std::max(0, -w.x_origin);
+  w.x_begin = std::max<int32_t>(0, -w.x_origin);
   w.x_end = std::min(params.filter_width, input_shape.width - w.x_origin);
   return w;
 }

@@ -1,0 +1,104 @@
+// Bare-metal example: a model embedded in flash (model_data.h, written by
+// `microarena embed`), run in a static tensor_arena whose size comes from the
+// arena header `microarena plan MODEL --header arena_config.h` wrote for that
+// model (the build fails if the interpreter options differ from the ones the
+// header was measured with; at start-up the model's SHA-256 is checked
+// against the header's). Inputs come from the same deterministic generator
+// as `microarena run --seed 1` on the host, so the outputs can be compared
+// byte for byte. Prints the arena figures and every output as hex over
+// semihosting:
+//   model: 53936 bytes, 13 ops, SHA-256 as in the arena header
+//   arena: size 23344 used 16624 persistent 1008 head 15616 temp_peak 2160
+//   output 0: 8080...
+//   ok
+// and exits with status 0 (1 on any error, with the message).
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+
+#include "arena_config.h"
+#include "microarena/kernels/op_resolver.h"
+#include "microarena/model/model_view.h"
+#include "microarena/runtime/input_generator.h"
+#include "microarena/runtime/interpreter.h"
+#include "model_data.h"
+#include "semihosting.h"
+
+namespace {
+
+constexpr microarena::InterpreterOptions kOptions{};
+MICROARENA_CHECK_INTERPRETER_OPTIONS(kOptions);
+
+alignas(microarena_arena::kTensorArenaAlignment) uint8_t tensor_arena[microarena_arena::kTensorArenaSize];
+
+int Fail(const char* what, const microarena::Status& status) {
+  semihosting::Write("error: ");
+  semihosting::Write(what);
+  semihosting::Write(": ");
+  semihosting::Write(status.message());
+  semihosting::Write("\n");
+  return 1;
+}
+
+// "output <index>: <hex bytes>\n", written in pieces.
+void PrintHex(size_t index, const uint8_t* bytes, size_t byte_count) {
+  char piece[2 * 64 + 1];
+  std::snprintf(piece, sizeof(piece), "output %u: ", static_cast<unsigned>(index));
+  semihosting::Write(piece);
+  static const char kDigits[] = "0123456789abcdef";
+  for (size_t start = 0; start < byte_count; start += 64) {
+    size_t used = 0;
+    for (size_t i = start; i < byte_count && i < start + 64; ++i) {
+      piece[used++] = kDigits[bytes[i] >> 4];
+      piece[used++] = kDigits[bytes[i] & 0xF];
+    }
+    piece[used] = '\0';
+    semihosting::Write(piece);
+  }
+  semihosting::Write("\n");
+}
+
+}  // namespace
+
+// The runtime never uses the heap; if anything linked in ever asks newlib for
+// heap memory, stop loudly rather than hand out memory outside the arena.
+extern "C" void* _sbrk(ptrdiff_t) {
+  semihosting::Write("fatal: heap use (_sbrk)\n");
+  semihosting::Exit(false);
+}
+
+int FirmwareMain() {
+  using namespace microarena;
+  char line[192];
+  if (!microarena_arena::ModelMatches(g_model, g_model_size)) {
+    semihosting::Write("error: the embedded model is not the one the arena header was generated for\n");
+    return 1;
+  }
+  Result<ModelView> model = LoadModel(Span<const uint8_t>(g_model, g_model_size));
+  if (!model.ok()) return Fail("LoadModel", model.status());
+  std::snprintf(line, sizeof(line), "model: %u bytes, %u ops, SHA-256 as in the arena header\n", g_model_size,
+                static_cast<unsigned>(model->subgraph(0).operator_count()));
+  semihosting::Write(line);
+
+  Interpreter interpreter(*model, AllOpsResolver(), tensor_arena, sizeof(tensor_arena), kOptions);
+  Status allocated = interpreter.AllocateTensors();
+  if (!allocated.ok()) return Fail("AllocateTensors", allocated);
+  std::snprintf(line, sizeof(line), "arena: size %u used %u persistent %u head %u temp_peak %u\n",
+                static_cast<unsigned>(sizeof(tensor_arena)), static_cast<unsigned>(interpreter.arena_used_bytes()),
+                static_cast<unsigned>(interpreter.arena_persistent_size()),
+                static_cast<unsigned>(interpreter.arena_scratch_size()),
+                static_cast<unsigned>(interpreter.arena_temp_peak()));
+  semihosting::Write(line);
+
+  for (size_t i = 0; i < interpreter.inputs_size(); ++i) {
+    EvalTensor* input = interpreter.input(i);
+    GenerateInput(1, input->type, input->data, interpreter.input_bytes(i));
+  }
+  Status invoked = interpreter.Invoke();
+  if (!invoked.ok()) return Fail("Invoke", invoked);
+  for (size_t o = 0; o < interpreter.outputs_size(); ++o) {
+    PrintHex(o, interpreter.output(o)->data, interpreter.output_bytes(o));
+  }
+  semihosting::Write("ok\n");
+  return 0;
+}
