@@ -26,6 +26,7 @@ Command RegisterBudgetCommand(CLI::App& app) {
     size_t alignment_bytes = 16;
     bool copy_weights = false;
     std::string order = "stored";
+    bool overlap = false;
     double time_limit_seconds = 5.0;
     bool json = false;
   };
@@ -34,7 +35,7 @@ Command RegisterBudgetCommand(CLI::App& app) {
       "budget",
       "Say whether a model's tensor arena fits a RAM budget and by how much, then rank the\n"
       "changes that shrink it (planner, alignment, an optimal offline plan, weights in flash,\n"
-      "the operators reordered),\n"
+      "the operators reordered, outputs overlapping inputs),\n"
       "each measured by running AllocateTensors with it, say which combination fits, and give\n"
       "model-level advice: the op whose activations set the peak, what one channel less there\n"
       "saves (re-planned), the largest persistent use, duplicated quantization parameters.\n"
@@ -57,6 +58,7 @@ Command RegisterBudgetCommand(CLI::App& app) {
                   "microarena optimize --order best)")
       ->default_val("stored")
       ->check(CLI::IsMember({"stored", "best"}));
+  sub->add_flag("--overlap", options->overlap, "the firmware lets outputs overlap inputs today (allow_overlap)");
   sub->add_flag("--copy-weights", options->copy_weights, "the firmware copies the weights into the arena today");
   sub->add_option("--time-limit", options->time_limit_seconds, "seconds for each run of the optimal planner")
       ->default_val(5.0)
@@ -76,6 +78,7 @@ Command RegisterBudgetCommand(CLI::App& app) {
             budget.current.alignment_bytes = options->alignment_bytes;
             budget.current.copy_weights_to_arena = options->copy_weights;
             budget.current.order = options->order;
+            budget.current.overlap = options->overlap;
             budget.time_limit_seconds = options->time_limit_seconds;
             Result<report::BudgetReport> result = report::AnalyzeBudget(file->view(), file->path(), budget);
             if (!result.ok()) {

@@ -147,7 +147,8 @@ constexpr bool InterpreterOptionsMatch(const Options& options) {
   const bool planner_ok = planner == kTensorArenaPlannerChoice || (kTensorArenaAutoPlannerMatches && planner == 0);
   return planner_ok && options.alignment_bytes == kTensorArenaAlignment &&
          options.copy_weights_to_arena == kTensorArenaCopyWeights &&
-         options.preserve_all_tensors == kTensorArenaPreserveAllTensors;
+         options.preserve_all_tensors == kTensorArenaPreserveAllTensors &&
+         options.allow_overlap == kTensorArenaAllowOverlap;
 }
 )";
 
@@ -172,7 +173,7 @@ constexpr const char* kCheckMacros = R"(
 // Fails the build when a constexpr InterpreterOptions differs from the one measured with.
 #define MICROARENA_CHECK_INTERPRETER_OPTIONS_IN(ns, options)                                           \
   static_assert(ns::InterpreterOptionsMatch(options),                                                 \
-                "interpreter options (planner, alignment, copy_weights_to_arena, preserve_all_tensors) " \
+                "interpreter options (planner, alignment, copy/preserve/overlap flags) "                 \
                 "differ from the ones " #ns " was measured with: re-run microarena plan --header")
 #endif
 )";
@@ -260,10 +261,12 @@ std::string ArenaHeader(const ArenaHeaderInput& input) {
       "constexpr int kTensorArenaPlannerChoice = {};\n"
       "constexpr bool kTensorArenaAutoPlannerMatches = {};\n"
       "constexpr bool kTensorArenaCopyWeights = {};\n"
-      "constexpr bool kTensorArenaPreserveAllTensors = {};\n\n",
+      "constexpr bool kTensorArenaPreserveAllTensors = {};\n"
+      "constexpr bool kTensorArenaAllowOverlap = {};\n\n",
       f.used_bytes, f.persistent_bytes, f.head_bytes, f.temp_peak_bytes, input.options.alignment_bytes,
       PlannerChoiceName(f.planner), PlannerChoiceNumber(f.planner), auto_matches ? "true" : "false",
-      input.options.copy_weights_to_arena ? "true" : "false", input.options.preserve_all_tensors ? "true" : "false");
+      input.options.copy_weights_to_arena ? "true" : "false", input.options.preserve_all_tensors ? "true" : "false",
+      input.options.allow_overlap ? "true" : "false");
   std::string words;
   for (size_t i = 0; i < 8; ++i) {
     const uint32_t word = (uint32_t{input.model_sha256[4 * i]} << 24) | (uint32_t{input.model_sha256[4 * i + 1]} << 16) |

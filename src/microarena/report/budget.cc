@@ -61,7 +61,7 @@ MeasuredAction Measure(const ModelView& model, const std::string& name, const Bu
 
 bool SameSetup(const BudgetSetup& a, const BudgetSetup& b) {
   return a.planner == b.planner && a.alignment_bytes == b.alignment_bytes &&
-         a.copy_weights_to_arena == b.copy_weights_to_arena && a.order == b.order;
+         a.copy_weights_to_arena == b.copy_weights_to_arena && a.order == b.order && a.overlap == b.overlap;
 }
 
 DuplicateQuantization FindDuplicateQuantization(const ModelView& model) {
@@ -97,9 +97,9 @@ std::string Signed(int64_t bytes) {
 }  // namespace
 
 std::string BudgetSetup::Describe() const {
-  return fmt::format("planner {}, alignment {} B, weights {}{}", planner, alignment_bytes,
+  return fmt::format("planner {}, alignment {} B, weights {}{}{}", planner, alignment_bytes,
                      copy_weights_to_arena ? "copied into the arena" : "in flash",
-                     order == "best" ? ", ops reordered" : "");
+                     order == "best" ? ", ops reordered" : "", overlap ? ", overlap" : "");
 }
 
 std::vector<BudgetAction> BudgetActions() {
@@ -111,6 +111,11 @@ std::vector<BudgetAction> BudgetActions() {
       {"align buffers to 4 B", [](BudgetSetup& s) { s.alignment_bytes = std::min<size_t>(s.alignment_bytes, 4); }},
       {"keep weights in flash", [](BudgetSetup& s) { s.copy_weights_to_arena = false; }},
       {"reorder the ops (optimize --order best)", [](BudgetSetup& s) { s.order = "best"; }},
+      {"let outputs overlap inputs where kernels approve (greedy, allow_overlap)",
+       [](BudgetSetup& s) {
+         s.overlap = true;
+         if (s.planner != "auto") s.planner = "greedy";
+       }},
       {"reorder the ops and plan with the optimal planner (optimize --order best)",
        [](BudgetSetup& s) {
          s.order = "best";
@@ -130,6 +135,11 @@ Result<ArenaFigures> MeasureSetup(const ModelView& model, const BudgetSetup& set
   InterpreterOptions options;
   options.alignment_bytes = setup.alignment_bytes;
   options.copy_weights_to_arena = setup.copy_weights_to_arena;
+  options.allow_overlap = setup.overlap;
+  if (setup.overlap && setup.planner != "auto" && setup.planner != "greedy") {
+    return Status::Error(ErrorCode::kUnsupported, "overlap is planned by the greedy planner only, not '%s'",
+                         setup.planner.c_str());
+  }
   if (setup.planner == "optimal" || setup.order == "best") {
     // What `microarena optimize` writes: the operators stored in the chosen
     // order and/or the optimal planner's offsets as OfflineMemoryAllocation.
@@ -237,6 +247,10 @@ Result<BudgetReport> AnalyzeBudget(const ModelView& model, const std::string& mo
         setup.copy_weights_to_arena = false;
         setup.order = order;
         report.combinations.push_back(Measure(model, setup.Describe(), setup, options, current_arena));
+        if (planner == "greedy") {  // overlap is the greedy planner's
+          setup.overlap = true;
+          report.combinations.push_back(Measure(model, setup.Describe(), setup, options, current_arena));
+        }
       }
     }
   }
@@ -415,7 +429,8 @@ nlohmann::json BudgetJson(const BudgetReport& report) {
     return json{{"planner", setup.planner},
                 {"alignment", setup.alignment_bytes},
                 {"copy_weights_to_arena", setup.copy_weights_to_arena},
-                {"order", setup.order}};
+                {"order", setup.order},
+                {"overlap", setup.overlap}};
   };
   auto measured_json = [&](const MeasuredAction& a) {
     json entry = {{"name", a.name}, {"setup", setup_json(a.setup)}, {"measured", a.ok}};

@@ -15,7 +15,7 @@
 // re-planned with that tensor smaller), the persistent area's largest use,
 // and quantization parameters stored more than once in the model.
 //
-// To add an action (e.g. kernel overlap once the runtime can measure it): add a field to BudgetSetup, honour it in MeasureSetup, and
+// To add an action: add a field to BudgetSetup, honour it in MeasureSetup, and
 // add one line to BudgetActions().
 #pragma once
 
@@ -44,6 +44,9 @@ struct BudgetSetup {
   // "stored" (the model's operator order) or "best" (FindBestOrder's order,
   // the operators stored in it as `microarena optimize --order best` does).
   std::string order = "stored";
+  // Let the greedy planner use the overlaps the kernels approve
+  // (InterpreterOptions::allow_overlap); only with planner greedy or auto.
+  bool overlap = false;
 
   std::string Describe() const;  // "planner greedy, alignment 16 B, weights in flash"
 };
