@@ -14,6 +14,7 @@
 #include "microarena/runtime/input_generator.h"
 #include "microarena/runtime/interpreter.h"
 #include "tests/fuzz/fuzz_support.h"
+#include "tests/fuzz/fuzz_targets.h"
 
 namespace {
 // Holds the small shared models (kws_ref_model needs 24 KB) so they reach
@@ -22,7 +23,7 @@ namespace {
 constexpr size_t kArenaBytes = 32 * 1024;
 }  // namespace
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+int microarena::fuzz::InterpreterOneInput(const uint8_t* data, size_t size) {
   using namespace microarena;
   fuzz::AlignedBytes bytes(data, size);
   Result<ModelView> model = LoadModel(bytes.span());
@@ -56,3 +57,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   return 0;
 }
+
+MICROARENA_FUZZ_ENTRY_POINT(InterpreterOneInput)

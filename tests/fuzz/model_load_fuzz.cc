@@ -10,6 +10,7 @@
 #include "microarena/analysis/offline_plan.h"
 #include "microarena/model/model_view.h"
 #include "tests/fuzz/fuzz_support.h"
+#include "tests/fuzz/fuzz_targets.h"
 
 namespace microarena::fuzz {
 namespace {
@@ -84,7 +85,7 @@ uint32_t WalkModel(const ModelView& model) {
 }  // namespace
 }  // namespace microarena::fuzz
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+int microarena::fuzz::ModelLoadOneInput(const uint8_t* data, size_t size) {
   using namespace microarena;
   fuzz::AlignedBytes bytes(data, size);
   Result<ModelView> model = LoadModel(bytes.span());
@@ -96,3 +97,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   (void)sink;
   return 0;
 }
+
+MICROARENA_FUZZ_ENTRY_POINT(ModelLoadOneInput)

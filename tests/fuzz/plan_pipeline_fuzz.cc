@@ -17,6 +17,7 @@
 #include "microarena/plan/planner.h"
 #include "microarena/runtime/host_runner.h"
 #include "tests/fuzz/fuzz_support.h"
+#include "tests/fuzz/fuzz_targets.h"
 
 namespace microarena::fuzz {
 namespace {
@@ -50,7 +51,7 @@ void PlanWithEveryPlanner(Span<const BufferRequest> buffers, size_t alignment) {
 }  // namespace
 }  // namespace microarena::fuzz
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+int microarena::fuzz::PlanPipelineOneInput(const uint8_t* data, size_t size) {
   using namespace microarena;
   fuzz::AlignedBytes bytes(data, size);
   Result<ModelView> model = LoadModel(bytes.span());
@@ -82,3 +83,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   return 0;
 }
+
+MICROARENA_FUZZ_ENTRY_POINT(PlanPipelineOneInput)

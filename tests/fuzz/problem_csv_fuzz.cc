@@ -10,8 +10,9 @@
 #include "microarena/plan/planner.h"
 #include "microarena/plan/problem_csv.h"
 #include "tests/fuzz/fuzz_support.h"
+#include "tests/fuzz/fuzz_targets.h"
 
-extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+int microarena::fuzz::ProblemCsvOneInput(const uint8_t* data, size_t size) {
   using namespace microarena;
   std::string_view text(reinterpret_cast<const char*>(data), size);
   Result<ProblemCsv> problem_csv = ParseProblemCsv(text, "fuzz.csv");
@@ -55,3 +56,5 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }
   return 0;
 }
+
+MICROARENA_FUZZ_ENTRY_POINT(ProblemCsvOneInput)
