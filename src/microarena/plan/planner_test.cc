@@ -108,7 +108,8 @@ TEST(PlannerProperty, OptimalReachesPerfectPackings) {
   // Problems cut from a full rectangle: the lower bound is attainable, so a
   // complete search must prove it.
   OptimalOptions options;
-  options.time_limit_seconds = 5;
+  options.time_limit_seconds = 0;      // a node budget, not a clock: the same verdict on any machine
+  options.node_limit = 5'000'000;
   const OptimalPlanner optimal(options);
   for (int seed = 0; seed < 200; ++seed) {
     std::mt19937 random(static_cast<uint32_t>(seed));
