@@ -2,13 +2,14 @@
 # Installs what is missing, builds, and runs every test:
 #   1. each preset (release, then AddressSanitizer + UndefinedBehaviorSanitizer):
 #      configure, build, ctest;
-#   2. fuzz: every libFuzzer target for a short fixed time (scripts/fuzz.sh);
+#   2. fuzz: every libFuzzer target, deterministic: a fixed seed and a fixed
+#      number of executions from the same seed corpus (scripts/fuzz.sh --ci);
+#      saved findings are replayed in every preset's tests already;
 #   3. cortex_m: the Cortex-M4 firmware cross-compiled and run under QEMU,
 #      outputs compared byte for byte with the host (scripts/cortex_m.sh).
 #   scripts/test.sh            everything
 #   MICROARENA_TEST_PRESETS="release" scripts/test.sh   only the named presets
 #   MICROARENA_TEST_STAGES="presets fuzz" scripts/test.sh   only the named stages
-#   MICROARENA_FUZZ_SECONDS=30 (the default): seconds per fuzz target
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -36,9 +37,9 @@ if has_stage presets; then
   done
 fi
 if has_stage fuzz; then
-  stage="fuzz: ${MICROARENA_FUZZ_SECONDS:-30} s per target"
+  stage="fuzz: fixed seeds and executions"
   echo "==== $stage"
-  scripts/fuzz.sh "${MICROARENA_FUZZ_SECONDS:-30}"
+  scripts/fuzz.sh --ci
 fi
 if has_stage cortex_m; then
   stage="cortex_m: firmware under QEMU"
