@@ -153,12 +153,11 @@ class Verifier {
     }
     if (scales > 1) {
       int32_t dim = q->quantized_dimension();
-      if (dim < 0 || static_cast<size_t>(dim) >= shape.size()) {
-        return Status::Error(ErrorCode::kMalformedModel,
-                             "subgraph %u, tensor %u '%s': quantized_dimension %d outside the "
-                             "tensor's rank %zu",
-                             s, t, name, dim, shape.size());
-      }
+      // An axis outside the rank is accepted, as TFLM accepts it: older
+      // converters write rank-1 per-channel biases with the filter's axis (3),
+      // and kernels take channel axes from the op, never from this field
+      // (those that read it, e.g. conv_common.cc, compare it with their own).
+      if (dim < 0 || static_cast<size_t>(dim) >= shape.size()) return OkStatus();
       size_t channels = static_cast<size_t>(shape[static_cast<size_t>(dim)]);
       if (channels != scales) {
         return Status::Error(ErrorCode::kMalformedModel,

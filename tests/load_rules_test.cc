@@ -1,0 +1,107 @@
+// LoadModel's quantization rules, each tried both ways on models made from the
+// demo model: what TFLM loads, LoadModel loads; what would let a reader index
+// past an array, it refuses with the tensor named.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "microarena/kernels/op_resolver.h"
+#include "microarena/model/demo_model.h"
+#include "microarena/model/model_builder.h"
+#include "microarena/model/model_view.h"
+#include "microarena/runtime/host_runner.h"
+
+namespace microarena {
+namespace {
+
+// 4-byte aligned copy of a model file, as LoadModel needs.
+struct AlignedModel {
+  explicit AlignedModel(const std::vector<uint8_t>& bytes) : words((bytes.size() + 3) / 4), size(bytes.size()) {
+    std::memcpy(words.data(), bytes.data(), bytes.size());
+  }
+  Span<const uint8_t> span() const { return {reinterpret_cast<const uint8_t*>(words.data()), size}; }
+  std::vector<uint32_t> words;
+  size_t size;
+};
+
+// The demo model with `edit` applied to every per-channel-quantized rank-1
+// tensor (the biases of its convolutions); returns how many were edited.
+std::vector<uint8_t> EditRankOnePerChannel(void (*edit)(tflite::QuantizationParametersT*), int* edited) {
+  const std::vector<uint8_t> demo = BuildDemoModel();
+  std::unique_ptr<tflite::ModelT> model = tflite::UnPackModel(demo.data());
+  *edited = 0;
+  for (auto& tensor : model->subgraphs[0]->tensors) {
+    if (tensor->shape.size() == 1 && tensor->quantization != nullptr && tensor->quantization->scale.size() > 1) {
+      edit(tensor->quantization.get());
+      ++*edited;
+    }
+  }
+  ModelBuilder builder(std::move(*model));
+  return builder.Build();
+}
+
+std::vector<std::vector<uint8_t>> RunOutputs(const std::vector<uint8_t>& bytes) {
+  AlignedModel aligned(bytes);
+  Result<ModelView> model = LoadModel(aligned.span());
+  EXPECT_TRUE(model.ok()) << (model.ok() ? "" : model.status().message());
+  if (!model.ok()) return {};
+  Result<RunResult> run = RunModel(*model, AllOpsResolver(), RunOptions{});
+  EXPECT_TRUE(run.ok()) << (run.ok() ? "" : run.status().message());
+  return run.ok() ? run->outputs : std::vector<std::vector<uint8_t>>{};
+}
+
+// Older converters write per-channel biases of rank 1 with
+// quantized_dimension 3 (the filter's axis). TFLM copies the field without
+// checking it against the rank, and its convolutions take the channel axis
+// from the op, never from the bias, so such models run there unchanged. Here
+// too: they load, and the outputs are those of the same model with
+// quantized_dimension 0, since no kernel reads a bias's channel axis.
+TEST(LoadRulesTest, QuantizedDimensionPastTheRankLoadsAndRunsAsTflmDoes) {
+  int edited = 0;
+  const std::vector<uint8_t> past_rank =
+      EditRankOnePerChannel([](tflite::QuantizationParametersT* q) { q->quantized_dimension = 3; }, &edited);
+  ASSERT_GT(edited, 0) << "the demo model has no per-channel bias to edit";
+  const std::vector<uint8_t> original =
+      EditRankOnePerChannel([](tflite::QuantizationParametersT* q) { q->quantized_dimension = 0; }, &edited);
+  const std::vector<std::vector<uint8_t>> expected = RunOutputs(original);
+  ASSERT_FALSE(expected.empty());
+  EXPECT_EQ(RunOutputs(past_rank), expected);
+}
+
+// A negative axis is as meaningless to TFLM as one past the rank, and as
+// harmless: accepted too.
+TEST(LoadRulesTest, NegativeQuantizedDimensionLoads) {
+  int edited = 0;
+  const std::vector<uint8_t> bytes =
+      EditRankOnePerChannel([](tflite::QuantizationParametersT* q) { q->quantized_dimension = -1; }, &edited);
+  ASSERT_GT(edited, 0);
+  AlignedModel aligned(bytes);
+  Result<ModelView> model = LoadModel(aligned.span());
+  EXPECT_TRUE(model.ok()) << (model.ok() ? "" : model.status().message());
+}
+
+// Within the rank, the axis must have as many channels as there are scales:
+// kernels walk the axis and read one scale per channel.
+TEST(LoadRulesTest, ScalesNotMatchingTheChannelAxisAreRefused) {
+  int edited = 0;
+  const std::vector<uint8_t> bytes = EditRankOnePerChannel(
+      [](tflite::QuantizationParametersT* q) {
+        q->quantized_dimension = 0;
+        q->scale.push_back(q->scale.back());
+        q->zero_point.push_back(0);
+      },
+      &edited);
+  ASSERT_GT(edited, 0);
+  AlignedModel aligned(bytes);
+  Result<ModelView> model = LoadModel(aligned.span());
+  ASSERT_FALSE(model.ok());
+  const std::string message = model.status().message();
+  EXPECT_NE(message.find("per-channel scales but dimension 0 has"), std::string::npos) << message;
+  EXPECT_NE(message.find("tensor "), std::string::npos) << message;
+}
+
+}  // namespace
+}  // namespace microarena
