@@ -19,6 +19,7 @@
 #include "microarena/kernels/reference/batch_matmul.h"
 #include "microarena/kernels/registrations.h"
 #include "microarena/kernels/shape_op_util.h"
+#include "microarena/kernels/tensor_checks.h"
 
 namespace microarena {
 namespace {
@@ -124,6 +125,7 @@ Status Prepare(PrepareContext& context, const void** op_data) {
     const float product = lhs.quantization().scale(0) * rhs.quantization().scale(0);
     const double multiplier = static_cast<double>(product) / static_cast<double>(output.quantization().scale(0));
     fixed_point::QuantizeMultiplier(multiplier, &q.multiplier, &q.shift);
+    MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, multiplier, q.shift));
   }
   *op_data = data;
   return OkStatus();

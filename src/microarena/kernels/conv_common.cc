@@ -129,11 +129,10 @@ Status PreparePerChannelQuantization(const PrepareContext& context, const Tensor
     const size_t scale_index = scale_count == 1 ? 0 : static_cast<size_t>(c);
     const auto filter_scale = static_cast<double>(filter_quantization.scale(scale_index));
     int shift = 0;
-    fixed_point::QuantizeMultiplier(input_scale * filter_scale / output_scale, &multipliers[c], &shift);
-    if (shift < std::numeric_limits<int8_t>::min() || shift > std::numeric_limits<int8_t>::max()) {
-      return context.Error(ErrorCode::kUnsupported, "output channel %d: requantization shift %d does not fit int8",
-                           c, shift);
-    }
+    const double multiplier = input_scale * filter_scale / output_scale;
+    fixed_point::QuantizeMultiplier(multiplier, &multipliers[c], &shift);
+    // In [-31, 31] once checked, so it fits the int8 array.
+    MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, multiplier, shift));
     shifts[c] = static_cast<int8_t>(shift);
   }
   quant->input_offset = -static_cast<int32_t>(input.quantization().zero_point(0));

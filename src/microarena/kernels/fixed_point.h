@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "microarena/kernels/wrapping_math.h"
+
 namespace microarena::fixed_point {
 
 // (a * b * 2) >> 32, rounded to nearest (ties toward +infinity), saturating the
@@ -23,7 +25,8 @@ inline int32_t SaturatingRoundingDoublingHighMul(int32_t a, int32_t b) {
   return overflow ? std::numeric_limits<int32_t>::max() : high;
 }
 
-// x / 2^exponent rounded to nearest, ties away from zero. 0 <= exponent <= 31.
+// x / 2^exponent rounded to nearest, ties away from zero. 0 <= exponent <= 31:
+// callers guarantee it (a shift of 32 or more is undefined here as in TFLite).
 inline int32_t RoundingDivideByPOT(int32_t x, int exponent) {
   const int32_t mask = static_cast<int32_t>((int64_t{1} << exponent) - 1);
   const int32_t remainder = x & mask;
@@ -31,11 +34,18 @@ inline int32_t RoundingDivideByPOT(int32_t x, int exponent) {
   return (x >> exponent) + (remainder > threshold ? 1 : 0);
 }
 
-// x * M for M = quantized_multiplier * 2^(shift - 31), TFLite's double rounding.
+// The largest shift MultiplyByQuantizedMultiplier accepts: TFLite computes
+// x * (1 << shift), defined with wrap-around up to 31 bits; beyond that the
+// shift itself is undefined (x86 uses shift % 32), so Prepare refuses it.
+constexpr int kMaxMultiplierShift = 31;
+
+// x * M for M = quantized_multiplier * 2^(shift - 31), TFLite's double
+// rounding. -31 <= shift <= kMaxMultiplierShift.
 inline int32_t MultiplyByQuantizedMultiplier(int32_t x, int32_t quantized_multiplier, int shift) {
   const int left_shift = shift > 0 ? shift : 0;
   const int right_shift = shift > 0 ? 0 : -shift;
-  const auto shifted = static_cast<int32_t>(static_cast<uint32_t>(x) << left_shift);
+  // TFLite's x * (1 << left_shift) wraps; WrappingShiftLeft wraps the same way.
+  const int32_t shifted = WrappingShiftLeft(x, left_shift);
   return RoundingDivideByPOT(SaturatingRoundingDoublingHighMul(shifted, quantized_multiplier), right_shift);
 }
 
@@ -46,26 +56,37 @@ inline int32_t MultiplyByQuantizedMultiplierSmallerThanOneExp(int32_t x, int32_t
 
 // For multipliers of one or more (shift >= 0).
 inline int32_t MultiplyByQuantizedMultiplierGreaterThanOne(int32_t x, int32_t quantized_multiplier, int shift) {
-  return SaturatingRoundingDoublingHighMul(static_cast<int32_t>(static_cast<uint32_t>(x) << shift),
-                                           quantized_multiplier);
+  return SaturatingRoundingDoublingHighMul(WrappingShiftLeft(x, shift), quantized_multiplier);
 }
 
 // 64-bit input form used by the int16 kernels: the multiplier is first
 // reduced to 16 bits (rounded), then x * reduced is shifted right by
 // 15 - shift with rounding half up, as TFLite's int64 overload does.
-// Assumes |x| < 2^47 and shift in [-31, 7].
+// TFLite assumes |x| < 2^47 and shift in [-31, 7]; outside that its
+// product wraps, and so does ours (WrappingMul64/WrappingAdd64), and the
+// result is truncated to int32 (modulo 2^32). The shift must keep
+// 15 - shift in [1, 63], i.e. shift in [-48, 14]: callers guarantee it.
 inline int32_t MultiplyByQuantizedMultiplier64(int64_t x, int32_t quantized_multiplier, int shift) {
   const int32_t reduced = quantized_multiplier < 0x7FFF0000 ? ((quantized_multiplier + (1 << 15)) >> 16) : 0x7FFF;
-  const int64_t total_shift = 15 - shift;
+  const int total_shift = 15 - shift;
   const int64_t round = int64_t{1} << (total_shift - 1);
-  const int64_t result = (x * static_cast<int64_t>(reduced) + round) >> total_shift;
+  const int64_t result = WrappingAdd64(WrappingMul64(x, reduced), round) >> total_shift;
   return static_cast<int32_t>(result);
 }
 
 // Splits a real multiplier into a 31-bit mantissa and an exponent, rounding
 // the mantissa to nearest as TFLite's QuantizeMultiplier does.
+//
+// Defined for every double. A NaN or infinite multiplier (from a NaN or inf
+// scale, or a division by a zero scale) gives mantissa 0 and shift 0, so the
+// op outputs its zero point. That is what TFLM computes on x86-64: frexp
+// leaves the exponent 0 and the undefined double -> int64 conversion yields
+// INT64_MIN, whose low 32 bits are 0. A computed value rather than an error,
+// because the multiplier is built in many Prepare functions and the model's
+// scales are each op's own business (the ops that refuse such scales do so
+// before calling this).
 inline void QuantizeMultiplier(double double_multiplier, int32_t* quantized_multiplier, int* shift) {
-  if (double_multiplier == 0.0) {
+  if (double_multiplier == 0.0 || !std::isfinite(double_multiplier)) {
     *quantized_multiplier = 0;
     *shift = 0;
     return;
@@ -80,10 +101,10 @@ inline void QuantizeMultiplier(double double_multiplier, int32_t* quantized_mult
     *shift = 0;
     fixed = 0;
   }
-  if (*shift > 30) {
-    *shift = 30;
-    fixed = (int64_t{1} << 31) - 1;
-  }
+  // No clamp above: TFLM's (double-rounding) build keeps shifts of 31 and
+  // more, and a shift of 31 gives a defined, wrapped answer that we match.
+  // Shifts above kMaxMultiplierShift are undefined in TFLM; Prepare refuses
+  // them (RequireMultiplierShift in tensor_checks.h).
   *quantized_multiplier = static_cast<int32_t>(fixed);
 }
 

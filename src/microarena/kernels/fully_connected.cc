@@ -87,6 +87,7 @@ Status PrepareInt8(const PrepareContext& context, const TensorView& input, const
   const double multiplier = static_cast<double>(input_scale * filter_scale) / static_cast<double>(output_scale);
   int shift = 0;
   fixed_point::QuantizeMultiplier(multiplier, &quant->output_multiplier, &shift);
+  MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, multiplier, shift));
   quant->output_shift = shift;
   quant->input_offset = -static_cast<int32_t>(input.quantization().zero_point(0));
   quant->filter_offset = 0;

@@ -10,6 +10,7 @@
 #include "microarena/kernels/reference/hard_swish.h"
 #include "microarena/kernels/overlap.h"
 #include "microarena/kernels/registrations.h"
+#include "microarena/kernels/tensor_checks.h"
 
 namespace microarena {
 namespace {
@@ -42,6 +43,10 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   p.output_multiplier = fixed_point::DownScaleInt32ToInt16Multiplier(mantissa);
   p.output_exponent = exponent;
   fixed_point::QuantizeMultiplier(static_cast<double>(hires_input_scale / reluish_scale), &mantissa, &exponent);
+  // The reluish value is shifted left by exponent - 1 with TFLite's
+  // value * (1 << amount); beyond 30 bits that shift is undefined.
+  MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "input", input,
+                                                    static_cast<double>(hires_input_scale / reluish_scale), exponent));
   p.reluish_multiplier = fixed_point::DownScaleInt32ToInt16Multiplier(mantissa);
   p.reluish_exponent = exponent;
   p.input_zero_point = static_cast<int16_t>(input_q.zero_point);

@@ -7,6 +7,7 @@
 #include "microarena/kernels/reference/leaky_relu.h"
 #include "microarena/kernels/overlap.h"
 #include "microarena/kernels/registrations.h"
+#include "microarena/kernels/tensor_checks.h"
 
 namespace microarena {
 namespace {
@@ -45,6 +46,7 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   int shift = 0;
   const auto alpha_real = static_cast<double>(input_q.scale * alpha / output_q.scale);
   fixed_point::QuantizeMultiplier(alpha_real, &p.alpha_multiplier, &shift);
+  MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, alpha_real, shift));
   p.alpha_shift = shift;
   if (p.alpha_multiplier == std::numeric_limits<int32_t>::min()) {
     // TFLM negates the mantissa of a negative alpha; -2^31 has no magnitude.
@@ -53,6 +55,7 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   }
   const auto identity_real = static_cast<double>(input_q.scale / output_q.scale);
   fixed_point::QuantizeMultiplier(identity_real, &p.identity_multiplier, &shift);
+  MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, identity_real, shift));
   p.identity_shift = shift;
   p.input_zero_point = input_q.zero_point;
   p.output_zero_point = output_q.zero_point;

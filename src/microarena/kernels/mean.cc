@@ -6,10 +6,14 @@
 // rescaled by input_scale / output_scale with 1/count folded into the
 // multiplier (reference/mean.h). Both need int32 head scratch, one value per
 // output element, as TFLM requests.
+#include <cstdint>
+#include <limits>
+
 #include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/reference/mean.h"
 #include "microarena/kernels/registrations.h"
 #include "microarena/kernels/shape_op_util.h"
+#include "microarena/kernels/tensor_checks.h"
 
 namespace microarena {
 namespace {
@@ -82,6 +86,15 @@ Status Prepare(PrepareContext& context, const void** op_data) {
     data->axes[distinct++] = static_cast<uint8_t>(axis);
   }
   data->axis_count = static_cast<uint8_t>(distinct);
+  // The int8 paths divide int32 sums by the reduced count as an int32.
+  int64_t reduced_count = 1;
+  for (size_t d = 0; d < rank; ++d) {
+    if (reduced[d]) reduced_count *= input.shape()[d];
+  }
+  if (type == TensorType::kInt8 && reduced_count > std::numeric_limits<int32_t>::max()) {
+    return context.Error(ErrorCode::kUnsupported, "input '%s' reduces %lld values into each output; at most %d",
+                         input.name(), static_cast<long long>(reduced_count), std::numeric_limits<int32_t>::max());
+  }
 
   const auto* options = context.op().raw()->builtin_options_as_ReducerOptions();
   const bool keep_dims = options != nullptr && options->keep_dims();
@@ -110,8 +123,10 @@ Status Prepare(PrepareContext& context, const void** op_data) {
     auto& q = data->quantization;
     q.input_zero_point = static_cast<int32_t>(input.quantization().zero_point(0));
     q.output_zero_point = static_cast<int32_t>(output.quantization().zero_point(0));
-    fixed_point::QuantizeMultiplier(static_cast<double>(input_scale) / static_cast<double>(output_scale),
-                                    &q.multiplier, &q.shift);
+    const double ratio = static_cast<double>(input_scale) / static_cast<double>(output_scale);
+    fixed_point::QuantizeMultiplier(ratio, &q.multiplier, &q.shift);
+    MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(
+        context, "output", output, ratio, q.shift - reference::MeanLog2Count(reduced_count, q.shift)));
     data->mode = q.input_zero_point == q.output_zero_point && input_scale == output_scale ? MeanMode::kInt8SameScale
                                                                                           : MeanMode::kInt8Requantize;
     MICROARENA_RETURN_IF_ERROR(

@@ -9,6 +9,7 @@
 #include "microarena/kernels/reference/mul.h"
 #include "microarena/kernels/overlap.h"
 #include "microarena/kernels/registrations.h"
+#include "microarena/kernels/tensor_checks.h"
 
 namespace microarena {
 namespace {
@@ -66,6 +67,7 @@ Status Prepare(PrepareContext& context, const void** op_data) {
       static_cast<double>(q1.scale) * static_cast<double>(q2.scale) / static_cast<double>(q_out.scale);
   int shift = 0;
   fixed_point::QuantizeMultiplier(real_multiplier, &p.output_multiplier, &shift);
+  MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, real_multiplier, shift));
   p.output_shift = shift;
   p.input1_offset = -q1.zero_point;
   p.input2_offset = -q2.zero_point;

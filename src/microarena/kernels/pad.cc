@@ -4,7 +4,9 @@
 // shape [rank, 2] holding (before, after) per dimension, all >= 0. FLOAT32 and
 // INT32 pad with 0; INT8 and INT16 pad with the output zero point (real 0), as
 // TFLM does. Input and output share type and quantization (data is copied).
+#include <cstdint>
 #include <cstring>
+#include <limits>
 
 #include "microarena/kernels/reference/pad.h"
 #include "microarena/kernels/registrations.h"
@@ -77,10 +79,18 @@ Status Prepare(PrepareContext& context, const void** op_data) {
       return context.Error(ErrorCode::kInvalidArgument, "paddings '%s' has negative padding (%d, %d) for dimension %zu",
                            paddings.name(), before, after, d);
     }
+    // The padded extent is an int32 in the loops; sum in int64 and refuse what does not fit.
+    const int64_t padded = int64_t{input.shape()[d]} + before + after;
+    if (padded > std::numeric_limits<int32_t>::max()) {
+      return context.Error(ErrorCode::kUnsupported,
+                           "paddings '%s' (%d, %d) for dimension %zu of size %d give %lld elements; at most %d",
+                           paddings.name(), before, after, d, input.shape()[d], static_cast<long long>(padded),
+                           std::numeric_limits<int32_t>::max());
+    }
     data->params.input_dims[lead + d] = input.shape()[d];
     data->params.before[lead + d] = before;
     data->params.after[lead + d] = after;
-    expected[d] = input.shape()[d] + before + after;
+    expected[d] = static_cast<int32_t>(padded);
   }
   if (!shape_op::ShapeEquals(output.shape(), expected, rank)) {
     return context.Error(ErrorCode::kInvalidArgument, "output '%s' has shape %s; the paddings give %s",

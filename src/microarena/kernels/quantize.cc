@@ -10,6 +10,7 @@
 #include "microarena/kernels/reference/quantize.h"
 #include "microarena/kernels/overlap.h"
 #include "microarena/kernels/registrations.h"
+#include "microarena/kernels/tensor_checks.h"
 
 namespace microarena {
 namespace {
@@ -63,6 +64,7 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   const double effective_scale = static_cast<double>(input_q.scale) / static_cast<double>(output_q.scale);
   int shift = 0;
   fixed_point::QuantizeMultiplier(effective_scale, &data->requantize.multiplier, &shift);
+  MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, effective_scale, shift));
   data->requantize.shift = shift;
   return OkStatus();
 }

@@ -13,6 +13,7 @@
 #include "microarena/kernels/elementwise_common.h"
 #include "microarena/kernels/reference/activations.h"
 #include "microarena/kernels/reference/quantize.h"
+#include "microarena/kernels/tensor_checks.h"
 
 namespace microarena::relu {
 
@@ -52,6 +53,7 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   const double real_multiplier = static_cast<double>(input_q.scale) / static_cast<double>(output_q.scale);
   int shift = 0;
   fixed_point::QuantizeMultiplier(real_multiplier, &p.multiplier, &shift);
+  MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, real_multiplier, shift));
   p.shift = shift;
   p.input_zero_point = input_q.zero_point;
   p.output_zero_point = output_q.zero_point;

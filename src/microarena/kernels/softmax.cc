@@ -11,6 +11,7 @@
 #include "microarena/kernels/elementwise_common.h"
 #include "microarena/kernels/reference/softmax.h"
 #include "microarena/kernels/registrations.h"
+#include "microarena/kernels/tensor_checks.h"
 
 namespace microarena {
 namespace {
@@ -82,7 +83,9 @@ Status Prepare(PrepareContext& context, const void** op_data) {
                (int64_t{1} << 31) - 1.0);
   int left_shift = 0;
   fixed_point::QuantizeMultiplier(real_multiplier, &data->quantized.input_multiplier, &left_shift);
-  if (!(real_multiplier > 1.0) || left_shift < 0 || left_shift > 30) {
+  // The cap 2^31 - 1 gives a left shift of 31, which TFLite shifts by (with
+  // wrap-around, defined in MultiplyByQuantizedMultiplierGreaterThanOne).
+  if (!(real_multiplier > 1.0) || left_shift < 0 || left_shift > fixed_point::kMaxMultiplierShift) {
     return context.Error(ErrorCode::kUnsupported,
                          "beta %g * input scale %g gives a diff multiplier %g out of TFLM's range (> 2^-26)",
                          static_cast<double>(beta), static_cast<double>(input_q.scale), real_multiplier / (1 << 26));

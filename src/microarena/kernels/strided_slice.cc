@@ -16,6 +16,7 @@
 #include "microarena/kernels/reference/strided_slice.h"
 #include "microarena/kernels/registrations.h"
 #include "microarena/kernels/shape_op_util.h"
+#include "microarena/kernels/wrapping_math.h"
 
 namespace microarena {
 namespace {
@@ -108,7 +109,9 @@ Status Prepare(PrepareContext& context, const void** op_data) {
       stop = start + 1;
     } else {
       const auto extent = static_cast<float>(stop - start) / static_cast<float>(stride);
-      const auto dim = static_cast<int32_t>(std::ceil(extent));
+      // TruncateToInt32: an extent of 2^31 (a whole INT32_MAX dimension, in
+      // float) does not convert; it gives INT32_MIN, hence 0, as in TFLM on x86-64.
+      const int32_t dim = fixed_point::TruncateToInt32(std::ceil(extent));
       expected[expected_rank++] = dim < 0 ? 0 : dim;
     }
     data->input_dims[lead + d] = static_cast<int32_t>(size);

@@ -17,6 +17,7 @@
 #include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/reference/svdf.h"
 #include "microarena/kernels/registrations.h"
+#include "microarena/kernels/tensor_checks.h"
 
 namespace microarena {
 namespace {
@@ -177,8 +178,10 @@ Status Prepare(PrepareContext& context, const void** op_data) {
     const double output_scale_ratio = static_cast<double>(state_scale * time_scale / output_scale);
     int shift = 0;
     fixed_point::QuantizeMultiplier(feature_scale_ratio, &params.feature_multiplier, &shift);
+    MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "state", state, feature_scale_ratio, shift));
     params.feature_shift = shift;
     fixed_point::QuantizeMultiplier(output_scale_ratio, &params.output_multiplier, &shift);
+    MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, output_scale_ratio, shift));
     params.output_shift = shift;
 
     MICROARENA_RETURN_IF_ERROR(context.RequestScratch(batch_filters * sizeof(int32_t), &data->scratch_index));

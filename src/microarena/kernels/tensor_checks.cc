@@ -1,5 +1,7 @@
 #include "microarena/kernels/tensor_checks.h"
 
+#include "microarena/kernels/fixed_point.h"
+
 namespace microarena {
 
 Status RequireType(const PrepareContext& context, const char* role, const TensorView& tensor, TensorType type) {
@@ -45,6 +47,15 @@ Status RequirePerTensorQuantization(const PrepareContext& context, const char* r
                          tensor.index(), tensor.name(), static_cast<long long>(zero_point), qmin, qmax);
   }
   return OkStatus();
+}
+
+Status RequireMultiplierShift(const PrepareContext& context, const char* role, const TensorView& tensor,
+                              double multiplier, int shift) {
+  if (shift <= fixed_point::kMaxMultiplierShift) return OkStatus();
+  return context.Error(ErrorCode::kUnsupported,
+                       "%s tensor %d '%s': requantization multiplier %g needs a left shift of %d bits; at most %d "
+                       "are defined (TFLite's shift would be undefined)",
+                       role, tensor.index(), tensor.name(), multiplier, shift, fixed_point::kMaxMultiplierShift);
 }
 
 }  // namespace microarena

@@ -22,6 +22,14 @@ Status RequireArity(const PrepareContext& context, size_t min_inputs, size_t max
 Status RequirePerTensorQuantization(const PrepareContext& context, const char* role, const TensorView& tensor,
                                     int32_t qmin, int32_t qmax);
 
+// OK when `shift`, the exponent QuantizeMultiplier gave for `multiplier`,
+// is at most fixed_point::kMaxMultiplierShift (31). A larger multiplier
+// (2^31 or more, e.g. an output scale far below input x filter scale) makes
+// TFLite shift by 32 bits or more, which is undefined: refused, naming the
+// tensor (`role`, e.g. "output") whose scale sets it.
+Status RequireMultiplierShift(const PrepareContext& context, const char* role, const TensorView& tensor,
+                              double multiplier, int shift);
+
 // Dimension `axis` of a tensor whose rank was checked.
 inline int32_t Dim(const TensorView& tensor, size_t axis) { return tensor.shape()[axis]; }
 // A rank-4 tensor's shape as NHWC.

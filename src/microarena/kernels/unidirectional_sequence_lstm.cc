@@ -18,6 +18,7 @@
 #include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/reference/lstm.h"
 #include "microarena/kernels/registrations.h"
+#include "microarena/kernels/tensor_checks.h"
 
 namespace microarena {
 namespace {
@@ -58,12 +59,15 @@ bool PerTensorQuantization(const TensorView& tensor, float* scale, int32_t* zero
   return true;
 }
 
-reference::LstmMultiplier Multiplier(double real) {
-  reference::LstmMultiplier result;
+// QuantizeMultiplier of `real`, refused when its shift is out of range
+// (`role` and `tensor` name the tensor whose scale sets it).
+Status Multiplier(const PrepareContext& context, const char* role, const TensorView& tensor, double real,
+                  reference::LstmMultiplier* result) {
   int shift = 0;
-  fixed_point::QuantizeMultiplier(real, &result.multiplier, &shift);
-  result.shift = shift;
-  return result;
+  fixed_point::QuantizeMultiplier(real, &result->multiplier, &shift);
+  MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, role, tensor, real, shift));
+  result->shift = shift;
+  return OkStatus();
 }
 
 Status CheckShape(PrepareContext& context, size_t input, int32_t dim0, int32_t dim1) {
@@ -116,6 +120,17 @@ Status PrepareInteger(PrepareContext& context, LstmOpData* data) {
     return context.Error(ErrorCode::kUnsupported, "cell state tensor %d scale %g is not a power of two",
                          cell.index(), static_cast<double>(cell_scale));
   }
+  // tanh(c) scales the cell by 3 * 2^(12 + power) (TFLM's power-of-two tanh):
+  // a left shift of 3 beyond 29 bits overflows int32 and a right shift beyond
+  // 31 bits is undefined, in TFLM too, so such scales are refused.
+  constexpr float kMinCellPower = -43.0f;
+  constexpr float kMaxCellPower = 17.0f;
+  if (!(log2_rounded >= kMinCellPower && log2_rounded <= kMaxCellPower)) {
+    return context.Error(ErrorCode::kUnsupported,
+                         "cell state tensor %d '%s' scale 2^%g is outside the int16 tanh's range [2^%g, 2^%g]",
+                         cell.index(), cell.name(), static_cast<double>(log2_rounded),
+                         static_cast<double>(kMinCellPower), static_cast<double>(kMaxCellPower));
+  }
   reference::LstmIntegerParams& params = data->params;
   params.cell_scale_power = static_cast<int32_t>(log2_rounded);
   params.input_offset = -input_zp;
@@ -134,17 +149,23 @@ Status PrepareInteger(PrepareContext& context, LstmOpData* data) {
                            weights.index(), recurrent.index());
     }
     // TFLM's FC multiplier: the scale product in float, widened, then divided.
-    params.input_fc[g] = Multiplier(static_cast<double>(input_scale * weight_scale) /
-                                    static_cast<double>(kGateInputScale));
-    params.recurrent_fc[g] = Multiplier(static_cast<double>(hidden_scale * recurrent_scale) /
-                                        static_cast<double>(kGateInputScale));
+    MICROARENA_RETURN_IF_ERROR(Multiplier(
+        context, "weights", weights,
+        static_cast<double>(input_scale * weight_scale) / static_cast<double>(kGateInputScale), &params.input_fc[g]));
+    MICROARENA_RETURN_IF_ERROR(Multiplier(
+        context, "recurrent weights", recurrent,
+        static_cast<double>(hidden_scale * recurrent_scale) / static_cast<double>(kGateInputScale),
+        &params.recurrent_fc[g]));
   }
   // The element-wise products: both factors widened, then multiplied and divided in double.
   const double gate_out = static_cast<double>(kGateOutputScale);
-  params.forget_times_cell = Multiplier(gate_out * static_cast<double>(cell_scale) / static_cast<double>(cell_scale));
-  params.input_times_cell_gate = Multiplier(gate_out * gate_out / static_cast<double>(cell_scale));
-  params.hidden = Multiplier(gate_out * gate_out / static_cast<double>(hidden_scale));
-  return OkStatus();
+  MICROARENA_RETURN_IF_ERROR(Multiplier(context, "cell state", cell,
+                                        gate_out * static_cast<double>(cell_scale) / static_cast<double>(cell_scale),
+                                        &params.forget_times_cell));
+  MICROARENA_RETURN_IF_ERROR(Multiplier(context, "cell state", cell, gate_out * gate_out / static_cast<double>(cell_scale),
+                                        &params.input_times_cell_gate));
+  return Multiplier(context, "hidden state", hidden, gate_out * gate_out / static_cast<double>(hidden_scale),
+                    &params.hidden);
 }
 
 Status Prepare(PrepareContext& context, const void** op_data) {

@@ -94,8 +94,11 @@ struct ReluInt8Params {
 
 inline void ReluInt8(const ReluInt8Params& p, size_t count, const int8_t* input, int8_t* output) {
   for (size_t i = 0; i < count; ++i) {
-    const int32_t y = p.output_zero_point + fixed_point::MultiplyByQuantizedMultiplier(
-                                                int32_t{input[i]} - p.input_zero_point, p.multiplier, p.shift);
+    // A multiplier up to 2^30 takes the rescaled value near INT32_MIN/MAX,
+    // where the zero point add wraps in TFLite, as WrappingAdd does.
+    const int32_t y = fixed_point::WrappingAdd(
+        p.output_zero_point,
+        fixed_point::MultiplyByQuantizedMultiplier(int32_t{input[i]} - p.input_zero_point, p.multiplier, p.shift));
     output[i] = static_cast<int8_t>(std::min(p.activation_max, std::max(p.activation_min, y)));
   }
 }

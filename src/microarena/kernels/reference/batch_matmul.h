@@ -106,10 +106,12 @@ inline void BatchMatmulInt8(const BatchMatmulShape& shape, const BatchMatmulQuan
             for (size_t k = 0; k < depth; ++k) {
               const int32_t rhs_value = r[k * r_k + c * r_col];
               const int32_t lhs_value = l[a * l_row + k * l_k];
-              total += (rhs_value - q.rhs_zero_point) * (lhs_value - q.lhs_zero_point);
+              total = fixed_point::WrappingAdd(
+                  total, (rhs_value - q.rhs_zero_point) * (lhs_value - q.lhs_zero_point));
             }
+            // Long sums and the zero point add wrap in TFLite, as WrappingAdd does.
             int32_t value = fixed_point::MultiplyByQuantizedMultiplier(total, q.multiplier, q.shift);
-            value += q.output_zero_point;
+            value = fixed_point::WrappingAdd(value, q.output_zero_point);
             value = std::min<int32_t>(127, std::max<int32_t>(-128, value));
             out[a * cols + c] = static_cast<int8_t>(value);
           }

@@ -18,6 +18,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "microarena/kernels/wrapping_math.h"
+
 namespace microarena::reference {
 
 struct ConcatenationSlab {
@@ -52,7 +54,10 @@ inline void ConcatenateRequantizeInt8(const ConcatenationSlab& slab, float input
     int8_t* out = output + k * slab.output_slab + slab.output_offset;
     for (size_t j = 0; j < slab.input_slab; ++j) {
       const float scaled = static_cast<float>(in[j]) * scale + bias;
-      const int32_t value = static_cast<int32_t>(std::round(scaled)) + output_zero_point;
+      // An inf/NaN or huge scale ratio makes the conversion undefined in
+      // TFLite; TruncateToInt32 gives x86-64's answer, then the add wraps.
+      const int32_t value =
+          fixed_point::WrappingAdd(fixed_point::TruncateToInt32(std::round(scaled)), output_zero_point);
       out[j] = static_cast<int8_t>(std::min<int32_t>(127, std::max<int32_t>(-128, value)));
     }
   }

@@ -67,18 +67,22 @@ inline size_t ConvFilterOffset(const ConvFilterShape& shape, int32_t o, int32_t 
   return RowMajorOffset4d(shape.height, shape.width, shape.input_channels, o, y, x, i);
 }
 
-// Requantizes one accumulator of output channel `channel` to int8.
+// Requantizes one accumulator of output channel `channel` to int8. The
+// rescaled value may be near INT32_MIN/MAX; adding the zero point then wraps
+// in TFLite before the clamp, and WrappingAdd wraps the same way.
 inline int8_t RequantizeToInt8(int32_t acc, const QuantizedConvParams& q, int32_t channel) {
   const auto c = static_cast<size_t>(channel);
   const int32_t value = fixed_point::MultiplyByQuantizedMultiplier(acc, q.output_multiplier[c], q.output_shift[c]);
-  return ClampToInt8(value + q.output_offset, q.activation_min, q.activation_max);
+  return ClampToInt8(fixed_point::WrappingAdd(value, q.output_offset), q.activation_min, q.activation_max);
 }
 
 // The arithmetic that differs between the int8 and float convolutions; the
 // loops in Conv and DepthwiseConv (depthwise_conv.h) are shared.
 //
 // int8: int32 sum of filter * (input - zp_in), plus the bias, requantized with
-// the output channel's multiplier and clamped.
+// the output channel's multiplier and clamped. Each product fits easily
+// (|filter| <= 128, |input - zp_in| <= 255 as Prepare checks zp_in), but the
+// sum of many taps and the bias add wrap in TFLite: WrappingAdd does the same.
 struct Int8ConvMath {
   using Value = int8_t;
   using Accumulator = int32_t;
@@ -88,10 +92,10 @@ struct Int8ConvMath {
   void Accumulate(int32_t& acc, int8_t input, int8_t filter) const {
     const int32_t input_value = input;
     const int32_t filter_value = filter;
-    acc += filter_value * (input_value + quant.input_offset);
+    acc = fixed_point::WrappingAdd(acc, filter_value * (input_value + quant.input_offset));
   }
   int8_t Output(int32_t acc, int32_t o) const {
-    if (bias != nullptr) acc += bias[o];
+    if (bias != nullptr) acc = fixed_point::WrappingAdd(acc, bias[o]);
     return RequantizeToInt8(acc, quant, o);
   }
 };

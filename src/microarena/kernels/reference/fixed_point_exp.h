@@ -20,14 +20,7 @@
 
 namespace microarena::fixed_point {
 
-// Two's complement wrapping add/sub/negate (defined behaviour for all inputs).
-inline int32_t WrappingAdd(int32_t a, int32_t b) {
-  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
-}
-inline int32_t WrappingSub(int32_t a, int32_t b) {
-  return static_cast<int32_t>(static_cast<uint32_t>(a) - static_cast<uint32_t>(b));
-}
-inline int32_t WrappingNegate(int32_t a) { return static_cast<int32_t>(0u - static_cast<uint32_t>(a)); }
+// WrappingAdd/Sub/Negate (defined wrap-around) are in wrapping_math.h.
 
 // (a + b) / 2 rounded to nearest, ties away from zero.
 inline int32_t RoundingHalfSum(int32_t a, int32_t b) {
@@ -179,8 +172,10 @@ inline int CountLeadingZeros32(uint32_t x) { return x == 0 ? 32 : __builtin_clz(
 inline int32_t GetReciprocal(int32_t x, int x_integer_digits, int* num_bits_over_unit) {
   const int headroom_plus_one = CountLeadingZeros32(static_cast<uint32_t>(x));
   *num_bits_over_unit = x_integer_digits - headroom_plus_one;
-  const auto shifted_sum_minus_one =
-      static_cast<int32_t>((static_cast<uint32_t>(x) << headroom_plus_one) - (uint32_t{1} << 31));
+  // x == 0 has 32 leading zeros, and a 32-bit shift is undefined; shifting
+  // a zero gives zero whatever the amount (TFLite's x86 build also gets 0).
+  const uint32_t shifted = x == 0 ? 0u : static_cast<uint32_t>(x) << headroom_plus_one;
+  const auto shifted_sum_minus_one = static_cast<int32_t>(shifted - (uint32_t{1} << 31));
   return OneOverOnePlusXForXIn01(shifted_sum_minus_one);
 }
 

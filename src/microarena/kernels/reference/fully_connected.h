@@ -49,11 +49,12 @@ inline void FullyConnectedInt8(const QuantizedFullyConnectedParams& params, cons
       for (int32_t d = 0; d < shape.accum_depth; ++d) {
         const int32_t input_value = input[RowMajorOffset(b, shape.accum_depth, d)];
         const int32_t filter_value = filter[RowMajorOffset(o, shape.accum_depth, d)];
-        acc += (filter_value + params.filter_offset) * (input_value + params.input_offset);
+        acc = fixed_point::WrappingAdd(acc, (filter_value + params.filter_offset) * (input_value + params.input_offset));
       }
-      if (bias != nullptr) acc += bias[o];
+      // The sum, the bias add and the zero point add wrap in TFLite.
+      if (bias != nullptr) acc = fixed_point::WrappingAdd(acc, bias[o]);
       acc = fixed_point::MultiplyByQuantizedMultiplier(acc, params.output_multiplier, params.output_shift);
-      acc += params.output_offset;
+      acc = fixed_point::WrappingAdd(acc, params.output_offset);
       acc = std::max(acc, params.activation_min);
       acc = std::min(acc, params.activation_max);
       output[RowMajorOffset(b, shape.output_depth, o)] = static_cast<int8_t>(acc);

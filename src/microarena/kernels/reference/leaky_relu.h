@@ -34,12 +34,15 @@ inline void LeakyReluInt8(const LeakyReluInt8Params& p, size_t count, const int8
   const int32_t alpha_magnitude = alpha_negative ? -p.alpha_multiplier : p.alpha_multiplier;
   for (size_t i = 0; i < count; ++i) {
     const int32_t x = int32_t{input[i]} - p.input_zero_point;
+    // The rescaled value may be INT32_MIN (negated) or near INT32_MIN/MAX
+    // (plus the zero point); TFLite wraps there, as the Wrapping* helpers do.
     int32_t y = p.output_zero_point;
     if (x >= 0) {
-      y += fixed_point::MultiplyByQuantizedMultiplier(x, p.identity_multiplier, p.identity_shift);
+      y = fixed_point::WrappingAdd(y, fixed_point::MultiplyByQuantizedMultiplier(x, p.identity_multiplier,
+                                                                                 p.identity_shift));
     } else {
       const int32_t scaled = fixed_point::MultiplyByQuantizedMultiplier(x, alpha_magnitude, p.alpha_shift);
-      y += alpha_negative ? -scaled : scaled;
+      y = fixed_point::WrappingAdd(y, alpha_negative ? fixed_point::WrappingNegate(scaled) : scaled);
     }
     output[i] = static_cast<int8_t>(std::clamp<int32_t>(y, -128, 127));
   }

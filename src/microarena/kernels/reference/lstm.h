@@ -67,8 +67,10 @@ inline int32_t ScaleInt16ActivationInput(int16_t x, int32_t input_multiplier, in
     input_multiplier = 3 << input_left_shift;
     input_left_shift = 0;
   }
+  // 3 << 29 times an int16 wraps in TFLite, as WrappingMul/WrappingAdd do.
+  // Prepare keeps input_left_shift within [0, 31] and 3 << shift within int32.
   const int32_t round = input_left_shift > 0 ? 1 << (input_left_shift - 1) : 0;
-  return (x * input_multiplier + round) >> input_left_shift;
+  return fixed_point::WrappingAdd(fixed_point::WrappingMul(x, input_multiplier), round) >> input_left_shift;
 }
 
 // Logistic of int16 values: table lookup with linear interpolation on
@@ -77,7 +79,7 @@ inline void LogisticInt16(int32_t input_multiplier, int32_t input_left_shift, in
                           int16_t* output) {
   for (int i = 0; i < size; ++i) {
     const int32_t x = ScaleInt16ActivationInput(input[i], input_multiplier, input_left_shift);
-    const auto magnitude = static_cast<uint32_t>(x < 0 ? -x : x);
+    const uint32_t magnitude = fixed_point::UnsignedMagnitude(x);
     const uint32_t index = magnitude >> 9;
     uint32_t result = 0;
     if (index >= 255) {
@@ -98,7 +100,7 @@ inline void TanhInt16(int32_t input_multiplier, int32_t input_left_shift, int si
                       int16_t* output) {
   for (int i = 0; i < size; ++i) {
     const int32_t x = ScaleInt16ActivationInput(input[i], input_multiplier, input_left_shift);
-    const auto magnitude = static_cast<uint32_t>(x < 0 ? -x : x);
+    const uint32_t magnitude = fixed_point::UnsignedMagnitude(x);
     const uint32_t index = magnitude >> 8;
     int32_t result = 0;
     if (index >= 255) {
@@ -143,8 +145,9 @@ inline void FullyConnectedInt8ToInt16(LstmMultiplier scale, int32_t input_offset
     for (int o = 0; o < output_size; ++o) {
       const int8_t* w = weights + o * input_size;
       int32_t acc = 0;
-      for (int i = 0; i < input_size; ++i) acc += w[i] * (x[i] + input_offset);
-      if (bias != nullptr) acc += bias[o];
+      // The sum and the bias add wrap in TFLite, as WrappingAdd does.
+      for (int i = 0; i < input_size; ++i) acc = fixed_point::WrappingAdd(acc, w[i] * (x[i] + input_offset));
+      if (bias != nullptr) acc = fixed_point::WrappingAdd(acc, bias[o]);
       const int32_t scaled = fixed_point::MultiplyByQuantizedMultiplier(acc, scale.multiplier, scale.shift);
       output[b * output_size + o] = static_cast<int16_t>(std::min(std::max(scaled, int32_t{-32768}), int32_t{32767}));
     }
@@ -167,8 +170,8 @@ inline void MulInt16(LstmMultiplier scale, int32_t output_offset, int size, cons
   const int32_t high = std::numeric_limits<Out>::max();
   for (int i = 0; i < size; ++i) {
     const int32_t product = a[i] * b[i];
-    const int32_t value =
-        output_offset + fixed_point::MultiplyByQuantizedMultiplier(product, scale.multiplier, scale.shift);
+    const int32_t value = fixed_point::WrappingAdd(
+        output_offset, fixed_point::MultiplyByQuantizedMultiplier(product, scale.multiplier, scale.shift));
     output[i] = static_cast<Out>(std::min(std::max(value, low), high));
   }
 }

@@ -51,6 +51,20 @@ inline int64_t MeanReducedCount(const MeanShape& shape) {
   return count;
 }
 
+// The power of two folded into the multiplier with 1/count:
+// min(floor(log2(count)), 32, 31 + shift); 0 for no elements. The kernel
+// rescales with shift - MeanLog2Count(count, shift).
+inline int MeanLog2Count(int64_t count, int shift) {
+  if (count <= 0) return 0;
+  const int log2_count = 63 - __builtin_clzll(static_cast<unsigned long long>(count));
+  return std::min(std::min(log2_count, 32), 31 + shift);
+}
+
+// acc + value: float for float, wrapping for int32 (TFLite's int32 sums wrap
+// when more than 2^24 int8 values are reduced into one output).
+inline float AddInto(float acc, float value) { return acc + value; }
+inline int32_t AddInto(int32_t acc, int32_t value) { return fixed_point::WrappingAdd(acc, value); }
+
 // Adds every input element to accumulator[output offset], walking the input
 // in row-major order. `accumulators` must be zeroed by the caller.
 template <typename In, typename Acc>
@@ -69,7 +83,7 @@ void MeanAccumulate(const MeanShape& shape, const In* input, Acc* accumulators) 
   size_t index[kMeanMaxRank] = {};
   size_t output_offset = 0;
   for (size_t i = 0; i < count; ++i) {
-    accumulators[output_offset] = static_cast<Acc>(accumulators[output_offset] + static_cast<Acc>(input[i]));
+    accumulators[output_offset] = AddInto(accumulators[output_offset], static_cast<Acc>(input[i]));
     for (size_t d = shape.rank; d-- > 0;) {
       ++index[d];
       output_offset += output_stride[d];
@@ -119,15 +133,14 @@ inline void MeanInt8Requantize(const MeanShape& shape, const MeanQuantization& q
   MeanAccumulate(shape, input, sums);
   const int64_t count = MeanReducedCount(shape);
   if (count == 0) return;
-  int log2_count = 63 - __builtin_clzll(static_cast<unsigned long long>(count));
-  log2_count = std::min(log2_count, 32);
-  log2_count = std::min(log2_count, 31 + q.shift);
+  const int log2_count = MeanLog2Count(count, q.shift);
   const auto multiplier =
       static_cast<int32_t>((static_cast<int64_t>(q.multiplier) << log2_count) / count);
   const int shift = q.shift - log2_count;
   for (size_t o = 0; o < output_count; ++o) {
     const auto centered = static_cast<int32_t>(sums[o] - static_cast<int64_t>(q.input_zero_point) * count);
-    int32_t value = fixed_point::MultiplyByQuantizedMultiplier(centered, multiplier, shift) + q.output_zero_point;
+    int32_t value = fixed_point::WrappingAdd(fixed_point::MultiplyByQuantizedMultiplier(centered, multiplier, shift),
+                                             q.output_zero_point);
     value = std::min<int32_t>(127, std::max<int32_t>(-128, value));
     output[o] = static_cast<int8_t>(value);
   }

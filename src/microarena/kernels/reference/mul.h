@@ -32,8 +32,11 @@ struct MulQuantizedParams {
 template <typename T>
 inline T MulQuantizedElement(T x, T y, const MulQuantizedParams& p) {
   const int32_t product = (p.input1_offset + int32_t{x}) * (p.input2_offset + int32_t{y});
-  const int32_t output =
-      p.output_offset + fixed_point::MultiplyByQuantizedMultiplier(product, p.output_multiplier, p.output_shift);
+  // |product| <= 255 * 255 (Prepare checks the zero points), but a multiplier
+  // up to 2^30 can rescale it near INT32_MIN/MAX, where adding the zero point
+  // wraps in TFLite: WrappingAdd wraps the same way.
+  const int32_t output = fixed_point::WrappingAdd(
+      p.output_offset, fixed_point::MultiplyByQuantizedMultiplier(product, p.output_multiplier, p.output_shift));
   return static_cast<T>(std::min(p.activation_max, std::max(p.activation_min, output)));
 }
 

@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <limits>
 
+#include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/reference/nhwc.h"
 
 namespace microarena::reference {
@@ -91,12 +92,17 @@ inline bool PoolReduce(const PoolParams& params, const NhwcShape& input_shape, c
 inline bool AveragePoolInt8(const PoolParams& params, const NhwcShape& input_shape, const int8_t* input,
                             const NhwcShape& output_shape, int8_t* output) {
   return PoolReduce(
-      params, input_shape, input, output_shape, output, int32_t{0}, [](int32_t& sum, int8_t value) { sum += value; },
+      params, input_shape, input, output_shape, output, int32_t{0},
+      [](int32_t& sum, int8_t value) { sum = fixed_point::WrappingAdd(sum, value); },
       [&](int32_t sum, int32_t count, int8_t* out) {
         if (count == 0) return false;
         // Integer division truncates toward zero, so adding or subtracting
-        // half the count first rounds ties away from zero.
-        const int32_t average = sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
+        // half the count first rounds ties away from zero. A window of more
+        // than 2^24 taps can wrap the sum and the rounding add in TFLite;
+        // WrappingAdd/Sub wrap the same way (count > 0, so the division is
+        // defined for every sum).
+        const int32_t average = sum > 0 ? fixed_point::WrappingAdd(sum, count / 2) / count
+                                        : fixed_point::WrappingSub(sum, count / 2) / count;
         *out = ClampToInt8(average, params.activation_min, params.activation_max);
         return true;
       });

@@ -34,25 +34,38 @@ inline int64_t SaturatingRoundToInt64(float x) {
   return static_cast<int64_t>(rounded);
 }
 
+// TFLite adds the zero point to the rounded value in int32, which wraps for a
+// value within the zero point of INT32_MAX/MIN (an int16 zero point of 32767
+// and x / scale = 2147483520, say); that wrap is reproduced. A value outside
+// int32 has no TFLite answer (the conversion is undefined); it saturates to
+// the output's range, NaN to the minimum.
 template <typename OutputT>
 void AffineQuantize(float scale, int32_t zero_point, size_t count, const float* input, OutputT* output) {
-  constexpr int64_t kMin = std::numeric_limits<OutputT>::min();
-  constexpr int64_t kMax = std::numeric_limits<OutputT>::max();
+  constexpr int32_t kMin = std::numeric_limits<OutputT>::min();
+  constexpr int32_t kMax = std::numeric_limits<OutputT>::max();
   for (size_t i = 0; i < count; ++i) {
-    const int64_t unclamped = SaturatingRoundToInt64(input[i] / scale) + zero_point;
+    const float rounded = std::round(input[i] / scale);
+    int32_t unclamped = rounded > 0.0f ? kMax : kMin;
+    if (fixed_point::FitsInt32(rounded)) {
+      unclamped = fixed_point::WrappingAdd(static_cast<int32_t>(rounded), zero_point);
+    }
     output[i] = static_cast<OutputT>(std::clamp(unclamped, kMin, kMax));
   }
 }
 
+// Both zero point operations are int32 in TFLite and wrap (an int32 input's
+// zero point may be anything; a rescaled value near INT32_MAX plus a zero
+// point passes INT32_MAX): the Wrapping helpers wrap the same way, and the
+// clamp comes after, as in TFLite.
 template <typename InputT, typename OutputT>
 void Requantize(const RequantizeParams& params, size_t count, const InputT* input, OutputT* output) {
-  constexpr int64_t kMin = std::numeric_limits<OutputT>::min();
-  constexpr int64_t kMax = std::numeric_limits<OutputT>::max();
+  constexpr int32_t kMin = std::numeric_limits<OutputT>::min();
+  constexpr int32_t kMax = std::numeric_limits<OutputT>::max();
   for (size_t i = 0; i < count; ++i) {
-    const auto centered = static_cast<int32_t>(int64_t{input[i]} - params.input_zero_point);
-    const int64_t unclamped =
-        int64_t{fixed_point::MultiplyByQuantizedMultiplier(centered, params.multiplier, params.shift)} +
-        params.output_zero_point;
+    const int32_t centered = fixed_point::WrappingSub(int32_t{input[i]}, params.input_zero_point);
+    const int32_t unclamped = fixed_point::WrappingAdd(
+        fixed_point::MultiplyByQuantizedMultiplier(centered, params.multiplier, params.shift),
+        params.output_zero_point);
     output[i] = static_cast<OutputT>(std::clamp(unclamped, kMin, kMax));
   }
 }
@@ -60,7 +73,8 @@ void Requantize(const RequantizeParams& params, size_t count, const InputT* inpu
 template <typename InputT>
 void Dequantize(double scale, int32_t zero_point, size_t count, const InputT* input, float* output) {
   for (size_t i = 0; i < count; ++i) {
-    output[i] = static_cast<float>(scale * static_cast<double>(int32_t{input[i]} - zero_point));
+    // int32 in TFLite: an int32 input minus its zero point wraps.
+    output[i] = static_cast<float>(scale * static_cast<double>(fixed_point::WrappingSub(input[i], zero_point)));
   }
 }
 

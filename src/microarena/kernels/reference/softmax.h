@@ -65,8 +65,18 @@ void SoftmaxQuantized(const SoftmaxQuantizedParams& params, size_t rows, size_t 
     int num_bits_over_unit = 0;
     const int32_t reciprocal =
         fixed_point::GetReciprocal(sum_of_exps, kSoftmaxAccumulationIntegerBits, &num_bits_over_unit);
-    // In [0, 31]: the sum is at least one (the row maximum) and below 2^12.
+    // 35 - clz(sum) for int8 output, 27 - clz(sum) for int16. For int8 it
+    // passes 31 once the sum reaches 512 (2^28 in Q12: 512 values near the
+    // row maximum, or a sum that wrapped): TFLite then shifts an int32 by 32
+    // or more bits, which is undefined (x86-64 shifts by exponent % 32 and
+    // gives garbage). Here the exact rounding of its formula is used
+    // instead: x / 2^exponent for 0 <= x < 2^31 is below 1/2 and rounds to
+    // 0, so every output of the row is the minimum.
     const int exponent = num_bits_over_unit + 31 - kOutputBits;
+    if (exponent > 31) {
+      std::fill(out, out + depth, static_cast<OutputT>(kOutputMin));
+      continue;
+    }
 
     for (size_t c = 0; c < depth; ++c) {
       const int32_t diff = int32_t{in[c]} - max_in_row;

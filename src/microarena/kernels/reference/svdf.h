@@ -100,7 +100,7 @@ inline void SvdfInteger(const SvdfIntegerParams& params, const SvdfShape& shape,
       const int8_t* weights_row = weights_feature + f * shape.input_size;
       int32_t dot = 0;
       for (int i = 0; i < shape.input_size; ++i) {
-        dot += weights_row[i] * (input_row[i] - params.input_zero_point);
+        dot = fixed_point::WrappingAdd(dot, weights_row[i] * (input_row[i] - params.input_zero_point));
       }
       int32_t value = fixed_point::MultiplyByQuantizedMultiplier(dot, params.feature_multiplier, params.feature_shift);
       value = std::min(std::max(value, state_min), state_max);
@@ -118,7 +118,9 @@ inline void SvdfInteger(const SvdfIntegerParams& params, const SvdfShape& shape,
       const StateT* memory = state_batch + f * shape.memory_size;
       int32_t dot = 0;
       for (int m = 0; m < shape.memory_size; ++m) {
-        dot += weights_row[m] * (memory[m] - params.state_zero_point);
+        // Each product fits (|weight| <= 2^15, |state - zp| < 2^16, so below
+        // 2^31), but the sum of memory_size of them wraps in TFLite.
+        dot = fixed_point::WrappingAdd(dot, weights_row[m] * (memory[m] - params.state_zero_point));
       }
       scratch[b * shape.filters + f] = dot;
     }
@@ -130,7 +132,7 @@ inline void SvdfInteger(const SvdfIntegerParams& params, const SvdfShape& shape,
     const int32_t* filter_sums = scratch + b * shape.filters;
     for (int u = 0; u < shape.units; ++u) {
       int32_t sum = bias != nullptr ? bias[u] : 0;
-      for (int r = 0; r < shape.rank; ++r) sum += filter_sums[u * shape.rank + r];
+      for (int r = 0; r < shape.rank; ++r) sum = fixed_point::WrappingAdd(sum, filter_sums[u * shape.rank + r]);
       out[u] = sum;
     }
   }
@@ -139,7 +141,7 @@ inline void SvdfInteger(const SvdfIntegerParams& params, const SvdfShape& shape,
   for (int i = 0; i < shape.batches * shape.units; ++i) {
     int32_t value =
         fixed_point::MultiplyByQuantizedMultiplier(scratch_output[i], params.output_multiplier, params.output_shift);
-    value += params.output_zero_point;
+    value = fixed_point::WrappingAdd(value, params.output_zero_point);
     output[i] = static_cast<int8_t>(std::min(std::max(value, int32_t{-128}), int32_t{127}));
   }
 }
