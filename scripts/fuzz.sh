@@ -124,8 +124,10 @@ for target in "${targets[@]}"; do
   [[ $target == problem_csv_fuzz ]] && seed_dir=$seeds/csv
   saved=tests/fuzz/regressions/$target
   inputs=("$seed_dir")
-  [[ -d $saved ]] && inputs+=("$saved")
   if [[ $ci -eq 1 ]]; then
+    # Saved findings seed --ci (they are fixed); a campaign leaves them out, so
+    # that one found earlier in the same campaign does not stop the next round.
+    [[ -d $saved ]] && inputs+=("$saved")
     # A fresh corpus each time: what earlier runs added must not change this one.
     corpus=$build/ci_corpus/$target
     findings=$build/ci_findings/$target

@@ -324,7 +324,12 @@ float QuantizationView::scale(size_t channel) const {
 }
 int64_t QuantizationView::zero_point(size_t channel) const {
   if (raw_ == nullptr || raw_->zero_point() == nullptr || channel >= raw_->zero_point()->size()) return 0;
-  return raw_->zero_point()->Get(static_cast<flatbuffers::uoffset_t>(channel));
+  // Copied, not loaded: the verifier checks a vector's 4-byte length word but
+  // not that its 8-byte elements are 8-byte aligned, and a misaligned 64-bit
+  // load faults on Cortex-M (LDRD) and is undefined in C++.
+  int64_t value = 0;
+  std::memcpy(&value, raw_->zero_point()->Data() + channel * sizeof(int64_t), sizeof(value));
+  return flatbuffers::EndianScalar(value);
 }
 int32_t QuantizationView::quantized_dimension() const {
   return raw_ == nullptr ? 0 : raw_->quantized_dimension();
