@@ -41,6 +41,9 @@ struct FloatActivationRange {
 };
 
 // One quantized ADD (kSubtract = false) or SUB (kSubtract = true) element.
+// Plain int32 arithmetic is safe here, unlike in the other kernels: Prepare
+// keeps zero points within int8 (|q - zp| <= 255, 255 * 2^20 < 2^28) and
+// every multiplier below one, so no step can pass 2^29.
 template <bool kSubtract, typename T>
 inline T AddQuantizedElement(T x, T y, const AddQuantizedParams& p) {
   using fixed_point::MultiplyByQuantizedMultiplierSmallerThanOneExp;
