@@ -505,6 +505,63 @@ TEST(KernelEdgeOracleTest, QuantizeZeroPointWraps) {
   }
 }
 
+TEST(KernelEdgeOracleTest, QuantizeInt16AndInt32Edges) {
+  MICROARENA_REQUIRE_ORACLE();
+  const std::vector<int16_t> int16_edges = {-32768, -32767, -129, -128, -1, 0, 1, 127, 128, 32766, 32767};
+  const std::vector<int32_t> int32_edges = {kInt32Min, kInt32Min + 1, -32769, -1, 0, 1, 32768, kInt32Max - 1,
+                                            kInt32Max};
+  // The three output scales of kOutputScales (M = 1, M = 1.5 * 2^30 with
+  // shift 31, M flushed to 0) against input scale 1.
+  int cases = 0;
+  for (float out_scale : kOutputScales) {
+    for (int64_t zp : {int64_t{-32768}, int64_t{32767}}) {
+      const std::string n = std::to_string(cases++);
+      // INT16 -> INT16 and INT16 -> INT8 with zero points at the limits.
+      std::vector<int16_t> row;  // UnaryModel's 256 values: the edges, repeated
+      while (row.size() < 256) row.push_back(int16_edges[row.size() % int16_edges.size()]);
+      ExpectSameAsOracle("requantize_i16_i16_" + n,
+                         UnaryModel(BuiltinOp::kQuantize, {}, TensorType::kInt16, 1.0f, zp, out_scale, -zp - 1),
+                         {BytesOf(row)});
+      OneOp to_int8;
+      to_int8.Input(TensorType::kInt16, {static_cast<int32_t>(int16_edges.size())}, 1.0f, zp);
+      ExpectSameAsOracle("requantize_i16_i8_" + n,
+                         to_int8.Finish(BuiltinOp::kQuantize, {}, TensorType::kInt8,
+                                        {static_cast<int32_t>(int16_edges.size())}, out_scale, zp < 0 ? 127 : -128),
+                         {BytesOf(int16_edges)});
+    }
+    // INT32 -> INT8 with input zero points INT32_MIN and INT32_MAX: the
+    // input minus its zero point wraps in TFLite's int32 subtraction.
+    for (int64_t zp : {int64_t{kInt32Min}, int64_t{kInt32Max}, int64_t{0}}) {
+      OneOp m;
+      m.Input(TensorType::kInt32, {static_cast<int32_t>(int32_edges.size())}, 1.0f, zp);
+      ExpectSameAsOracle("requantize_i32_i8_" + std::to_string(cases++),
+                         m.Finish(BuiltinOp::kQuantize, {}, TensorType::kInt8,
+                                  {static_cast<int32_t>(int32_edges.size())}, out_scale, 0),
+                         {BytesOf(int32_edges)});
+    }
+    // INT8 -> INT32 with output zero points INT32_MAX and INT32_MIN: the
+    // rescaled value plus the zero point wraps before the (int32) clamp.
+    for (int64_t zp : {int64_t{kInt32Min}, int64_t{kInt32Max}}) {
+      OneOp m;
+      m.Input(TensorType::kInt8, {256}, 1.0f, 0);
+      ExpectSameAsOracle("requantize_i8_i32_" + std::to_string(cases++),
+                         m.Finish(BuiltinOp::kQuantize, {}, TensorType::kInt32, {256}, out_scale, zp),
+                         {EveryInt8(256)});
+    }
+  }
+  // SOFTMAX INT8 -> INT16 (scale 1/65536, zero point -32768).
+  for (float in_scale : {1.5e-6f, 0.1f, 1000.0f}) {
+    OneOp m;
+    m.Input(TensorType::kInt8, {1, 256}, in_scale, 0);
+    tflite::SoftmaxOptionsT options;
+    options.beta = 1.0f;
+    ExpectSameAsOracle("softmax_int16_" + std::to_string(cases++),
+                       m.Finish(BuiltinOp::kSoftmax, MakeBuiltinOptions(options), TensorType::kInt16, {1, 256},
+                                1.0f / 65536, -32768),
+                       {EveryInt8(256)});
+  }
+}
+
 // ---------------------------------------------------------------------------
 // A multiplier of 2^31 or more needs a left shift of 32 bits or more, which
 // is undefined in TFLite (x86-64 shifts by the amount modulo 32, so the
