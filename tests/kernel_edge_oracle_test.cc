@@ -482,6 +482,62 @@ TEST(KernelEdgeOracleTest, AveragePoolAndMeanExtremes) {
   }
 }
 
+TEST(KernelEdgeOracleTest, AveragePoolAndMeanSumsWrap) {
+  MICROARENA_REQUIRE_ORACLE();
+  // 4097 x 4097 = 16,785,409 values of -128 sum to -2,148,532,352, below
+  // INT32_MIN: TFLite's int32 sum wraps to +2,146,434,944. Average pool then
+  // adds count / 2 = 8,392,704, which wraps again (to -2,140,139,648), and
+  // divides: -127.5 truncated, -127. MEAN with the same scale and zero point
+  // divides the wrapped sum: 127.87 truncated, 127. (The true mean, -128, is
+  // not what TFLite computes; the oracle gives -127 and 127, and so do we.)
+  constexpr int32_t kSide = 4097;
+  const Bytes input = Repeat(static_cast<size_t>(kSide) * kSide, -128);
+  {
+    OneOp m;
+    m.Input(TensorType::kInt8, {1, kSide, kSide, 1}, 1.0f, 0);
+    tflite::Pool2DOptionsT options;
+    options.padding = tflite::Padding::VALID;
+    options.stride_w = 1;
+    options.stride_h = 1;
+    options.filter_width = kSide;
+    options.filter_height = kSide;
+    ExpectSameAsOracle(
+        "average_pool_wrap",
+        m.Finish(BuiltinOp::kAveragePool2d, MakeBuiltinOptions(options), TensorType::kInt8, {1, 1, 1, 1}, 1.0f, 0),
+        {input});
+  }
+  for (float out_scale : {1.0f, 0.5f}) {
+    OneOp m;
+    m.Input(TensorType::kInt8, {1, kSide, kSide, 1}, 1.0f, 0);
+    m.Constant("axis", TensorType::kInt32, {2}, BytesOf(std::vector<int32_t>{1, 2}), {});
+    tflite::ReducerOptionsT options;
+    options.keep_dims = true;
+    ExpectSameAsOracle(
+        "mean_wrap_" + std::to_string(out_scale),
+        m.Finish(BuiltinOp::kMean, MakeBuiltinOptions(options), TensorType::kInt8, {1, 1, 1, 1}, out_scale, 0),
+        {input});
+  }
+}
+
+TEST(KernelEdgeOracleTest, BatchMatmulAccumulatorAndZeroPointWrap) {
+  MICROARENA_REQUIRE_ORACLE();
+  // lhs [1, 2, K] and rhs [1, K, 2], K = 70000, zero points 127: every
+  // product is (-128 - 127)^2 = 65025, and K of them pass INT32_MAX, so
+  // the int32 sum wraps; then the extreme multipliers and zero points.
+  constexpr int32_t kDepth = 70000;
+  for (const Edge& e : Edges("batch_matmul")) {
+    OneOp m;
+    m.Input(TensorType::kInt8, {1, 2, kDepth}, 1.0f, 127);
+    m.Input(TensorType::kInt8, {1, kDepth, 2}, 1.0f, e.in_zp);
+    Bytes lhs = Repeat(2 * kDepth, -128);
+    Bytes rhs = EveryInt8(2 * kDepth);
+    ExpectSameAsOracle(e.name,
+                       m.Finish(BuiltinOp::kBatchMatmul, MakeBuiltinOptions(tflite::BatchMatMulOptionsT{}),
+                                TensorType::kInt8, {1, 2, 2}, e.out_scale, e.out_zp),
+                       {lhs, rhs});
+  }
+}
+
 TEST(KernelEdgeOracleTest, QuantizeZeroPointWraps) {
   MICROARENA_REQUIRE_ORACLE();
   // FLOAT32 -> INT16, scale 1, zero point 32767: 2147483520 (the largest
