@@ -538,6 +538,41 @@ TEST(KernelEdgeOracleTest, BatchMatmulAccumulatorAndZeroPointWrap) {
   }
 }
 
+TEST(KernelEdgeOracleTest, SvdfBiasAndZeroPointWrap) {
+  MICROARENA_REQUIRE_ORACLE();
+  // Rank 1, 4 units, 16 inputs, memory 4, int16 state (zero point 0) and
+  // weights_time of +-32767: the feature dot lands in the newest state slot
+  // (clamped to int16; the older slots are still 0 on the first Invoke), the
+  // time dot (up to 32767^2) plus ExtremeBiases wraps in int32, then the
+  // output multiplier and zero point of the edge.
+  constexpr int32_t kUnits = 4, kInputs = 16, kMemory = 4;
+  for (const Edge& e : Edges("svdf")) {
+    OneOp m;
+    m.Input(TensorType::kInt8, {1, kInputs}, 1.0f, e.in_zp);
+    Bytes feature;
+    for (int8_t v : {int8_t{127}, int8_t{-128}, int8_t{1}, int8_t{-1}}) {
+      for (int32_t i = 0; i < kInputs; ++i) feature.push_back(static_cast<uint8_t>(v));
+    }
+    m.Constant("weights_feature", TensorType::kInt8, {kUnits, kInputs}, feature, QuantizationSpec::PerTensor(1.0f, 0));
+    std::vector<int16_t> time;
+    for (int32_t u = 0; u < kUnits; ++u) {
+      for (int32_t t = 0; t < kMemory; ++t) time.push_back(u % 2 == 0 ? 32767 : -32767);
+    }
+    m.Constant("weights_time", TensorType::kInt16, {kUnits, kMemory}, BytesOf(time),
+               QuantizationSpec::PerTensor(1.0f, 0));
+    m.Constant("bias", TensorType::kInt32, {kUnits}, BytesOf(ExtremeBiases()), QuantizationSpec::PerTensor(1.0f, 0));
+    TensorSpec state{"state", TensorType::kInt16, {1, kUnits * kMemory}, 0, QuantizationSpec::PerTensor(1.0f, 0)};
+    state.is_variable = true;
+    m.op_inputs.push_back(m.builder.AddTensor(state));
+    tflite::SVDFOptionsT options;
+    options.rank = 1;
+    ExpectSameAsOracle(e.name,
+                       m.Finish(BuiltinOp::kSvdf, MakeBuiltinOptions(options), TensorType::kInt8, {1, kUnits},
+                                e.out_scale, e.out_zp),
+                       {EveryInt8(kInputs)});
+  }
+}
+
 TEST(KernelEdgeOracleTest, QuantizeZeroPointWraps) {
   MICROARENA_REQUIRE_ORACLE();
   // FLOAT32 -> INT16, scale 1, zero point 32767: 2147483520 (the largest
