@@ -62,14 +62,21 @@ if [[ ! -x $cli ]]; then
   cli=$build/tools/microarena/microarena
   build_targets+=(microarena)
 fi
+# One build at a time: campaigns of several targets may run side by side.
+mkdir -p "$build"
+exec 9>"$build/.build.lock"
+flock 9
 cmake --preset fuzz >/dev/null
-cmake --build --preset fuzz -j "$(nproc 2>/dev/null || echo 2)" --target "${build_targets[@]}" >"$build.log" 2>&1 ||
-  { tail -40 "$build.log" >&2; echo "!! fuzz: build failed (log $build.log)" >&2; exit 1; }
+cmake --build --preset fuzz -j "$(nproc 2>/dev/null || echo 2)" --target "${build_targets[@]}" >"$build.$$.log" 2>&1 ||
+  { tail -40 "$build.$$.log" >&2; echo "!! fuzz: build failed (log $build.$$.log)" >&2; exit 1; }
+rm -f "$build.$$.log"
+flock -u 9
 
 # Seeds: copies, written under the build tree only, the same on every run.
 shared=${MICROARENA_SHARED_DIR:-../shared}
-seeds=$build/seeds
+seeds=$build/seeds/$$
 rm -rf "$seeds"
+trap 'rm -rf "$seeds"' EXIT
 mkdir -p "$seeds/models" "$seeds/csv"
 "$cli" demo-model -o "$seeds/models/demo.tflite" >/dev/null
 if [[ -d "$shared/models" ]]; then
