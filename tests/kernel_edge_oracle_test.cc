@@ -34,22 +34,8 @@ using Bytes = std::vector<uint8_t>;
 constexpr int32_t kInt32Max = std::numeric_limits<int32_t>::max();
 constexpr int32_t kInt32Min = std::numeric_limits<int32_t>::min();
 
-std::string OraclePath() { return testing::SharedDir() + "/tools/tflm_oracle"; }
-
-// The shared folder is there (checked by MICROARENA_REQUIRE_SHARED) but the
-// oracle is not runnable: a broken setup, which must fail rather than skip.
-#define MICROARENA_REQUIRE_ORACLE()                                                                   \
-  do {                                                                                                \
-    MICROARENA_REQUIRE_SHARED();                                                                      \
-    ASSERT_EQ(::access(OraclePath().c_str(), X_OK), 0)                                                \
-        << "the TFLM oracle " << OraclePath() << " is missing or not executable; these tests need it"; \
-  } while (false)
-
-std::string Quote(const std::string& text) {
-  std::string quoted = "'";
-  for (char c : text) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return quoted + "'";
-}
+using testing::OraclePath;
+using testing::ShellQuote;
 
 void WriteFile(const std::string& path, const Bytes& bytes) {
   std::ofstream out(path, std::ios::binary);
@@ -67,13 +53,13 @@ struct Outcome {
 Outcome RunOracle(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs) {
   const std::string dir = testing::TempDir("kernel_edge_oracle/" + name);
   WriteFile(dir + "/model.tflite", model);
-  std::string command = Quote(OraclePath()) + " " + Quote(dir + "/model.tflite");
+  std::string command = ShellQuote(OraclePath()) + " " + ShellQuote(dir + "/model.tflite");
   for (size_t i = 0; i < inputs.size(); ++i) {
     const std::string path = dir + "/input_" + std::to_string(i) + ".bin";
     WriteFile(path, inputs[i]);
-    command += " --input " + Quote(path);
+    command += " --input " + ShellQuote(path);
   }
-  command += " --out-dir " + Quote(dir) + " --arena 67108864 --no-search";
+  command += " --out-dir " + ShellQuote(dir) + " --arena 67108864 --no-search";
   const testing::CommandResult result = testing::RunCommand(command);
   Outcome outcome;
   if (result.exit_code != 0) {

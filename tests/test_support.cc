@@ -38,7 +38,6 @@ std::vector<std::string> SharedModelNames() {
   return names;
 }
 
-namespace {
 std::string ShellQuote(const std::string& text) {
   std::string quoted = "'";
   for (char c : text) {
@@ -46,6 +45,8 @@ std::string ShellQuote(const std::string& text) {
   }
   return quoted + "'";
 }
+
+namespace {
 std::string Slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
@@ -85,6 +86,14 @@ std::string TempDir(const std::string& name) {
   fs::remove_all(dir, ignored);
   fs::create_directories(dir);
   return dir.string();
+}
+
+std::string OraclePath() { return SharedDir() + "/tools/tflm_oracle"; }
+
+CommandResult RunOracle(const std::vector<std::string>& args) {
+  std::string command = ShellQuote(OraclePath());
+  for (const std::string& arg : args) command += " " + ShellQuote(arg);
+  return RunCommand(command);
 }
 
 }  // namespace microarena::testing

@@ -1,6 +1,8 @@
 // Helpers shared by the tests: where ../shared is, reading files, running the CLI.
 #pragma once
 
+#include <unistd.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -30,6 +32,14 @@ CommandResult RunCommand(const std::string& shell_command);
 // A fresh, empty directory under the build tree for one test's files.
 std::string TempDir(const std::string& name);
 
+// One shell word: `text` in single quotes, any quote in it escaped.
+std::string ShellQuote(const std::string& text);
+
+// TFLM itself as a command (<shared>/tools/tflm_oracle; tools/README.md there).
+std::string OraclePath();
+// Runs the oracle with `args` (shell-quoted here) and captures its output.
+CommandResult RunOracle(const std::vector<std::string>& args);
+
 }  // namespace microarena::testing
 
 // Skips the current test with a clear message when ../shared is absent.
@@ -38,4 +48,14 @@ std::string TempDir(const std::string& name);
     if (::microarena::testing::SharedDir().empty())                                \
       GTEST_SKIP() << "shared data not found: set MICROARENA_SHARED_DIR or place " \
                       "it at ../shared beside the source tree";                      \
+  } while (false)
+
+// Skips without the shared folder; with it, fails when the oracle cannot be
+// run: a broken setup must not pass as a skip.
+#define MICROARENA_REQUIRE_ORACLE()                                                                  \
+  do {                                                                                               \
+    MICROARENA_REQUIRE_SHARED();                                                                     \
+    ASSERT_EQ(::access(::microarena::testing::OraclePath().c_str(), X_OK), 0)                        \
+        << "the TFLM oracle " << ::microarena::testing::OraclePath()                                 \
+        << " is missing or not executable; these tests need it";                                     \
   } while (false)

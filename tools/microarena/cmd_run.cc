@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cstring>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <numeric>
 #include <string>
@@ -65,6 +66,39 @@ PlannerChoice ParsePlanner(const std::string& name) {
   return PlannerChoice::kAuto;
 }
 
+// Writes `tensors` as DIR/tensor_s0_t<index>.bin plus DIR/tensors.txt, one
+// line per tensor in the format of TFLM's tensor dumps (../shared/golden), so
+// two runs (two runtimes, or a device and the host) can be compared file by
+// file and the first layer where they part found.
+Status WriteTensorDump(const ModelView& model, const std::vector<CapturedTensor>& tensors, const std::string& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (error) return Status::Error(ErrorCode::kIoError, "%s: cannot create the folder (%s)", dir.c_str(), error.message().c_str());
+  SubgraphView subgraph = model.subgraph(0);
+  std::string index_text;
+  for (const CapturedTensor& captured : tensors) {
+    const TensorView tensor = subgraph.tensor(captured.index);
+    const std::string file_name = fmt::format("tensor_s0_t{}.bin", captured.index);
+    const std::string path = dir + "/" + file_name;
+    std::ofstream out(path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(captured.bytes.data()), static_cast<std::streamsize>(captured.bytes.size()));
+    if (!out) return Status::Error(ErrorCode::kIoError, "%s: cannot write", path.c_str());
+    std::string shape;
+    for (size_t d = 0; d < tensor.rank(); ++d) shape += (d == 0 ? "" : "x") + std::to_string(tensor.shape()[d]);
+    const QuantizationView q = tensor.quantization();
+    const double scale = q.is_quantized() ? static_cast<double>(q.scale(0)) : 0.0;
+    const long long zero_point = q.is_quantized() ? static_cast<long long>(q.zero_point(0)) : 0;
+    index_text += fmt::format("file={} subgraph=0 tensor={} type={} shape={} bytes={} scale={} zero_point={} variable={} name={}\n",
+                              file_name, captured.index, TensorTypeName(tensor.type()), shape, captured.bytes.size(),
+                              fmt::format("{:.9g}", scale), zero_point, tensor.is_variable() ? 1 : 0, tensor.name());
+  }
+  const std::string index_path = dir + "/tensors.txt";
+  std::ofstream index(index_path);
+  index << index_text;
+  if (!index) return Status::Error(ErrorCode::kIoError, "%s: cannot write", index_path.c_str());
+  return OkStatus();
+}
+
 // Search nodes the exact planner may spend on an overlap plan.
 constexpr uint64_t kOverlapPlanNodeLimit = 2000000;
 
@@ -83,6 +117,7 @@ Command RegisterRunCommand(CLI::App& app) {
     bool copy_weights = false;
     bool json = false;
     bool overlap = false;
+    std::string dump_dir;
   };
   auto options = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
@@ -109,10 +144,17 @@ Command RegisterRunCommand(CLI::App& app) {
       ->check(CLI::IsMember({4, 8, 16, 32, 64}));
   sub->add_flag("--copy-weights", options->copy_weights, "copy constant weights into the arena's persistent area");
   sub->add_flag("--json", options->json, "print one JSON document instead of text");
-  sub->add_flag("--overlap", options->overlap,
+  CLI::Option* dump = sub->add_option(
+      "--dump-tensors", options->dump_dir,
+      "write every non-constant tensor after Invoke to DIR as tensor_s0_t<index>.bin, with\n"
+      "DIR/tensors.txt (index, name, type, shape, scale, zero point): the format of TFLM's\n"
+      "tensor dumps, to find the first layer where two runs part. Runs with every tensor\n"
+      "preserved (linear plan), as such dumps are made");
+  CLI::Option* overlap = sub->add_flag("--overlap", options->overlap,
                 "plan with the overlaps the kernels approve (an op's output sharing bytes with an\n"
                 "input that dies there), with the exact planner unless --planner names one;\n"
                 "outputs stay bit-exact");
+  dump->excludes(overlap);
   return {sub, [options]() -> int {
             Result<ModelFile> file = ModelFile::Open(options->model_path);
             if (!file.ok()) return PrintError(file.status());
@@ -121,6 +163,10 @@ Command RegisterRunCommand(CLI::App& app) {
             run.interpreter.alignment_bytes = options->alignment_bytes;
             run.interpreter.copy_weights_to_arena = options->copy_weights;
             run.interpreter.allow_overlap = options->overlap;
+            if (!options->dump_dir.empty()) {
+              run.interpreter.preserve_all_tensors = true;
+              run.capture_tensors = true;
+            }
             // With --overlap (and no planner named) the head is planned by
             // the exact planner under a node limit: deterministic, so the
             // measured minimum arena and the run use the same plan.
@@ -170,6 +216,10 @@ Command RegisterRunCommand(CLI::App& app) {
               }
               written.push_back(path);
             }
+            if (!options->dump_dir.empty()) {
+              Status dumped = WriteTensorDump(file->view(), result->tensors, options->dump_dir);
+              if (!dumped.ok()) return PrintError(dumped);
+            }
             SubgraphView subgraph = file->view().subgraph(0);
             using report::Bytes;
             const char* planner_name =
@@ -189,6 +239,10 @@ Command RegisterRunCommand(CLI::App& app) {
               doc["invoke_seconds_min"] = result->invoke_seconds_min;
               doc["repeat"] = options->repeat;
               doc["outputs"] = written;
+              if (!options->dump_dir.empty()) {
+                doc["tensors_dir"] = options->dump_dir;
+                doc["tensors_written"] = result->tensors.size();
+              }
               nlohmann::json top = nlohmann::json::array();
               for (size_t o = 0; o < result->outputs.size(); ++o) {
                 nlohmann::json entries = nlohmann::json::array();
@@ -226,6 +280,10 @@ Command RegisterRunCommand(CLI::App& app) {
               for (size_t k = 0; k < top.size(); ++k) {
                 std::printf("  #%zu class %zu  %.4f\n", k + 1, top[k].index, top[k].value);
               }
+            }
+            if (!options->dump_dir.empty()) {
+              std::printf("tensors      %zu written to %s/ (tensors.txt lists them)\n", result->tensors.size(),
+                          options->dump_dir.c_str());
             }
             return kExitOk;
           }};

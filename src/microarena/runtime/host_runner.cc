@@ -153,6 +153,22 @@ Result<size_t> MeasureArenaBytes(const ModelView& model, const OpResolver& resol
   return figures.used_bytes;
 }
 
+namespace {
+
+// Every non-constant tensor with memory (planned, or a variable in the
+// persistent area); tensors no op touches have none.
+void CaptureTensors(const ModelView& model, Interpreter& interpreter, std::vector<CapturedTensor>* tensors) {
+  SubgraphView subgraph = model.subgraph(0);
+  for (size_t t = 0; t < interpreter.tensors_size(); ++t) {
+    const TensorView view = subgraph.tensor(t);
+    const EvalTensor* tensor = interpreter.tensor(t);
+    if (view.is_constant() || tensor == nullptr || tensor->data == nullptr) continue;
+    tensors->push_back({t, std::vector<uint8_t>(tensor->data, tensor->data + view.byte_size())});
+  }
+}
+
+}  // namespace
+
 Result<RunResult> RunModel(const ModelView& model, const OpResolver& resolver, const RunOptions& options) {
   RunResult result;
   result.arena_bytes = options.arena_bytes;
@@ -207,6 +223,7 @@ Result<RunResult> RunModel(const ModelView& model, const OpResolver& resolver, c
         const size_t bytes = interpreter.output_bytes(o);
         result.outputs.emplace_back(data, data + bytes);
       }
+      if (options.capture_tensors) CaptureTensors(model, interpreter, &result.tensors);
     }
   }
   result.invoke_seconds = total / repeat;

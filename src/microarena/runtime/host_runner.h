@@ -82,6 +82,16 @@ struct RunOptions {
   uint32_t seed = 1;                      // generator seed for inputs not given
   std::vector<std::vector<uint8_t>> inputs;  // raw bytes per input; missing ones are generated
   int repeat = 1;                         // Invoke this many times (timing); outputs are from the first
+  // Copy every non-constant tensor that has memory after the first Invoke
+  // (RunResult::tensors). Meaningful for all of them only with
+  // interpreter.preserve_all_tensors; otherwise planned tensors share bytes.
+  bool capture_tensors = false;
+};
+
+// One tensor of subgraph 0 as it was after the first Invoke.
+struct CapturedTensor {
+  size_t index = 0;
+  std::vector<uint8_t> bytes;
 };
 
 struct RunResult {
@@ -97,6 +107,7 @@ struct RunResult {
   double invoke_seconds_min = 0.0;
   std::vector<std::vector<uint8_t>> inputs;
   std::vector<std::vector<uint8_t>> outputs;
+  std::vector<CapturedTensor> tensors;  // with RunOptions::capture_tensors, by tensor index
 };
 
 // Allocates, fills the inputs, invokes `repeat` times (variables reset before
