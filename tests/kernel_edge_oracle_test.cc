@@ -474,8 +474,9 @@ TEST(KernelEdgeOracleTest, AveragePoolAndMeanSumsWrap) {
   // INT32_MIN: TFLite's int32 sum wraps to +2,146,434,944. Average pool then
   // adds count / 2 = 8,392,704, which wraps again (to -2,140,139,648), and
   // divides: -127.5 truncated, -127. MEAN with the same scale and zero point
-  // divides the wrapped sum: 127.87 truncated, 127. (The true mean, -128, is
-  // not what TFLite computes; the oracle gives -127 and 127, and so do we.)
+  // rescales the wrapped sum by 1/count: 127.87, which rounds and clamps to
+  // 127. (The true mean, -128, is not what TFLite computes; the oracle gives
+  // -127 and 127, and so do we.)
   constexpr int32_t kSide = 4097;
   const Bytes input = Repeat(static_cast<size_t>(kSide) * kSide, -128);
   {
@@ -502,6 +503,38 @@ TEST(KernelEdgeOracleTest, AveragePoolAndMeanSumsWrap) {
         "mean_wrap_" + std::to_string(out_scale),
         m.Finish(BuiltinOp::kMean, MakeBuiltinOptions(options), TensorType::kInt8, {1, 1, 1, 1}, out_scale, 0),
         {input});
+  }
+}
+
+// MEAN with the input's scale and zero point on the output, as a global
+// average pool of MobileNetV2 converted from PyTorch has (axes [1, 2],
+// keep_dims). TFLM at the pinned commit has no shortcut for that case: it
+// requantizes with 1/count folded into the multiplier, so the mean is
+// rounded, where a plain sum / count would truncate: a 7 x 7 window of
+// values whose sums fall between multiples of 49 tells the two apart. Spread
+// input patterns over 1,280 channels (7 x 7 x 1280, as the model has), in
+// three zero points and two scales; every output byte must be TFLM's.
+TEST(KernelEdgeOracleTest, MeanWithTheInputsScaleRoundsAsTflm) {
+  MICROARENA_REQUIRE_ORACLE();
+  constexpr int32_t kChannels = 1280;
+  Bytes input(7 * 7 * kChannels);
+  uint32_t x = 7;
+  for (uint8_t& byte : input) {
+    x = x * 1664525u + 1013904223u;
+    byte = static_cast<uint8_t>(x >> 24);
+  }
+  for (int32_t zero_point : {-128, -3, 127}) {
+    for (float scale : {0.0235294f, 1.0f}) {
+      OneOp m;
+      m.Input(TensorType::kInt8, {1, 7, 7, kChannels}, scale, zero_point);
+      m.Constant("axis", TensorType::kInt32, {2}, BytesOf(std::vector<int32_t>{1, 2}), {});
+      tflite::ReducerOptionsT options;
+      options.keep_dims = true;
+      ExpectSameAsOracle("mean_same_scale_" + std::to_string(zero_point) + "_" + std::to_string(scale),
+                         m.Finish(BuiltinOp::kMean, MakeBuiltinOptions(options), TensorType::kInt8,
+                                  {1, 1, 1, kChannels}, scale, zero_point),
+                         {input});
+    }
   }
 }
 

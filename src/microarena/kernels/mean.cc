@@ -1,11 +1,12 @@
 // MEAN over constant axes, FLOAT32 or INT8, input rank <= 5, at most 2
 // distinct reduced axes (TFLM's limit), keep_dims or not.
 //
-// INT8 follows TFLM: when input and output share scale and zero point the
-// integer sum is divided by the count (truncating); otherwise the sum is
-// rescaled by input_scale / output_scale with 1/count folded into the
-// multiplier (reference/mean.h). Both need int32 head scratch, one value per
-// output element, as TFLM requests.
+// INT8 follows TFLM: the sum is rescaled by input_scale / output_scale with
+// 1/count folded into the multiplier (reference/mean.h), even when input and
+// output share scale and zero point (no truncating sum / count shortcut, which
+// TFLM dropped to align with TFLite: it would differ by one in about a third
+// of the outputs). It needs int32 head scratch, one value per output element,
+// as TFLM requests.
 #include <cstdint>
 #include <limits>
 
@@ -18,7 +19,7 @@
 namespace microarena {
 namespace {
 
-enum class MeanMode : uint8_t { kFloat, kInt8SameScale, kInt8Requantize };
+enum class MeanMode : uint8_t { kFloat, kInt8Requantize };
 
 // Persistent op data: 28 bytes.
 struct MeanData {
@@ -127,8 +128,7 @@ Status Prepare(PrepareContext& context, const void** op_data) {
     fixed_point::QuantizeMultiplier(ratio, &q.multiplier, &q.shift);
     MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(
         context, "output", output, ratio, q.shift - reference::MeanLog2Count(reduced_count, q.shift)));
-    data->mode = q.input_zero_point == q.output_zero_point && input_scale == output_scale ? MeanMode::kInt8SameScale
-                                                                                          : MeanMode::kInt8Requantize;
+    data->mode = MeanMode::kInt8Requantize;
     MICROARENA_RETURN_IF_ERROR(
         context.RequestScratch(output.element_count() * sizeof(int32_t), &data->scratch_index));
   }
@@ -149,10 +149,6 @@ Status Eval(EvalContext& context, const void* op_data) {
   switch (data.mode) {
     case MeanMode::kFloat:
       reference::MeanFloat(shape, input.As<const float>(), output.As<float>(), output_count);
-      break;
-    case MeanMode::kInt8SameScale:
-      reference::MeanInt8SameScale(shape, input.As<const int8_t>(), output.As<int8_t>(), output_count,
-                                   static_cast<int32_t*>(context.scratch(data.scratch_index)));
       break;
     case MeanMode::kInt8Requantize:
       reference::MeanInt8Requantize(shape, data.quantization, input.As<const int8_t>(), output.As<int8_t>(),

@@ -38,9 +38,16 @@ TEST(MeanKernelTest, FloatLastAxisDropped) {
   EXPECT_EQ(op.Output<float>(), (std::vector<float>{7.0f / 3.0f, -5.0f / 3.0f}));
 }
 
-TEST(MeanKernelTest, Int8SameQuantizationTruncatesTowardZero) {
-  // Shared (0.5, 0). Channel 0: -1 - 2 - 2 - 1 = -6, -6 / 4 = -1.5 -> -1 (not -2).
-  // Channel 1: 3 + 3 + 3 + 2 = 11, 11 / 4 = 2.75 -> 2 (not 3). Axis 1 given twice.
+TEST(MeanKernelTest, Int8SameQuantizationRoundsAsTflm) {
+  // Shared (0.5, 0): TFLM requantizes anyway (no truncating shortcut).
+  // M = 1.0 = 2^30 * 2^(1 - 31), shift 1; count 4: k = min(2, 32, 32) = 2,
+  // M' = (2^30 << 2) / 4 = 2^30, shift' = 1 - 2 = -1, so
+  // out = RoundingDivideByPOT(SRDHM(sum, 2^30), 1):
+  //   channel 0: -1 - 2 - 2 - 1 = -6; SRDHM = -6 / 2 = -3 exactly; -3 / 2 =
+  //     -1.5 rounds away from zero -> -2 (truncation would give -1);
+  //   channel 1: 3 + 3 + 3 + 2 = 11; SRDHM = 11 / 2 = 5.5 rounds up -> 6;
+  //     6 / 2 = 3 (truncation would give 2).
+  // Axis 1 given twice.
   OneOp op(BuiltinOp::kMean);
   op.Input(Int8("in", {1, 2, 2, 2}, 0.5f, 0), Bytes<int8_t>({-1, 3, -2, 3, -2, 3, -1, 2}));
   op.Constant(Plain("axis", TensorType::kInt32, {3}), Bytes<int32_t>({1, 2, -3}));
@@ -48,7 +55,7 @@ TEST(MeanKernelTest, Int8SameQuantizationTruncatesTowardZero) {
   op.Options(KeepDims(true));
   Status status = op.Run();
   ASSERT_TRUE(status.ok()) << status.message();
-  EXPECT_EQ(op.Output<int8_t>(), (std::vector<int8_t>{-1, 2}));
+  EXPECT_EQ(op.Output<int8_t>(), (std::vector<int8_t>{-2, 3}));
   EXPECT_EQ(op.scratch_bytes(), 2 * sizeof(int32_t));
 }
 

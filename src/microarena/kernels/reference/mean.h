@@ -4,9 +4,10 @@
 // distinct axes in row-major input order into one accumulator per output
 // element; the reduced count is the product of the reduced dimensions.
 //
-//   float:                 out = sum / float(count)
-//   int8, same scale/zp:   out = int8(sum / count)          (C division, toward zero)
-//   int8, requantized:     out = clamp(MBQM(sum - zp_in * count, M', s') + zp_out)
+//   float: out = sum / float(count)
+//   int8:  out = clamp(MBQM(sum - zp_in * count, M', s') + zp_out), also when
+//          input and output share scale and zero point (TFLM at the pinned
+//          commit has no truncating sum / count shortcut: the mean rounds)
 //     where M = input_scale / output_scale = m * 2^(shift-31) and the 1/count
 //     factor is folded in: k = min(floor(log2 count), 32, 31 + shift),
 //     m' = (m << k) / count (64-bit, toward zero), s' = shift - k.
@@ -102,22 +103,6 @@ inline void MeanFloat(const MeanShape& shape, const float* input, float* output,
   if (count <= 0) return;
   const auto divisor = static_cast<float>(count);
   for (size_t o = 0; o < output_count; ++o) output[o] = output[o] / divisor;
-}
-
-// Int8 mean when input and output share scale and zero point: the integer
-// sum divided by the count, truncated toward zero. `sums` is scratch of
-// output_count int32 values.
-inline void MeanInt8SameScale(const MeanShape& shape, const int8_t* input, int8_t* output, size_t output_count,
-                              int32_t* sums) {
-  for (size_t o = 0; o < output_count; ++o) {
-    output[o] = 0;
-    sums[o] = 0;
-  }
-  MeanAccumulate(shape, input, sums);
-  const int64_t count = MeanReducedCount(shape);
-  if (count <= 0) return;
-  const auto divisor = static_cast<int32_t>(count);
-  for (size_t o = 0; o < output_count; ++o) output[o] = static_cast<int8_t>(sums[o] / divisor);
 }
 
 // Int8 mean with requantization (see the header comment).
