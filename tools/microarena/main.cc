@@ -31,7 +31,10 @@ int main(int argc, char** argv) {
       if (command.app->parsed()) return command.run();
     }
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // app.exit prints the help, the version or the error; CLI11's own codes
+    // (105-114) become our one usage code, so scripts can tell a bad command
+    // line (2) from a failed job (1).
+    return app.exit(e) == 0 ? cli::kExitOk : cli::kExitUsage;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "error: %s\n", e.what());
     return cli::kExitError;
