@@ -1,6 +1,6 @@
-// LoadModel's quantization rules, each tried both ways on models made from the
-// demo model: what TFLM loads, LoadModel loads; what would let a reader index
-// past an array, it refuses with the tensor named.
+// LoadModel's quantization rules on models made from the demo model: what
+// TFLM loads, LoadModel loads; a kernel that would index past an array
+// refuses the model in Prepare with the tensor named.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -83,24 +83,30 @@ TEST(LoadRulesTest, NegativeQuantizedDimensionLoads) {
   EXPECT_TRUE(model.ok()) << (model.ok() ? "" : model.status().message());
 }
 
-// Within the rank, the axis must have as many channels as there are scales:
-// kernels walk the axis and read one scale per channel.
-TEST(LoadRulesTest, ScalesNotMatchingTheChannelAxisAreRefused) {
+// Per-channel scales that do not match the channel axis load too, as in TFLM;
+// the convolution that reads them refuses the count in Prepare, naming the
+// filter, so `run` fails with a clear error instead of reading past the array.
+TEST(LoadRulesTest, ScalesNotMatchingTheChannelAxisLoadButConvRefusesThem) {
+  const std::vector<uint8_t> demo = BuildDemoModel();
+  std::unique_ptr<tflite::ModelT> unpacked = tflite::UnPackModel(demo.data());
   int edited = 0;
-  const std::vector<uint8_t> bytes = EditRankOnePerChannel(
-      [](tflite::QuantizationParametersT* q) {
-        q->quantized_dimension = 0;
-        q->scale.push_back(q->scale.back());
-        q->zero_point.push_back(0);
-      },
-      &edited);
-  ASSERT_GT(edited, 0);
-  AlignedModel aligned(bytes);
+  for (auto& tensor : unpacked->subgraphs[0]->tensors) {
+    if (tensor->shape.size() == 4 && tensor->quantization != nullptr && tensor->quantization->scale.size() > 1) {
+      tensor->quantization->scale.push_back(tensor->quantization->scale.back());
+      tensor->quantization->zero_point.push_back(0);
+      ++edited;
+      break;
+    }
+  }
+  ASSERT_EQ(edited, 1) << "the demo model has no per-channel filter to edit";
+  ModelBuilder builder(std::move(*unpacked));
+  AlignedModel aligned(builder.Build());
   Result<ModelView> model = LoadModel(aligned.span());
-  ASSERT_FALSE(model.ok());
-  const std::string message = model.status().message();
-  EXPECT_NE(message.find("per-channel scales but dimension 0 has"), std::string::npos) << message;
-  EXPECT_NE(message.find("tensor "), std::string::npos) << message;
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  Result<RunResult> run = RunModel(*model, AllOpsResolver(), RunOptions{});
+  ASSERT_FALSE(run.ok());
+  const std::string message = run.status().message();
+  EXPECT_NE(message.find("quantization scales; expected 1 or"), std::string::npos) << message;
 }
 
 }  // namespace

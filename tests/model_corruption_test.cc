@@ -19,8 +19,8 @@
 //    inputs, buffer data, the tables' own vectors) overwritten with larger values
 //  - semantic errors written with ModelBuilder: out-of-range tensor, buffer,
 //    opcode and subgraph indices, negative and huge dimensions whose byte size
-//    overflows, constant buffers shorter than their tensor, quantization arrays of
-//    mismatched length, unknown operator codes, out-of-range metadata buffers,
+//    overflows, constant buffers shorter than their tensor, unknown operator
+//    codes, out-of-range metadata buffers and op intermediates,
 //    external buffer data (Buffer.offset/size) past the end of the file
 //  - external data in bounds: a buffer moved out of the flatbuffer to point at
 //    other bytes of the file (these may load; their views must stay inside)
@@ -396,14 +396,9 @@ bool BreakModel(tflite::ModelT* model, size_t kind, Random& random) {
       subgraph.inputs.push_back(tensor_count + static_cast<int32_t>(extra) - 1);
       return true;
     }
-    case 7: {  // one zero point more than there are scales
-      for (size_t tries = 0; tries < 8; ++tries) {
-        tflite::TensorT* tensor = pick_tensor();
-        if (tensor == nullptr || tensor->quantization == nullptr || tensor->quantization->scale.empty()) continue;
-        tensor->quantization->zero_point.assign(tensor->quantization->scale.size() + 1, 0);
-        return true;
-      }
-      return false;
+    case 7: {  // a subgraph output past the last tensor
+      subgraph.outputs.push_back(tensor_count + static_cast<int32_t>(extra) - 1);
+      return true;
     }
     case 8: {  // a constant buffer shorter than its tensor (but not empty)
       for (size_t tries = 0; tries < 8; ++tries) {
@@ -439,19 +434,11 @@ bool BreakModel(tflite::ModelT* model, size_t kind, Random& random) {
       buffer.size = 16;
       return true;
     }
-    default: {  // per-channel scales that do not match the channel count
-      for (size_t tries = 0; tries < 8; ++tries) {
-        tflite::TensorT* tensor = pick_tensor();
-        if (tensor == nullptr || tensor->shape.empty()) continue;
-        const int32_t channels = tensor->shape[0];
-        if (channels < 0 || channels > 1000) continue;
-        tensor->quantization = std::make_unique<tflite::QuantizationParametersT>();
-        tensor->quantization->scale.assign(static_cast<size_t>(channels) + 2, 0.5f);
-        tensor->quantization->zero_point.assign(static_cast<size_t>(channels) + 2, 0);
-        tensor->quantization->quantized_dimension = 0;
-        return true;
-      }
-      return false;
+    default: {  // an op intermediate past the last tensor
+      tflite::OperatorT* op = pick_op();
+      if (op == nullptr) return false;
+      op->intermediates.push_back(tensor_count + static_cast<int32_t>(extra));
+      return true;
     }
   }
 }

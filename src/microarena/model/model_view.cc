@@ -139,43 +139,16 @@ class Verifier {
     return OkStatus();
   }
 
-  Status CheckQuantization(const tflite::Tensor* tensor, uint32_t s, uint32_t t, const char* name,
-                           Span<const int32_t> shape) {
-    const tflite::QuantizationParameters* q = tensor->quantization();
-    if (q == nullptr) return OkStatus();
-    size_t scales = q->scale() == nullptr ? 0 : q->scale()->size();
-    size_t zero_points = q->zero_point() == nullptr ? 0 : q->zero_point()->size();
-    if (zero_points != 0 && zero_points != scales) {
-      return Status::Error(ErrorCode::kMalformedModel,
-                           "subgraph %u, tensor %u '%s': %zu quantization scales but %zu zero "
-                           "points",
-                           s, t, name, scales, zero_points);
-    }
-    if (scales > 1) {
-      int32_t dim = q->quantized_dimension();
-      // An axis outside the rank is accepted, as TFLM accepts it: older
-      // converters write rank-1 per-channel biases with the filter's axis (3),
-      // and kernels take channel axes from the op, never from this field
-      // (those that read it, e.g. conv_common.cc, compare it with their own).
-      if (dim < 0 || static_cast<size_t>(dim) >= shape.size()) return OkStatus();
-      size_t channels = static_cast<size_t>(shape[static_cast<size_t>(dim)]);
-      if (channels != scales) {
-        return Status::Error(ErrorCode::kMalformedModel,
-                             "subgraph %u, tensor %u '%s': %zu per-channel scales but dimension %d "
-                             "has %zu channels",
-                             s, t, name, scales, dim, channels);
-      }
-    }
-    return OkStatus();
-  }
-
+  // Quantization arrays are not checked against each other or the shape:
+  // TFLM loads and runs models whose zero points outnumber their scales, whose
+  // per-channel scales do not match any axis, or whose axis lies outside the
+  // rank (older converters write 3 on rank-1 biases). Nothing here indexes
+  // them by the shape: QuantizationView bounds every read, and the kernels
+  // that use per-channel scales check the count against their own channels.
   Status CheckTensor(const tflite::Tensor* tensor, uint32_t s, uint32_t t) {
     const char* name = StringOr(tensor->name(), "");
-    if (tensor->sparsity() != nullptr) {
-      return Status::Error(ErrorCode::kUnsupported,
-                           "subgraph %u, tensor %u '%s': sparse tensors are not supported", s, t,
-                           name);
-    }
+    // Sparsity metadata is ignored, as TFLM ignores it: the tensor is read
+    // as dense (and its buffer must hold the dense size, checked below).
     TensorType type = static_cast<TensorType>(tensor->type());
     if (TensorTypeBits(type) == 0) {
       return Status::Error(ErrorCode::kUnsupported,
@@ -232,7 +205,7 @@ class Verifier {
                            "subgraph %u, tensor %u '%s': a variable tensor with constant data", s,
                            t, name);
     }
-    return CheckQuantization(tensor, s, t, name, shape);
+    return OkStatus();
   }
 
   Status CheckSubgraph(const tflite::SubGraph* subgraph, uint32_t s) {
