@@ -25,6 +25,7 @@
 #include "microarena/model/model_builder.h"
 #include "microarena/model/model_view.h"
 #include "microarena/runtime/host_runner.h"
+#include "tests/oracle_support.h"
 #include "tests/test_support.h"
 
 namespace microarena {
@@ -34,72 +35,17 @@ using Bytes = std::vector<uint8_t>;
 constexpr int32_t kInt32Max = std::numeric_limits<int32_t>::max();
 constexpr int32_t kInt32Min = std::numeric_limits<int32_t>::min();
 
-using testing::OraclePath;
-using testing::ShellQuote;
-
-void WriteFile(const std::string& path, const Bytes& bytes) {
-  std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-}
-
-// What one runtime made of a model: outputs, or the reason it refused.
-struct Outcome {
-  bool ok = false;
-  std::string error;
-  std::vector<Bytes> outputs;
-};
-
-// TFLM: one Invoke in a 64 MiB arena with the given inputs (raw bytes each).
-Outcome RunOracle(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs) {
-  const std::string dir = testing::TempDir("kernel_edge_oracle/" + name);
-  WriteFile(dir + "/model.tflite", model);
-  std::string command = ShellQuote(OraclePath()) + " " + ShellQuote(dir + "/model.tflite");
-  for (size_t i = 0; i < inputs.size(); ++i) {
-    const std::string path = dir + "/input_" + std::to_string(i) + ".bin";
-    WriteFile(path, inputs[i]);
-    command += " --input " + ShellQuote(path);
-  }
-  command += " --out-dir " + ShellQuote(dir) + " --arena 67108864 --no-search";
-  const testing::CommandResult result = testing::RunCommand(command);
-  Outcome outcome;
-  if (result.exit_code != 0) {
-    outcome.error = "exit " + std::to_string(result.exit_code) + ": " + result.stderr_text;
-    return outcome;
-  }
-  outcome.ok = true;
-  for (size_t i = 0;; ++i) {
-    const std::string path = dir + "/output_" + std::to_string(i) + ".bin";
-    if (::access(path.c_str(), R_OK) != 0) break;
-    outcome.outputs.push_back(testing::ReadFileBytes(path));
-  }
-  return outcome;
-}
-
-// microarena: the same inputs, or seed-1 generated ones when none are given.
-Outcome RunOurs(const Bytes& model, const std::vector<Bytes>& inputs) {
-  Outcome outcome;
-  Result<ModelView> view = LoadModel(Span<const uint8_t>(model.data(), model.size()));
-  if (!view.ok()) {
-    outcome.error = view.status().message();
-    return outcome;
-  }
-  RunOptions options;
-  options.inputs = inputs;
-  Result<RunResult> run = RunModel(*view, AllOpsResolver(), options);
-  if (!run.ok()) {
-    outcome.error = run.status().message();
-    return outcome;
-  }
-  outcome.ok = true;
-  outcome.outputs = run->outputs;
-  return outcome;
-}
+using testing::Bytes;
+using testing::OneOp;
+using testing::Outcome;
+using testing::RunOracleOn;
+using testing::RunOursOn;
 
 void ExpectSameAsOracle(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs) {
   SCOPED_TRACE(name);
-  const Outcome theirs = RunOracle(name, model, inputs);
+  const Outcome theirs = RunOracleOn(name, model, inputs);
   ASSERT_TRUE(theirs.ok) << "TFLM did not run the model: " << theirs.error;
-  const Outcome ours = RunOurs(model, inputs);
+  const Outcome ours = RunOursOn(model, inputs);
   ASSERT_TRUE(ours.ok) << "microarena did not run the model: " << ours.error;
   ASSERT_EQ(ours.outputs.size(), theirs.outputs.size());
   for (size_t i = 0; i < ours.outputs.size(); ++i) EXPECT_EQ(ours.outputs[i], theirs.outputs[i]) << "output " << i;
@@ -118,49 +64,6 @@ Bytes EveryInt8(size_t n) {
 }
 
 Bytes Repeat(size_t n, int8_t value) { return Bytes(n, static_cast<uint8_t>(value)); }
-
-// A one-op model: activations in `inputs` (their specs), constants after them.
-struct OneOp {
-  ModelBuilder builder;
-  std::vector<int32_t> op_inputs;
-  std::vector<int32_t> graph_inputs;
-
-  int32_t Input(TensorType type, std::vector<int32_t> shape, float scale, int64_t zero_point) {
-    const int32_t t = builder.AddTensor({"in" + std::to_string(graph_inputs.size()), type, std::move(shape), 0,
-                                         QuantizationSpec::PerTensor(scale, zero_point)});
-    graph_inputs.push_back(t);
-    op_inputs.push_back(t);
-    return t;
-  }
-  int32_t FloatInput(std::vector<int32_t> shape) {
-    const int32_t t = builder.AddTensor(
-        {"in" + std::to_string(graph_inputs.size()), TensorType::kFloat32, std::move(shape), 0, {}});
-    graph_inputs.push_back(t);
-    op_inputs.push_back(t);
-    return t;
-  }
-  void Constant(const std::string& name, TensorType type, std::vector<int32_t> shape, Bytes data,
-                QuantizationSpec quantization) {
-    op_inputs.push_back(
-        builder.AddConstantTensor({name, type, std::move(shape), 0, std::move(quantization)}, std::move(data)));
-  }
-  Bytes Finish(BuiltinOp op, tflite::BuiltinOptionsUnion options, TensorType out_type, std::vector<int32_t> shape,
-               float scale, int64_t zero_point) {
-    const int32_t out = builder.AddTensor({"out", out_type, std::move(shape), 0,
-                                           out_type == TensorType::kFloat32
-                                               ? QuantizationSpec{}
-                                               : QuantizationSpec::PerTensor(scale, zero_point)});
-    OperatorSpec spec;
-    spec.op = op;
-    spec.inputs = op_inputs;
-    spec.outputs = {out};
-    spec.options = std::move(options);
-    builder.AddOperator(std::move(spec));
-    builder.SetInputs(graph_inputs);
-    builder.SetOutputs({out});
-    return builder.Build();
-  }
-};
 
 // The output scales that give the extreme multipliers for an input x filter
 // scale of 1: 1 (M = 1), 1 / (1.5 * 2^30) (M = 1.5 * 2^30 = 0.75 * 2^31, the
@@ -431,7 +334,7 @@ TEST(KernelEdgeOracleTest, SoftmaxLongRowsOfEqualValues) {
   // bits (undefined; x86-64 shifts by 1 and gives garbage), so no oracle
   // comparison: microarena rounds TFLite's formula exactly, x / 2^33 < 1/2
   // -> 0, and every output is the minimum, -128.
-  const Outcome ours = RunOurs(SoftmaxRowModel(1024), {Repeat(1024, 5)});
+  const Outcome ours = RunOursOn(SoftmaxRowModel(1024), {Repeat(1024, 5)});
   ASSERT_TRUE(ours.ok) << ours.error;
   ASSERT_EQ(ours.outputs.size(), 1u);
   EXPECT_EQ(ours.outputs[0], Repeat(1024, -128));
@@ -697,9 +600,9 @@ TEST(KernelEdgeOracleTest, MultiplierShiftAbove31IsRefused) {
   };
   for (const Case& c : cases) {
     SCOPED_TRACE(c.name);
-    const Outcome theirs = RunOracle(c.name, c.model, {});
+    const Outcome theirs = RunOracleOn(c.name, c.model, {});
     EXPECT_TRUE(theirs.ok) << "TFLM now refuses it too: " << theirs.error;
-    const Outcome ours = RunOurs(c.model, {});
+    const Outcome ours = RunOursOn(c.model, {});
     ASSERT_FALSE(ours.ok);
     EXPECT_NE(ours.error.find(c.op), std::string::npos) << ours.error;
     EXPECT_NE(ours.error.find("'out'"), std::string::npos) << ours.error;
@@ -749,9 +652,9 @@ TEST(KernelEdgeOracleTest, ConvRequantizeOverflowRegression) {
   const Bytes model = testing::ReadFileBytes(path);
   ASSERT_FALSE(model.empty()) << "cannot read " << path;
 
-  const Outcome theirs = RunOracle("regression_as_found", model, {});
+  const Outcome theirs = RunOracleOn("regression_as_found", model, {});
   EXPECT_TRUE(theirs.ok) << theirs.error;
-  const Outcome ours = RunOurs(model, {});
+  const Outcome ours = RunOursOn(model, {});
   ASSERT_FALSE(ours.ok) << "microarena ran a model whose requantization needs a shift of 119 bits";
   EXPECT_NE(ours.error.find("op 2 (CONV_2D)"), std::string::npos) << ours.error;
   EXPECT_NE(ours.error.find("'pw1/output'"), std::string::npos) << ours.error;

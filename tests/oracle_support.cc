@@ -1,0 +1,65 @@
+#include "tests/oracle_support.h"
+
+#include <unistd.h>
+
+#include <fstream>
+
+#include "microarena/kernels/op_resolver.h"
+#include "microarena/model/model_view.h"
+#include "microarena/runtime/host_runner.h"
+#include "tests/test_support.h"
+
+namespace microarena::testing {
+
+void WriteFile(const std::string& path, const Bytes& bytes) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+}
+
+// TFLM: one Invoke in a 64 MiB arena with the given inputs (raw bytes each).
+Outcome RunOracleOn(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs) {
+  const std::string dir = testing::TempDir("oracle/" + name);
+  WriteFile(dir + "/model.tflite", model);
+  std::string command = ShellQuote(OraclePath()) + " " + ShellQuote(dir + "/model.tflite");
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const std::string path = dir + "/input_" + std::to_string(i) + ".bin";
+    WriteFile(path, inputs[i]);
+    command += " --input " + ShellQuote(path);
+  }
+  command += " --out-dir " + ShellQuote(dir) + " --arena 67108864 --no-search";
+  const testing::CommandResult result = testing::RunCommand(command);
+  Outcome outcome;
+  if (result.exit_code != 0) {
+    outcome.error = "exit " + std::to_string(result.exit_code) + ": " + result.stderr_text;
+    return outcome;
+  }
+  outcome.ok = true;
+  for (size_t i = 0;; ++i) {
+    const std::string path = dir + "/output_" + std::to_string(i) + ".bin";
+    if (::access(path.c_str(), R_OK) != 0) break;
+    outcome.outputs.push_back(testing::ReadFileBytes(path));
+  }
+  return outcome;
+}
+
+// microarena: the same inputs, or seed-1 generated ones when none are given.
+Outcome RunOursOn(const Bytes& model, const std::vector<Bytes>& inputs) {
+  Outcome outcome;
+  Result<ModelView> view = LoadModel(Span<const uint8_t>(model.data(), model.size()));
+  if (!view.ok()) {
+    outcome.error = view.status().message();
+    return outcome;
+  }
+  RunOptions options;
+  options.inputs = inputs;
+  Result<RunResult> run = RunModel(*view, AllOpsResolver(), options);
+  if (!run.ok()) {
+    outcome.error = run.status().message();
+    return outcome;
+  }
+  outcome.ok = true;
+  outcome.outputs = run->outputs;
+  return outcome;
+}
+
+}  // namespace microarena::testing

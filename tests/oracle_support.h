@@ -1,0 +1,75 @@
+// Differential testing against TFLM itself (<shared>/tools/tflm_oracle):
+// one model, run by the oracle and by microarena with the same inputs, and
+// what each made of it; plus OneOp, a builder of one-op models for such tests.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "microarena/model/model_builder.h"
+
+namespace microarena::testing {
+
+using Bytes = std::vector<uint8_t>;
+
+void WriteFile(const std::string& path, const Bytes& bytes);
+
+// What one runtime made of a model: outputs, or the reason it refused.
+struct Outcome {
+  bool ok = false;
+  std::string error;
+  std::vector<Bytes> outputs;
+};
+
+// TFLM: one Invoke in a 64 MiB arena with the given inputs (raw bytes each);
+// files go to a temp folder named `name`.
+Outcome RunOracleOn(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs);
+// microarena: the same inputs, or seed-1 generated ones when none are given.
+Outcome RunOursOn(const Bytes& model, const std::vector<Bytes>& inputs);
+
+// A one-op model: activations in `inputs` (their specs), constants after them.
+struct OneOp {
+  ModelBuilder builder;
+  std::vector<int32_t> op_inputs;
+  std::vector<int32_t> graph_inputs;
+
+  int32_t Input(TensorType type, std::vector<int32_t> shape, float scale, int64_t zero_point) {
+    const int32_t t = builder.AddTensor({"in" + std::to_string(graph_inputs.size()), type, std::move(shape), 0,
+                                         QuantizationSpec::PerTensor(scale, zero_point)});
+    graph_inputs.push_back(t);
+    op_inputs.push_back(t);
+    return t;
+  }
+  int32_t FloatInput(std::vector<int32_t> shape) {
+    const int32_t t = builder.AddTensor(
+        {"in" + std::to_string(graph_inputs.size()), TensorType::kFloat32, std::move(shape), 0, {}});
+    graph_inputs.push_back(t);
+    op_inputs.push_back(t);
+    return t;
+  }
+  void Constant(const std::string& name, TensorType type, std::vector<int32_t> shape, Bytes data,
+                QuantizationSpec quantization) {
+    op_inputs.push_back(
+        builder.AddConstantTensor({name, type, std::move(shape), 0, std::move(quantization)}, std::move(data)));
+  }
+  Bytes Finish(BuiltinOp op, tflite::BuiltinOptionsUnion options, TensorType out_type, std::vector<int32_t> shape,
+               float scale, int64_t zero_point) {
+    const int32_t out = builder.AddTensor({"out", out_type, std::move(shape), 0,
+                                           out_type == TensorType::kFloat32
+                                               ? QuantizationSpec{}
+                                               : QuantizationSpec::PerTensor(scale, zero_point)});
+    OperatorSpec spec;
+    spec.op = op;
+    spec.inputs = op_inputs;
+    spec.outputs = {out};
+    spec.options = std::move(options);
+    builder.AddOperator(std::move(spec));
+    builder.SetInputs(graph_inputs);
+    builder.SetOutputs({out});
+    return builder.Build();
+  }
+};
+
+
+}  // namespace microarena::testing
