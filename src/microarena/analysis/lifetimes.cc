@@ -17,6 +17,9 @@ bool IsSupportedAlignment(size_t alignment) {
 // While analysing, requests[t].lifetime holds tensor t's first write and last
 // read as inclusive steps, -1 when unknown.
 constexpr int32_t kUnknownStep = -1;
+// first_op of a tensor read before any op wrote it, until a write sets it:
+// TFLM's "first created -1", open at the start (rule 10).
+constexpr int32_t kReadBeforeWrite = -2;
 
 }  // namespace
 
@@ -105,20 +108,14 @@ Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index,
     for (int32_t t : op.inputs()) {
       if (t < 0) continue;
       Lifetime& life = requests[static_cast<size_t>(t)].lifetime;
-      if (life.first_op == kUnknownStep) {
-        TensorView tensor = subgraph.tensor(static_cast<size_t>(t));
-        if (!tensor.is_constant() && !tensor.is_variable()) {
-          return Status::Error(ErrorCode::kInvalidArgument,
-                               "op %d (%s) at step %zu reads tensor %d '%s' before any op writes it "
-                               "(not an input, constant or variable; is the order topological?)",
-                               op.index(), op.name(), step, t, tensor.name());
-        }
-      }
+      if (life.first_op == kUnknownStep) life.first_op = kReadBeforeWrite;  // rule 10
       if (life.end_op < s) life.end_op = s;
     }
     for (int32_t t : op.outputs()) {
       Lifetime& life = requests[static_cast<size_t>(t)].lifetime;
-      if (life.first_op == kUnknownStep || life.first_op > s) life.first_op = s;
+      // A read before this write does not count: TFLM starts a lifetime only
+      // at an input, an op output or a subgraph output.
+      if (life.first_op < 0 || life.first_op > s) life.first_op = s;
     }
   }
   // Rule 4: a written tensor that nobody reads lives for its writer's step.
@@ -127,17 +124,13 @@ Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index,
   for (size_t t = 0; t < tensor_count; ++t) {
     TensorView tensor = subgraph.tensor(t);
     Lifetime inclusive = requests[t].lifetime;
-    if (inclusive.first_op != kUnknownStep && inclusive.end_op < inclusive.first_op) {
-      inclusive.end_op = inclusive.first_op;
-    }
     bool used = inclusive.first_op != kUnknownStep || inclusive.end_op != kUnknownStep;
     if (tensor.is_constant() || tensor.is_variable() || !used) continue;
-    if (inclusive.first_op == kUnknownStep) {
-      return Status::Error(ErrorCode::kMalformedModel,
-                           "tensor %zu '%s' is a subgraph output but no op writes it and it is not "
-                           "an input, a constant or a variable",
-                           t, tensor.name());
-    }
+    // Rule 10: read, never written: open at the start. Rule 11: a subgraph
+    // output nothing writes or reads exists at the last step only.
+    if (inclusive.first_op == kReadBeforeWrite) inclusive.first_op = 0;
+    if (inclusive.first_op == kUnknownStep) inclusive.first_op = last_step;
+    if (inclusive.end_op < inclusive.first_op) inclusive.end_op = inclusive.first_op;
     size_t size_bytes = 0;
     if (!AlignUp(tensor.byte_size(), options.alignment_bytes, &size_bytes)) {
       return Status::Error(ErrorCode::kMalformedModel, "tensor %zu '%s': %zu bytes overflow when aligned", t,

@@ -18,6 +18,19 @@
 //     index, then scratch requests in the order given.
 //  9. With an offline plan (OfflineMemoryAllocation metadata), a tensor whose
 //     entry is not -1 gets that fixed offset.
+// 10. A tensor that an op reads before any op writes it (not an input,
+//     constant or variable; e.g. the scratch areas of Arm Vela's `ethos-u`
+//     op) is open at the start: it lives from step 0 to its last read. TFLM
+//     gives it "first created -1"; only inputs, op outputs and subgraph
+//     outputs start a lifetime there, so -1 and our 0 overlap the same
+//     buffers (no op runs before step 0). When an op writes it later, the
+//     earlier reads do not count and it lives from that write, as in TFLM
+//     (such a read sees whatever the bytes hold, in TFLM too).
+// 11. A subgraph output that no op writes or reads lives at the last step.
+//
+// TFLM numbers its steps one later than ours (inputs are created at its step
+// 0, op k runs at its step k + 1): its inclusive [first, last] is our
+// [max(first - 1, 0), last) — `tflm_oracle --print-plan` prints its numbers.
 //
 // Models with several subgraphs (IF, WHILE, CALL_ONCE) are rejected as
 // unsupported for now.

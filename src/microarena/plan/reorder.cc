@@ -70,6 +70,19 @@ Result<OpGraph> BuildGraph(const ModelView& model, Span<const ScratchRequest> sc
     graph.scratch_bytes[static_cast<size_t>(request.op_index)] += bytes;
   }
 
+  // A tensor some op reads but no op writes (e.g. Vela's scratch areas) is
+  // open at the start (analysis/lifetimes.h rule 10): live from step 0 like
+  // an input, whatever the order.
+  std::vector<bool> written(tensor_count, false);
+  for (size_t o = 0; o < graph.op_count; ++o) {
+    for (int32_t t : subgraph.op(o).outputs()) written[static_cast<size_t>(t)] = true;
+  }
+  for (size_t o = 0; o < graph.op_count; ++o) {
+    for (int32_t t : subgraph.op(o).inputs()) {
+      if (t >= 0 && !written[static_cast<size_t>(t)]) is_input[static_cast<size_t>(t)] = true;
+    }
+  }
+
   std::vector<int32_t> writer(tensor_count, -1);
   std::vector<int32_t> last_variable_user(tensor_count, -1);
   for (size_t o = 0; o < graph.op_count; ++o) {
@@ -88,10 +101,12 @@ Result<OpGraph> BuildGraph(const ModelView& model, Span<const ScratchRequest> sc
       if (writer[tu] >= 0) {
         AddDistinct(graph.predecessors[o], writer[tu]);
       } else if (!is_input[tu]) {
-        return Status::Error(ErrorCode::kInvalidArgument,
-                             "op %zu (%s) reads tensor %d '%s' before any op writes it (not an input, "
-                             "constant or variable)",
-                             o, op.name(), t, tensor.name());
+        // Read before a later op writes it: the read does not count (rule
+        // 10) and depends on the order in a way the live-set model does
+        // not capture. Keep the stored order.
+        graph.reorderable = false;
+        graph.note = "tensor " + std::to_string(t) + " is read before the op that writes it";
+        continue;
       }
       AddDistinct(graph.reads[o], t);
     }
@@ -120,9 +135,8 @@ Result<OpGraph> BuildGraph(const ModelView& model, Span<const ScratchRequest> sc
   for (size_t o = 0; o < graph.op_count; ++o) {
     for (int32_t t : graph.reads[o]) ++graph.reader_count[static_cast<size_t>(t)];
   }
-  for (int32_t t : subgraph.inputs()) {
-    const auto tu = static_cast<size_t>(t);
-    if (graph.tensor_bytes[tu] == 0) continue;
+  for (size_t tu = 0; tu < tensor_count; ++tu) {
+    if (!is_input[tu] || graph.tensor_bytes[tu] == 0) continue;
     if (graph.reader_count[tu] > 0 || graph.is_output[tu]) {
       graph.initial_resident += graph.tensor_bytes[tu];
     } else {
