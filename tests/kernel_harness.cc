@@ -48,7 +48,7 @@ class KernelHarness::Eval_ final : public EvalContext {
 KernelHarness::KernelHarness(const ModelView& model, int32_t op_index, const OpResolver& resolver)
     : model_(model), op_index_(op_index), kernel_(nullptr) {
   SubgraphView subgraph = model.subgraph(0);
-  kernel_ = resolver.Find(subgraph.op(static_cast<size_t>(op_index)).code());
+  kernel_ = resolver.Find(subgraph.op(static_cast<size_t>(op_index)));
   tensors_.resize(subgraph.tensor_count());
   storage_.resize(subgraph.tensor_count());
   for (size_t t = 0; t < subgraph.tensor_count(); ++t) {

@@ -77,6 +77,7 @@ Command RegisterPlanCommand(CLI::App& app) {
     std::string header_path;
     std::string header_namespace = "microarena_arena";
     bool overlap = false;
+    bool trust_offline_plan = false;
   };
   auto options = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
@@ -123,6 +124,10 @@ Command RegisterPlanCommand(CLI::App& app) {
   sub->add_flag("--overlap", options->overlap,
                 "let an op's output share bytes with an input that dies there where the kernel\n"
                 "approves it (elementwise in place, convolutions and pools with a row lag)");
+  sub->add_flag("--trust-offline-plan", options->trust_offline_plan,
+                "measure the runtime figures with the model's offline plan trusted where it puts live\n"
+                "tensors in shared bytes (as TFLM does; Arm Vela's output). The plan itself always\n"
+                "shows the offline offsets as given");
   sub->add_option("--csv", options->csv_path,
                   "also write the planning problem in MiniMalloc's CSV form (id,lower,upper,size)");
   sub->add_option("--name-width", options->name_width, "cut owner names to this many characters in text")
@@ -220,6 +225,7 @@ Command RegisterPlanCommand(CLI::App& app) {
             // chosen one, or its default (offline or greedy) for "optimal".
             InterpreterOptions runtime_options = RuntimeOptionsFor(options->planner, options->alignment_bytes);
             runtime_options.allow_overlap = options->overlap;
+            runtime_options.trust_offline_plan = options->trust_offline_plan;
             if (plan.ok() && scratch.ok()) {
               Result<ArenaFigures> figures = MeasureArena(runtime_model, AllOpsResolver(), runtime_options);
               if (figures.ok()) {

@@ -117,6 +117,7 @@ Command RegisterRunCommand(CLI::App& app) {
     bool copy_weights = false;
     bool json = false;
     bool overlap = false;
+    bool trust_offline_plan = false;
     std::string dump_dir;
   };
   auto options = std::make_shared<Options>();
@@ -155,6 +156,10 @@ Command RegisterRunCommand(CLI::App& app) {
                 "input that dies there), with the exact planner unless --planner names one;\n"
                 "outputs stay bit-exact");
   dump->excludes(overlap);
+  sub->add_flag("--trust-offline-plan", options->trust_offline_plan,
+                "accept the model's offline plan (OfflineMemoryAllocation) where it puts live tensors\n"
+                "in shared bytes, as TFLM does: Arm Vela's output does so on purpose. Only for models\n"
+                "from a trusted compiler; without it such a plan is refused as corrupted");
   return {sub, [options]() -> int {
             Result<ModelFile> file = ModelFile::Open(options->model_path);
             if (!file.ok()) return PrintError(file.status());
@@ -163,6 +168,7 @@ Command RegisterRunCommand(CLI::App& app) {
             run.interpreter.alignment_bytes = options->alignment_bytes;
             run.interpreter.copy_weights_to_arena = options->copy_weights;
             run.interpreter.allow_overlap = options->overlap;
+            run.interpreter.trust_offline_plan = options->trust_offline_plan;
             if (!options->dump_dir.empty()) {
               run.interpreter.preserve_all_tensors = true;
               run.capture_tensors = true;

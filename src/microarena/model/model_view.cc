@@ -349,6 +349,10 @@ int32_t OperatorView::version() const {
 Span<const int32_t> OperatorView::inputs() const { return VectorSpan(raw_->inputs()); }
 Span<const int32_t> OperatorView::outputs() const { return VectorSpan(raw_->outputs()); }
 Span<const int32_t> OperatorView::intermediates() const { return VectorSpan(raw_->intermediates()); }
+Span<const uint8_t> OperatorView::custom_options() const {
+  const flatbuffers::Vector<uint8_t>* options = raw_->custom_options();
+  return options == nullptr ? Span<const uint8_t>() : Span<const uint8_t>(options->data(), options->size());
+}
 
 // --- SubgraphView ---
 

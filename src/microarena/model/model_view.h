@@ -106,6 +106,9 @@ class OperatorView {
   Span<const int32_t> inputs() const;
   Span<const int32_t> outputs() const;
   Span<const int32_t> intermediates() const;
+  // The opaque custom_options bytes (e.g. a custom op's flexbuffer); empty
+  // when absent.
+  Span<const uint8_t> custom_options() const;
   // Builtin options, e.g. raw()->builtin_options_as_Conv2DOptions(); null when absent.
   const tflite::Operator* raw() const { return raw_; }
 

@@ -45,7 +45,11 @@ Status CheckWithOverlaps(const PlanningProblem& problem, Span<const size_t> offs
       const size_t other_begin = offsets_bytes[other];
       const size_t other_end = other_begin + buffers[other].size_bytes;
       if (other_end <= begin || end <= other_begin) continue;
-      // They share bytes: only an approved pair at a safe displacement may.
+      // They share bytes: only the model's own trusted offline placements,
+      // or an approved pair at a safe displacement, may.
+      const bool both_fixed =
+          buffer.fixed_offset_bytes != kNoFixedOffset && buffers[other].fixed_offset_bytes != kNoFixedOffset;
+      if (both_fixed && problem.trust_fixed_overlaps) continue;
       bool approved = false;
       for (const auto& [input, output] : {std::pair<size_t, size_t>{b, other}, std::pair<size_t, size_t>{other, b}}) {
         const auto found = displacement.find({input, output});
@@ -64,12 +68,16 @@ Status CheckWithOverlaps(const PlanningProblem& problem, Span<const size_t> offs
                              found->second, have);
       }
       if (approved) continue;
+      const char* why = both_fixed ? kUntrustedOfflineOverlap
+                        : buffer.fixed_offset_bytes != kNoFixedOffset ||
+                                buffers[other].fixed_offset_bytes != kNoFixedOffset
+                            ? "; a planned buffer over a fixed one: a corrupted plan"
+                            : ", and no overlap permission names them";
       return Status::Error(ErrorCode::kInternal,
-                           "buffers %zu and %zu overlap: bytes [%zu, %zu) and [%zu, %zu), both live at step %d, "
-                           "and no overlap permission names them",
+                           "buffers %zu and %zu overlap: bytes [%zu, %zu) and [%zu, %zu), both live at step %d%s",
                            std::min(b, other), std::max(b, other), std::min(b, other) == b ? begin : other_begin,
                            std::min(b, other) == b ? end : other_end, std::min(b, other) == b ? other_begin : begin,
-                           std::min(b, other) == b ? other_end : end, step);
+                           std::min(b, other) == b ? other_end : end, step, why);
     }
     live.push_back(b);
   }
@@ -124,7 +132,11 @@ Status CheckPlan(const PlanningProblem& problem, Span<const size_t> offsets_byte
                          head_bytes, capacity_bytes, head_bytes - capacity_bytes);
   }
 
-  if (!problem.overlaps.empty()) return CheckWithOverlaps(problem, offsets_bytes);
+  // Fixed buffers may be trusted to share bytes: the pairwise sweep says
+  // which pair broke which rule.
+  bool any_fixed = false;
+  for (const BufferRequest& buffer : buffers) any_fixed |= buffer.fixed_offset_bytes != kNoFixedOffset;
+  if (!problem.overlaps.empty() || any_fixed) return CheckWithOverlaps(problem, offsets_bytes);
 
   std::vector<size_t> by_first(count);
   std::iota(by_first.begin(), by_first.end(), size_t{0});

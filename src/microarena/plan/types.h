@@ -83,6 +83,19 @@ struct PlanningProblem {
   // Approved overlaps (empty: every pair of buffers live together is
   // disjoint). Planners that ignore them still make valid plans.
   Span<const OverlapPermission> overlaps;
+  // Two buffers that both have a fixed offset may share bytes while live:
+  // the model's own offline plan placed them so on purpose (Arm Vela puts
+  // its scratch areas and the input at offset 0), and TFLM trusts every
+  // offline plan. Only the caller can say a model is trusted
+  // (InterpreterOptions::trust_offline_plan); a fixed buffer still may not
+  // share bytes with one placed by a planner.
+  bool trust_fixed_overlaps = false;
 };
+
+// The end of the checkers' message for two fixed buffers that share bytes
+// without trust_fixed_overlaps.
+inline constexpr const char* kUntrustedOfflineOverlap =
+    "; both are fixed by the offline plan: a trusted compiler (Arm Vela) shares bytes on purpose, TFLM "
+    "trusts all; accept with trust_offline_plan (--trust-offline-plan)";
 
 }  // namespace microarena

@@ -48,15 +48,24 @@ Status VerifyPlan(const PlanningProblem& problem, Span<const size_t> offsets_byt
       const size_t begin_a = offsets_bytes[a];
       const size_t begin_b = offsets_bytes[b];
       if (begin_a + buffers[a].size_bytes <= begin_b || begin_b + buffers[b].size_bytes <= begin_a) continue;
+      const bool both_fixed =
+          buffers[a].fixed_offset_bytes != kNoFixedOffset && buffers[b].fixed_offset_bytes != kNoFixedOffset;
+      if (both_fixed && problem.trust_fixed_overlaps) continue;  // the model's own placement
       const OverlapPermission* permission = FindPermission(problem.overlaps, a, b);
       if (permission == nullptr) {
+        const char* why = both_fixed ? kUntrustedOfflineOverlap
+                          : buffers[a].fixed_offset_bytes != kNoFixedOffset ||
+                                  buffers[b].fixed_offset_bytes != kNoFixedOffset
+                              ? "; a planned buffer over a fixed one: a corrupted plan"
+                              : "";
         return Status::Error(ErrorCode::kInternal,
-                             "buffers %zu and %zu overlap: bytes [%zu, %zu) and [%zu, %zu), both live at step %d",
+                             "buffers %zu and %zu overlap: bytes [%zu, %zu) and [%zu, %zu), both live at step %d%s",
                              a, b, begin_a, begin_a + buffers[a].size_bytes, begin_b,
                              begin_b + buffers[b].size_bytes,
                              buffers[a].lifetime.first_op > buffers[b].lifetime.first_op
                                  ? buffers[a].lifetime.first_op
-                                 : buffers[b].lifetime.first_op);
+                                 : buffers[b].lifetime.first_op,
+                             why);
       }
       const size_t input_offset = offsets_bytes[permission->input_buffer];
       const size_t output_offset = offsets_bytes[permission->output_buffer];

@@ -95,6 +95,9 @@ Result<ModelPlan> PlanModel(const ModelView& model, const ModelPlanOptions& opti
   problem.buffers = Span<const BufferRequest>(plan.buffers.data(), plan.buffers.size());
   problem.alignment_bytes = options.alignment_bytes;
   problem.overlaps = Span<const OverlapPermission>(permissions.data(), permissions.size());
+  // The report shows what TFLM makes of the model: it trusts the model's
+  // offline offsets, shared bytes included (counted below for the note).
+  problem.trust_fixed_overlaps = true;
 
   std::vector<uint8_t> bound_workspace(LowerBoundWorkspaceBytes(count));
   MICROARENA_RETURN_IF_ERROR(ComputeLowerBound(problem.buffers,
@@ -131,6 +134,21 @@ Result<ModelPlan> PlanModel(const ModelView& model, const ModelPlanOptions& opti
   if (!check.ok()) {
     return Status::Error(ErrorCode::kInternal, "planner '%s' produced an invalid plan: %s", plan.planner.c_str(),
                          check.message());
+  }
+
+  for (size_t a = 0; a < count; ++a) {
+    for (size_t b = a + 1; b < count; ++b) {
+      const BufferRequest& first = plan.buffers[a];
+      const BufferRequest& second = plan.buffers[b];
+      if (first.fixed_offset_bytes == kNoFixedOffset || second.fixed_offset_bytes == kNoFixedOffset) continue;
+      if (first.size_bytes == 0 || second.size_bytes == 0 || !first.lifetime.Overlaps(second.lifetime)) continue;
+      if (plan.offsets_bytes[a] + first.size_bytes <= plan.offsets_bytes[b] ||
+          plan.offsets_bytes[b] + second.size_bytes <= plan.offsets_bytes[a]) {
+        continue;
+      }
+      if (plan.offline_shared_pairs++ == 0) plan.offline_shared_example[0] = first.owner_index;
+      if (plan.offline_shared_pairs == 1) plan.offline_shared_example[1] = second.owner_index;
+    }
   }
 
   for (const OverlapPermission& permission : permissions) {

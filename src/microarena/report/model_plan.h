@@ -68,6 +68,12 @@ struct ModelPlan {
   std::vector<PlannedOverlap> overlaps;  // approved overlaps (with ModelPlanOptions::overlap)
   double plan_seconds = 0.0;            // time the chosen planner took
   bool has_offline_plan = false;        // the model carries OfflineMemoryAllocation
+  // Pairs of buffers live at the same step that the model's offline plan
+  // puts in shared bytes (on purpose in Arm Vela's output). The plan keeps
+  // them as TFLM does; the runtime only with trust_offline_plan. The lower
+  // bound counts them apart, so the head may be below it.
+  size_t offline_shared_pairs = 0;
+  int32_t offline_shared_example[2] = {-1, -1};  // the tensor indices of one such pair
   std::vector<PlannerHead> comparison;  // other planners' heads (with compare)
 
   // The runtime's view (filled by the caller when the kernels support the

@@ -83,6 +83,13 @@ std::string PlanText(const ModelView& model, const std::string& model_path, cons
     out += fmt::format("  runtime figures not available: {} (head and scratch shown for the tensors only)\n",
                        plan.runtime_note);
   }
+  if (plan.offline_shared_pairs > 0) {
+    out += fmt::format(
+        "  the model's offline plan shares bytes between {} pair(s) of live tensors (e.g. tensors {} and {}), on "
+        "purpose in Arm Vela's output;\n  this plan keeps them as TFLM does (the lower bound counts them apart); "
+        "the runtime accepts them only when trusted (--trust-offline-plan)\n",
+        plan.offline_shared_pairs, plan.offline_shared_example[0], plan.offline_shared_example[1]);
+  }
 
   // The head: peaks, bound, gap, alignment.
   out += "\nHead\n";
@@ -170,6 +177,7 @@ nlohmann::json PlanJson(const ModelView& model, const std::string& model_path, c
   doc["gap_percent"] = plan.gap_percent();
   doc["proven_optimal"] = plan.proven_optimal;
   doc["plan_seconds"] = plan.plan_seconds;
+  if (plan.offline_shared_pairs > 0) doc["offline_shared_pairs"] = plan.offline_shared_pairs;
   if (plan.has_runtime) {
     doc["persistent_bytes"] = plan.persistent_bytes;
     doc["temp_peak_bytes"] = plan.temp_peak_bytes;

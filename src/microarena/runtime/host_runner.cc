@@ -67,8 +67,12 @@ Result<PrepareRequests> CollectPrepareRequests(const ModelView& model, const OpR
   std::vector<std::unique_ptr<uint64_t[]>> memory;
   SubgraphView subgraph = model.subgraph(0);
   for (size_t o = 0; o < subgraph.operator_count(); ++o) {
-    const KernelRegistration* kernel = resolver.Find(subgraph.op(o).code());
-    if (kernel == nullptr || subgraph.op(o).is_custom()) {
+    const KernelRegistration* kernel = resolver.Find(subgraph.op(o));
+    if (kernel == nullptr && subgraph.op(o).is_custom()) {
+      return Status::Error(ErrorCode::kUnsupported, "op %zu (custom op '%s'): no kernel is registered for it", o,
+                           subgraph.op(o).name());
+    }
+    if (kernel == nullptr) {
       return Status::Error(ErrorCode::kUnsupported, "op %zu (%s): no kernel for this op", o, subgraph.op(o).name());
     }
     RecordingPrepareContext context(model, o, requests, memory);

@@ -323,15 +323,21 @@ Status Interpreter::UnsupportedOp(size_t op_index) const {
   char outputs[96] = "";
   DescribeTensors(subgraph, op.inputs(), inputs, sizeof(inputs));
   DescribeTensors(subgraph, op.outputs(), outputs, sizeof(outputs));
-  return Status::Error(ErrorCode::kUnsupported, "op %zu (%s%s): no kernel for this op (inputs: %s; outputs: %s)",
-                       op_index, op.is_custom() ? "custom " : "", op.name(), inputs, outputs);
+  if (op.is_custom()) {
+    return Status::Error(ErrorCode::kUnsupported,
+                         "op %zu (custom op '%s'): no kernel is registered for this custom op; register one by "
+                         "name with OpResolver::WithCustom (inputs: %s; outputs: %s)",
+                         op_index, op.name(), inputs, outputs);
+  }
+  return Status::Error(ErrorCode::kUnsupported, "op %zu (%s): no kernel for this op (inputs: %s; outputs: %s)",
+                       op_index, op.name(), inputs, outputs);
 }
 
 Status Interpreter::PrepareOps() {
   SubgraphView subgraph = model_.subgraph(0);
   for (size_t o = 0; o < op_count_; ++o) {
-    nodes_[o].kernel = resolver_.Find(subgraph.op(o).code());
-    if (nodes_[o].kernel == nullptr || subgraph.op(o).is_custom()) return UnsupportedOp(o);
+    nodes_[o].kernel = resolver_.Find(subgraph.op(o));
+    if (nodes_[o].kernel == nullptr) return UnsupportedOp(o);
   }
   const size_t stride = AlignUpUnchecked(sizeof(ScratchRequest), arena_.granule());
   for (size_t o = 0; o < op_count_; ++o) {
@@ -397,12 +403,16 @@ Status Interpreter::PlanAndCommit() {
 
   // Which planner.
   Result<Span<const int32_t>> offline = ReadOfflinePlan(model_);
+  const char* offline_name = kOfflinePlanMetadataName;
   if (!offline.ok()) return offline.status();
   if (options_.allow_overlap) {
     // An overlap plan relies on these kernels' read/write order: only with overlap.
     Result<Span<const int32_t>> overlap_plan = ReadOfflinePlan(model_, kOverlapPlanMetadataName);
     if (!overlap_plan.ok()) return overlap_plan.status();
-    if (!overlap_plan->empty()) offline = *overlap_plan;
+    if (!overlap_plan->empty()) {
+      offline = *overlap_plan;
+      offline_name = kOverlapPlanMetadataName;
+    }
   }
   PlannerChoice choice = options_.planner;
   if (options_.preserve_all_tensors) choice = PlannerChoice::kLinear;
@@ -437,6 +447,8 @@ Status Interpreter::PlanAndCommit() {
   PlanningProblem problem;
   problem.buffers = Span<const BufferRequest>(requests, *count);
   problem.alignment_bytes = arena_.alignment();
+  // Offline offsets that share bytes are the model's own only when the caller says so.
+  problem.trust_fixed_overlaps = options_.trust_offline_plan && choice == PlannerChoice::kOffline;
   if (overlap_declaration_count_ > 0) {
     Result<uint8_t*> memory = arena_.AllocateTemp(overlap_declaration_count_ * sizeof(OverlapPermission));
     if (!memory.ok()) return Status(memory.status()).Prefix("overlap permissions");
@@ -465,8 +477,12 @@ Status Interpreter::PlanAndCommit() {
   if (!problem.overlaps.empty() || options_.custom_planner != nullptr || choice == PlannerChoice::kOffline) {
     Status verified = VerifyPlan(problem, Span<const size_t>(offsets, *count), summary.head_bytes);
     if (!verified.ok()) {
-      char where[48];
-      std::snprintf(where, sizeof(where), "planner '%s' made an invalid plan", planner.name());
+      char where[96];
+      if (choice == PlannerChoice::kOffline && options_.custom_planner == nullptr) {
+        std::snprintf(where, sizeof(where), "the offline plan (%s) is an invalid plan", offline_name);
+      } else {
+        std::snprintf(where, sizeof(where), "planner '%s' made an invalid plan", planner.name());
+      }
       return verified.Prefix(where);
     }
   }

@@ -79,6 +79,12 @@ struct InterpreterOptions {
   // instead of `planner`, e.g. the host's OptimalPlanner. Its plan is
   // verified (plan/verify.h) before use. nullptr: the built-in choice.
   const Planner* custom_planner = nullptr;
+  // Trust the model's offline plan (OfflineMemoryAllocation) where it puts
+  // two live tensors in the same bytes, as TFLM always does: compilers such
+  // as Arm Vela do so on purpose (scratch areas and the input at offset 0).
+  // Off: such a plan is refused as corrupted. On or off, a buffer planned
+  // online never shares bytes with an offline one (docs/custom_ops.md).
+  bool trust_offline_plan = false;
 };
 
 class Interpreter {
