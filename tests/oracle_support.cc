@@ -16,9 +16,10 @@ void WriteFile(const std::string& path, const Bytes& bytes) {
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 
-// TFLM: one Invoke in a 64 MiB arena with the given inputs (raw bytes each).
-Outcome RunOracleOn(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs) {
-  const std::string dir = testing::TempDir("oracle/" + name);
+Outcome RunOracleOn(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs,
+                    size_t arena_bytes) {
+  // The process id keeps two test runs (two presets, or a sweep beside ctest) apart.
+  const std::string dir = testing::TempDir("oracle/" + std::to_string(::getpid()) + "/" + name);
   WriteFile(dir + "/model.tflite", model);
   std::string command = ShellQuote(OraclePath()) + " " + ShellQuote(dir + "/model.tflite");
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -26,7 +27,7 @@ Outcome RunOracleOn(const std::string& name, const Bytes& model, const std::vect
     WriteFile(path, inputs[i]);
     command += " --input " + ShellQuote(path);
   }
-  command += " --out-dir " + ShellQuote(dir) + " --arena 67108864 --no-search";
+  command += " --out-dir " + ShellQuote(dir) + " --arena " + std::to_string(arena_bytes) + " --no-search";
   const testing::CommandResult result = testing::RunCommand(command);
   Outcome outcome;
   if (result.exit_code != 0) {

@@ -3,6 +3,7 @@
 // what each made of it; plus OneOp, a builder of one-op models for such tests.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -22,9 +23,11 @@ struct Outcome {
   std::vector<Bytes> outputs;
 };
 
-// TFLM: one Invoke in a 64 MiB arena with the given inputs (raw bytes each);
-// files go to a temp folder named `name`.
-Outcome RunOracleOn(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs);
+// TFLM: one Invoke in an arena of `arena_bytes` with the given inputs (raw
+// bytes each); files go to a temp folder named `name`. (A large arena costs
+// the oracle page faults: small models run faster in a small one.)
+Outcome RunOracleOn(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs,
+                    size_t arena_bytes = size_t{64} << 20);
 // microarena: the same inputs, or seed-1 generated ones when none are given.
 Outcome RunOursOn(const Bytes& model, const std::vector<Bytes>& inputs);
 

@@ -4,8 +4,9 @@
 //
 // int8 RELU requantizes (multiplier = input_scale / output_scale in double)
 // and clamps at the output's quantized 0. int8 RELU6 clamps to the input's
-// quantized [0, 6] (six = clamp(round(6 / scale) + zero_point)) without
-// requantizing, so prepare requires equal input and output quantization.
+// quantized [0, 6] (six = clamp(round(6 / scale) + zero_point)) and copies the
+// bytes without requantizing, whatever the output's quantization says: TFLM
+// does the same (checked against it by tests/differential_test.cc).
 #pragma once
 
 #include <cmath>
@@ -38,13 +39,6 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   *op_data = data;
   reference::ReluInt8Params& p = data->relu;
   if (kRelu6) {
-    if (input_q.scale != output_q.scale || input_q.zero_point != output_q.zero_point) {
-      return context.Error(ErrorCode::kUnsupported,
-                           "input tensor %d (scale %g, zero point %d) and output tensor %d (scale %g, zero point %d) "
-                           "must share quantization",
-                           input.index(), static_cast<double>(input_q.scale), input_q.zero_point, output.index(),
-                           static_cast<double>(output_q.scale), output_q.zero_point);
-    }
     const int64_t six = reference::SaturatingRoundToInt64(6.0f / input_q.scale) + input_q.zero_point;
     p.activation_min = input_q.zero_point;
     p.activation_max = static_cast<int32_t>(std::clamp<int64_t>(six, -128, 127));
