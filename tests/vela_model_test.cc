@@ -11,7 +11,9 @@
 
 #include "microarena/analysis/offline_plan.h"
 #include "microarena/kernels/op_resolver.h"
+#include "microarena/model/demo_model.h"
 #include "microarena/model/model_builder.h"
+#include "microarena/model/model_rewriter.h"
 #include "microarena/model/model_view.h"
 #include "microarena/plan/check.h"
 #include "microarena/plan/reorder.h"
@@ -388,6 +390,34 @@ TEST(VelaModelTest, OfflineOverlapsNeedTrust) {
   EXPECT_NE(message.find("the offline plan (OfflineMemoryAllocation) is an invalid plan"), std::string::npos) << message;
   EXPECT_NE(message.find("both are fixed by the offline plan"), std::string::npos) << message;
   EXPECT_NE(message.find("trust_offline_plan"), std::string::npos) << message;
+}
+
+TEST(VelaModelTest, TrustDoesNotCoverOverlapPlans) {
+  // microarena's own overlap plan (every offset fixed) is checked against
+  // the kernels' permissions, trusted or not: one that puts every tensor at
+  // offset 0 is refused.
+  std::vector<uint8_t> demo = BuildDemoModel();
+  Result<ModelView> model = LoadModel(Span<const uint8_t>(demo.data(), demo.size()));
+  ASSERT_TRUE(model.ok());
+  std::vector<int32_t> offsets(model->subgraph(0).tensor_count(), -1);
+  for (size_t t = 0; t < offsets.size(); ++t) {
+    TensorView tensor = model->subgraph(0).tensor(t);
+    if (!tensor.is_constant() && !tensor.is_variable()) offsets[t] = 0;
+  }
+  ModelEdits edits;
+  edits.metadata.push_back({kOverlapPlanMetadataName, EncodeOfflinePlan(offsets)});
+  Result<std::vector<uint8_t>> bad = RewriteModel(Span<const uint8_t>(demo.data(), demo.size()), edits);
+  ASSERT_TRUE(bad.ok());
+  Result<ModelView> bad_model = LoadModel(Span<const uint8_t>(bad->data(), bad->size()));
+  ASSERT_TRUE(bad_model.ok());
+  InterpreterOptions options;
+  options.allow_overlap = true;
+  options.trust_offline_plan = true;
+  std::vector<uint8_t> arena(256 * 1024);
+  Interpreter interpreter(*bad_model, AllOpsResolver(), arena.data(), arena.size(), options);
+  Status status = interpreter.AllocateTensors();
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(std::string(status.message()).find(kOverlapPlanMetadataName), std::string::npos) << status.message();
 }
 
 // A plan with fixed offsets: buffers 0 and 1 fixed at 0 (the model's own

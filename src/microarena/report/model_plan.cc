@@ -45,10 +45,12 @@ Result<ModelPlan> PlanModel(const ModelView& model, const ModelPlanOptions& opti
   ModelPlan plan;
   plan.alignment_bytes = options.alignment_bytes;
   MICROARENA_ASSIGN_OR_RETURN(Span<const int32_t> offline, ReadOfflinePlan(model));
+  bool from_overlap_plan = false;
   if (options.overlap) {
     // As the runtime does: with overlap, microarena's overlap plan comes first.
     MICROARENA_ASSIGN_OR_RETURN(Span<const int32_t> overlap_plan, ReadOfflinePlan(model, kOverlapPlanMetadataName));
     if (!overlap_plan.empty()) offline = overlap_plan;
+    from_overlap_plan = !overlap_plan.empty();
   }
   plan.has_offline_plan = !offline.empty();
   plan.planner = options.planner.empty() ? (plan.has_offline_plan ? "offline" : "optimal") : options.planner;
@@ -97,7 +99,8 @@ Result<ModelPlan> PlanModel(const ModelView& model, const ModelPlanOptions& opti
   problem.overlaps = Span<const OverlapPermission>(permissions.data(), permissions.size());
   // The report shows what TFLM makes of the model: it trusts the model's
   // offline offsets, shared bytes included (counted below for the note).
-  problem.trust_fixed_overlaps = true;
+  // microarena's overlap plan stays under the kernels' permissions.
+  problem.trust_fixed_overlaps = !from_overlap_plan;
 
   std::vector<uint8_t> bound_workspace(LowerBoundWorkspaceBytes(count));
   MICROARENA_RETURN_IF_ERROR(ComputeLowerBound(problem.buffers,

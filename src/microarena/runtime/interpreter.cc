@@ -447,8 +447,11 @@ Status Interpreter::PlanAndCommit() {
   PlanningProblem problem;
   problem.buffers = Span<const BufferRequest>(requests, *count);
   problem.alignment_bytes = arena_.alignment();
-  // Offline offsets that share bytes are the model's own only when the caller says so.
-  problem.trust_fixed_overlaps = options_.trust_offline_plan && choice == PlannerChoice::kOffline;
+  // Offline offsets that share bytes are the model's own only when the caller
+  // says so, and only in OfflineMemoryAllocation: an overlap plan's shared
+  // bytes stay under the kernels' permissions.
+  problem.trust_fixed_overlaps = options_.trust_offline_plan && choice == PlannerChoice::kOffline &&
+                                 offline_name == kOfflinePlanMetadataName;
   if (overlap_declaration_count_ > 0) {
     Result<uint8_t*> memory = arena_.AllocateTemp(overlap_declaration_count_ * sizeof(OverlapPermission));
     if (!memory.ok()) return Status(memory.status()).Prefix("overlap permissions");
