@@ -13,11 +13,18 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include "tests/fuzz/fuzz_targets.h"
 #include "tests/test_support.h"
+
+namespace microarena::fuzz {
+// gtest prints a parameter in the test list; the name, not its bytes (which
+// hold addresses, different on every run).
+void PrintTo(const FuzzTarget& target, std::ostream* out) { *out << target.name; }
+}  // namespace microarena::fuzz
 
 namespace microarena {
 namespace {
