@@ -38,7 +38,10 @@ Status Prepare(PrepareContext& context, const void** op_data) {
                          "filter tensor %d '%s' has %d output channels but output tensor %d '%s' has %d",
                          filter.index(), filter.name(), Dim(filter, 0), output.index(), output.name(), channels);
   }
-  if (filter_depth < 1 || Dim(input, 3) % filter_depth != 0 || channels % (Dim(input, 3) / filter_depth) != 0) {
+  // groups = input depth / filter depth must be a whole number >= 1 (an input
+  // of depth 0, or shallower than the filter, has none) dividing the outputs.
+  if (filter_depth < 1 || Dim(input, 3) < filter_depth || Dim(input, 3) % filter_depth != 0 ||
+      channels % (Dim(input, 3) / filter_depth) != 0) {
     return context.Error(ErrorCode::kInvalidArgument,
                          "filter tensor %d '%s' depth %d does not divide input tensor %d depth %d into groups that "
                          "divide the %d output channels",
