@@ -66,7 +66,7 @@ PlannerChoice ParsePlanner(const std::string& name) {
   return PlannerChoice::kAuto;
 }
 
-// Writes `tensors` as DIR/tensor_s0_t<index>.bin plus DIR/tensors.txt, one
+// Writes `tensors` as DIR/tensor_s<subgraph>_t<index>.bin plus DIR/tensors.txt, one
 // line per tensor in the format of TFLM's tensor dumps (../shared/golden), so
 // two runs (two runtimes, or a device and the host) can be compared file by
 // file and the first layer where they part found.
@@ -74,11 +74,10 @@ Status WriteTensorDump(const ModelView& model, const std::vector<CapturedTensor>
   std::error_code error;
   std::filesystem::create_directories(dir, error);
   if (error) return Status::Error(ErrorCode::kIoError, "%s: cannot create the folder (%s)", dir.c_str(), error.message().c_str());
-  SubgraphView subgraph = model.subgraph(0);
   std::string index_text;
   for (const CapturedTensor& captured : tensors) {
-    const TensorView tensor = subgraph.tensor(captured.index);
-    const std::string file_name = fmt::format("tensor_s0_t{}.bin", captured.index);
+    const TensorView tensor = model.subgraph(captured.subgraph).tensor(captured.index);
+    const std::string file_name = fmt::format("tensor_s{}_t{}.bin", captured.subgraph, captured.index);
     const std::string path = dir + "/" + file_name;
     std::ofstream out(path, std::ios::binary);
     out.write(reinterpret_cast<const char*>(captured.bytes.data()), static_cast<std::streamsize>(captured.bytes.size()));
@@ -88,8 +87,8 @@ Status WriteTensorDump(const ModelView& model, const std::vector<CapturedTensor>
     const QuantizationView q = tensor.quantization();
     const double scale = q.is_quantized() ? static_cast<double>(q.scale(0)) : 0.0;
     const long long zero_point = q.is_quantized() ? static_cast<long long>(q.zero_point(0)) : 0;
-    index_text += fmt::format("file={} subgraph=0 tensor={} type={} shape={} bytes={} scale={} zero_point={} variable={} name={}\n",
-                              file_name, captured.index, TensorTypeName(tensor.type()), shape, captured.bytes.size(),
+    index_text += fmt::format("file={} subgraph={} tensor={} type={} shape={} bytes={} scale={} zero_point={} variable={} name={}\n",
+                              file_name, captured.subgraph, captured.index, TensorTypeName(tensor.type()), shape, captured.bytes.size(),
                               fmt::format("{:.9g}", scale), zero_point, tensor.is_variable() ? 1 : 0, tensor.name());
   }
   const std::string index_path = dir + "/tensors.txt";
@@ -147,7 +146,7 @@ Command RegisterRunCommand(CLI::App& app) {
   sub->add_flag("--json", options->json, "print one JSON document instead of text");
   CLI::Option* dump = sub->add_option(
       "--dump-tensors", options->dump_dir,
-      "write every non-constant tensor after Invoke to DIR as tensor_s0_t<index>.bin, with\n"
+      "write every non-constant tensor after Invoke to DIR as tensor_s<subgraph>_t<index>.bin, with\n"
       "DIR/tensors.txt (index, name, type, shape, scale, zero point): the format of TFLM's\n"
       "tensor dumps, to find the first layer where two runs part. Runs with every tensor\n"
       "preserved (linear plan), as such dumps are made");

@@ -1,11 +1,28 @@
 #include "microarena/analysis/lifetimes.h"
 
 #include "microarena/base/align.h"
+#include "microarena/model/call_graph.h"
 
 namespace microarena {
 
 size_t LifetimeCapacity(const SubgraphView& subgraph, size_t scratch_request_count) {
   return subgraph.tensor_count() + scratch_request_count;
+}
+
+size_t LifetimeCapacity(const ModelView& model, size_t scratch_request_count) {
+  return TotalTensorCount(model) + scratch_request_count;
+}
+
+size_t TotalTensorCount(const ModelView& model) {
+  size_t total = 0;
+  for (size_t s = 0; s < model.subgraph_count(); ++s) total += model.subgraph(s).tensor_count();
+  return total;
+}
+
+size_t FirstTensorOf(const ModelView& model, size_t subgraph_index) {
+  size_t first = 0;
+  for (size_t s = 0; s < subgraph_index && s < model.subgraph_count(); ++s) first += model.subgraph(s).tensor_count();
+  return first;
 }
 
 namespace {
@@ -21,7 +38,184 @@ constexpr int32_t kUnknownStep = -1;
 // TFLM's "first created -1", open at the start (rule 10).
 constexpr int32_t kReadBeforeWrite = -2;
 
+// The walk of TFLM's allocation scopes over every subgraph (see
+// model/call_graph.h). While it runs, requests[g] (g a tensor's index over
+// all subgraphs) holds the tensor's first and last scope in `lifetime`
+// (kUnknownStep when unknown) and, in size_bytes, the visit that created it.
+class ScopeMarker final : public CallGraphVisitor {
+ public:
+  // Scratch request r keeps its scopes in requests[scratch_base + r].
+  ScopeMarker(const ModelView& model, Span<const ScratchRequest> scratch, Span<BufferRequest> requests,
+              size_t scratch_base)
+      : model_(model), scratch_(scratch), requests_(requests), scratch_base_(scratch_base) {}
+
+  Status Enter(size_t subgraph, int32_t scope) override {
+    visits_[depth_++] = ++visit_count_;
+    SubgraphView view = model_.subgraph(subgraph);
+    const size_t first = FirstTensorOf(model_, subgraph);
+    for (int32_t t : view.inputs()) Create(first + static_cast<size_t>(t), scope);
+    for (int32_t t : view.outputs()) Create(first + static_cast<size_t>(t), scope);
+    return OkStatus();
+  }
+  Status OpBegin(size_t subgraph, size_t op, int32_t op_scope) override {
+    const size_t first = FirstTensorOf(model_, subgraph);
+    for (int32_t t : model_.subgraph(subgraph).op(op).outputs()) Create(first + static_cast<size_t>(t), op_scope);
+    return OkStatus();
+  }
+  Status OpEnd(size_t subgraph, size_t op, int32_t op_scope, int32_t scope) override {
+    const size_t first = FirstTensorOf(model_, subgraph);
+    OperatorView view = model_.subgraph(subgraph).op(op);
+    for (int32_t t : view.inputs()) {
+      if (t >= 0) Use(first + static_cast<size_t>(t), scope);
+    }
+    for (int32_t t : view.outputs()) Use(first + static_cast<size_t>(t), scope);
+    for (size_t r = 0; r < scratch_.size(); ++r) {
+      if (scratch_[r].subgraph_index == static_cast<int32_t>(subgraph) &&
+          scratch_[r].op_index == static_cast<int32_t>(op)) {
+        // Over the op's own scope and every subgraph it called (as TFLM).
+        Lifetime& scopes = requests_[scratch_base_ + r].lifetime;
+        if (scopes.first_op == kUnknownStep) scopes.first_op = op_scope;
+        scopes.end_op = scope;
+      }
+    }
+    return OkStatus();
+  }
+  Status Exit(size_t subgraph, int32_t scope) override {
+    const size_t first = FirstTensorOf(model_, subgraph);
+    for (int32_t t : model_.subgraph(subgraph).outputs()) Use(first + static_cast<size_t>(t), scope);
+    --depth_;
+    return OkStatus();
+  }
+
+ private:
+  // TFLM's UpdateFirstCreated: a creation restarts the lifetime (earlier
+  // reads of unwritten bytes do not count). One change: a tensor created in
+  // an earlier call of its subgraph keeps that start, so that a subgraph
+  // called twice keeps its bytes over both calls (TFLM would plan only the
+  // last call and let other buffers overwrite them during the first).
+  void Create(size_t g, int32_t scope) {
+    Lifetime& life = requests_[g].lifetime;
+    const size_t visit = visits_[depth_ - 1];
+    if (life.first_op == kUnknownStep || requests_[g].size_bytes == visit) {
+      life.first_op = scope;
+      life.end_op = scope;
+    } else if (life.end_op < scope) {
+      life.end_op = scope;
+    }
+    requests_[g].size_bytes = visit;
+  }
+  void Use(size_t g, int32_t scope) {
+    Lifetime& life = requests_[g].lifetime;
+    if (life.end_op < scope) life.end_op = scope;
+  }
+
+  const ModelView& model_;
+  Span<const ScratchRequest> scratch_;
+  Span<BufferRequest> requests_;
+  size_t scratch_base_;
+  size_t visits_[kMaxCallDepth + 1] = {};
+  size_t depth_ = 0;
+  size_t visit_count_ = 0;
+};
+
 }  // namespace
+
+Result<size_t> AnalyzeModelLifetimes(const ModelView& model, Span<const ScratchRequest> scratch,
+                                     const LifetimeOptions& options, Span<BufferRequest> requests) {
+  if (!IsSupportedAlignment(options.alignment_bytes)) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "alignment %zu is not supported (use 4, 8, 16, 32 or 64)", options.alignment_bytes);
+  }
+  const size_t tensor_count = TotalTensorCount(model);
+  if (requests.size() < tensor_count + scratch.size()) {
+    return Status::Error(ErrorCode::kInvalidArgument, "the request array holds %zu entries but %zu are needed",
+                         requests.size(), tensor_count + scratch.size());
+  }
+  if (!options.fixed_offsets_bytes.empty() && options.fixed_offsets_bytes.size() != tensor_count) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "the offline plan has %zu entries but the model has %zu tensors",
+                         options.fixed_offsets_bytes.size(), tensor_count);
+  }
+  for (const ScratchRequest& request : scratch) {
+    if (request.subgraph_index < 0 || static_cast<size_t>(request.subgraph_index) >= model.subgraph_count() ||
+        request.op_index < 0 ||
+        static_cast<size_t>(request.op_index) >= model.subgraph(static_cast<size_t>(request.subgraph_index)).operator_count()) {
+      return Status::Error(ErrorCode::kInvalidArgument, "a scratch request names subgraph %d, op %d, which does not exist",
+                           request.subgraph_index, request.op_index);
+    }
+  }
+  for (size_t g = 0; g < tensor_count + scratch.size(); ++g) {
+    requests[g] = BufferRequest{};
+    requests[g].lifetime = Lifetime{kUnknownStep, kUnknownStep};
+  }
+  ScopeMarker marker(model, scratch, requests, tensor_count);
+  Result<int32_t> last_scope = WalkCallGraph(model, marker);
+  if (!last_scope.ok()) return last_scope.status();
+
+  // TFLM's scope k is our step k - 1 (its scope 0 only creates subgraph 0's
+  // inputs): [first, last] in scopes is [max(first - 1, 0), last) in steps.
+  auto to_steps = [](Lifetime scopes) {
+    int32_t begin = scopes.first_op <= 0 ? 0 : scopes.first_op - 1;  // kUnknownStep: read before written
+    int32_t end = scopes.end_op > begin ? scopes.end_op : begin + 1;
+    return Lifetime{begin, end};
+  };
+  size_t count = 0;
+  size_t g = 0;
+  for (size_t s = 0; s < model.subgraph_count(); ++s) {
+    SubgraphView subgraph = model.subgraph(s);
+    // VAR_HANDLE's output holds a resource id kept in the op's own data.
+    for (size_t o = 0; o < subgraph.operator_count(); ++o) {
+      OperatorView op = subgraph.op(o);
+      if (op.code() != BuiltinOp::kVarHandle) continue;
+      for (int32_t t : op.outputs()) requests[g + static_cast<size_t>(t)].lifetime = Lifetime{kUnknownStep, kUnknownStep};
+    }
+    for (size_t t = 0; t < subgraph.tensor_count(); ++t, ++g) {
+      TensorView tensor = subgraph.tensor(t);
+      Lifetime scopes = requests[g].lifetime;
+      const bool used = scopes.first_op != kUnknownStep || scopes.end_op != kUnknownStep;
+      if (tensor.is_constant() || tensor.is_variable() || tensor.byte_size() == 0 || !used) continue;
+      size_t size_bytes = 0;
+      if (!AlignUp(tensor.byte_size(), options.alignment_bytes, &size_bytes)) {
+        return Status::Error(ErrorCode::kMalformedModel, "subgraph %zu, tensor %zu '%s': %zu bytes overflow when aligned",
+                             s, t, tensor.name(), tensor.byte_size());
+      }
+      BufferRequest& out = requests[count++];  // count <= g: never over an unread entry
+      out = BufferRequest{};
+      out.size_bytes = size_bytes;
+      out.lifetime = to_steps(scopes);
+      out.kind = BufferKind::kTensor;
+      out.subgraph_index = static_cast<int32_t>(s);
+      out.owner_index = static_cast<int32_t>(t);
+      out.fixed_offset_bytes = kNoFixedOffset;
+      if (!options.fixed_offsets_bytes.empty() && options.fixed_offsets_bytes[g] >= 0) {
+        out.fixed_offset_bytes = options.fixed_offsets_bytes[g];
+      }
+    }
+  }
+  for (size_t r = 0; r < scratch.size(); ++r) {
+    const ScratchRequest& request = scratch[r];
+    Lifetime scopes = requests[tensor_count + r].lifetime;
+    if (scopes.first_op == kUnknownStep) {
+      // The op is in a subgraph no call reaches: it never runs.
+      scopes = Lifetime{1, 1};
+    }
+    size_t size_bytes = 0;
+    if (!AlignUp(request.size_bytes, options.alignment_bytes, &size_bytes)) {
+      return Status::Error(ErrorCode::kInvalidArgument,
+                           "subgraph %d, op %d: scratch of %zu bytes overflows when aligned", request.subgraph_index,
+                           request.op_index, request.size_bytes);
+    }
+    BufferRequest& out = requests[count++];  // count <= tensor_count + r
+    out = BufferRequest{};
+    out.size_bytes = size_bytes;
+    out.lifetime = to_steps(scopes);
+    out.kind = BufferKind::kScratch;
+    out.subgraph_index = request.subgraph_index;
+    out.owner_index = request.op_index;
+  }
+  return count;
+}
+
 
 Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index,
                                 Span<const ScratchRequest> scratch, const LifetimeOptions& options,
@@ -31,10 +225,18 @@ Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index,
                          "alignment %zu is not supported (use 4, 8, 16, 32 or 64)", options.alignment_bytes);
   }
   if (model.subgraph_count() != 1) {
-    return Status::Error(ErrorCode::kUnsupported,
-                         "the model has %zu subgraphs; models with control flow (IF, WHILE, "
-                         "CALL_ONCE) are not supported yet",
-                         model.subgraph_count());
+    if (subgraph_index != 0) {
+      return Status::Error(ErrorCode::kInvalidArgument,
+                           "a model with several subgraphs is analysed whole, from subgraph 0 (asked: %zu)",
+                           subgraph_index);
+    }
+    if (!options.order.empty()) {
+      return Status::Error(ErrorCode::kUnsupported,
+                           "the model has %zu subgraphs: an execution order other than the model's own is not "
+                           "supported with control flow",
+                           model.subgraph_count());
+    }
+    return AnalyzeModelLifetimes(model, scratch, options, requests);
   }
   if (subgraph_index >= model.subgraph_count()) {
     return Status::Error(ErrorCode::kInvalidArgument, "subgraph %zu outside [0, %zu)", subgraph_index,
@@ -117,6 +319,12 @@ Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index,
       // at an input, an op output or a subgraph output.
       if (life.first_op < 0 || life.first_op > s) life.first_op = s;
     }
+  }
+  // Rule 12: VAR_HANDLE's output points at the op's own data (a resource id).
+  for (size_t o = 0; o < op_count; ++o) {
+    OperatorView op = subgraph.op(o);
+    if (op.code() != BuiltinOp::kVarHandle) continue;
+    for (int32_t t : op.outputs()) requests[static_cast<size_t>(t)].lifetime = Lifetime{kUnknownStep, kUnknownStep};
   }
   // Rule 4: a written tensor that nobody reads lives for its writer's step.
   // Rule 5: decide which tensors are planned; compact them to the front.

@@ -27,13 +27,25 @@
 //     earlier reads do not count and it lives from that write, as in TFLM
 //     (such a read sees whatever the bytes hold, in TFLM too).
 // 11. A subgraph output that no op writes or reads lives at the last step.
+// 12. The output of VAR_HANDLE is not planned: it points at the op's own
+//     data, which holds the resource variable's id (as in TFLM, whose
+//     VAR_HANDLE sets the pointer at prepare, before planning).
 //
 // TFLM numbers its steps one later than ours (inputs are created at its step
 // 0, op k runs at its step k + 1): its inclusive [first, last] is our
 // [max(first - 1, 0), last) — `tflm_oracle --print-plan` prints its numbers.
 //
-// Models with several subgraphs (IF, WHILE, CALL_ONCE) are rejected as
-// unsupported for now.
+// Models with several subgraphs (IF, WHILE, CALL_ONCE) are analysed whole,
+// with TFLM's allocation scopes (model/call_graph.h): every subgraph's tensors
+// share one head; a called subgraph's tensors live within the calling op's
+// scopes; the calling op's inputs and outputs, and its scratch, live over
+// all the subgraphs it calls; each subgraph's inputs and outputs are created
+// at its entry and its outputs kept to its exit. Steps are TFLM's scopes
+// minus one, so an entry into a called subgraph is a step of its own with no
+// op. Two differences from TFLM, both for safety: a subgraph called by two
+// ops keeps its tensors over both calls (TFLM keeps the last call's), and
+// the output of VAR_HANDLE is not planned (it points at the op's data, as in
+// TFLM). The model's own execution order only.
 //
 // Cost: O(tensors + sum of op input/output counts + scratch requests) time;
 // no heap: the caller's output array doubles as working memory.
@@ -53,6 +65,7 @@ namespace microarena {
 struct ScratchRequest {
   int32_t op_index = 0;   // the op that asked (an index into the subgraph's operators)
   size_t size_bytes = 0;  // bytes asked for, before rounding to the alignment
+  int32_t subgraph_index = 0;  // the op's subgraph
 };
 
 struct LifetimeOptions {
@@ -61,21 +74,37 @@ struct LifetimeOptions {
   // Empty: the order stored in the model.
   Span<const int32_t> order;
   // Fixed offsets per tensor (-1 = plan online), e.g. from ReadOfflinePlan;
-  // empty for none. Size must equal the subgraph's tensor count.
+  // empty for none. Size must equal the subgraph's tensor count (with
+  // several subgraphs: all tensors, subgraph after subgraph).
   Span<const int32_t> fixed_offsets_bytes;
 };
 
-// Capacity the output array of AnalyzeLifetimes needs: tensors + scratch requests.
+// Capacity the output array of AnalyzeLifetimes needs: tensors + scratch
+// requests; for a model with several subgraphs, the tensors of all of them.
 size_t LifetimeCapacity(const SubgraphView& subgraph, size_t scratch_request_count);
+size_t LifetimeCapacity(const ModelView& model, size_t scratch_request_count);
+
+// Tensors over all subgraphs, and the index of subgraph s's tensor 0 when
+// they are numbered one subgraph after the other (as TFLM and the offline
+// plan number them).
+size_t TotalTensorCount(const ModelView& model);
+size_t FirstTensorOf(const ModelView& model, size_t subgraph_index);
 
 // Writes the buffer requests of `subgraph` into `requests` (capacity at least
 // LifetimeCapacity(...)) and returns how many were written. Errors: bad
 // alignment, an order that is not a permutation of the ops, a scratch request
 // naming an op outside the subgraph, a size that overflows when aligned, a
-// model with several subgraphs (unsupported), an output array too small.
+// model with several subgraphs and an order, an output array too small.
 Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index,
                                 Span<const ScratchRequest> scratch, const LifetimeOptions& options,
                                 Span<BufferRequest> requests);
+
+// The scope walk over the whole model, which AnalyzeLifetimes uses for
+// models with several subgraphs; on a single subgraph in its own order it
+// gives what AnalyzeLifetimes gives (tested). `requests` needs
+// LifetimeCapacity(model, scratch.size()) entries; options.order must be empty.
+Result<size_t> AnalyzeModelLifetimes(const ModelView& model, Span<const ScratchRequest> scratch,
+                                     const LifetimeOptions& options, Span<BufferRequest> requests);
 
 // Live bytes at each step, as plain numbers, are in plan/lower_bound.h.
 

@@ -10,6 +10,8 @@
 #include "microarena/analysis/offline_plan.h"
 #include "microarena/model/model_builder.h"
 #include "microarena/model/model_file.h"
+#include "microarena/kernels/op_resolver.h"
+#include "microarena/runtime/host_runner.h"
 #include "tests/test_support.h"
 
 namespace microarena {
@@ -64,6 +66,36 @@ TEST(LifetimesTest, MatchTflmPlansOfEverySharedModel) {
     ++models;
   }
   EXPECT_GE(models, 9);
+}
+
+// The scope walk used for models with control flow (AnalyzeModelLifetimes)
+// and the single-subgraph rules must agree on every one-subgraph model: the
+// shared models with their kernels' real scratch requests.
+TEST(LifetimesTest, ScopeWalkEqualsSingleSubgraphRulesOnEverySharedModel) {
+  MICROARENA_REQUIRE_SHARED();
+  int models = 0;
+  for (const std::string& name : testing::SharedModelNames()) {
+    SCOPED_TRACE(name);
+    Result<ModelFile> file = ModelFile::Open(testing::SharedDir() + "/models/" + name + ".tflite");
+    ASSERT_TRUE(file.ok()) << file.status().message();
+    Result<std::vector<ScratchRequest>> scratch = CollectScratchRequests(file->view(), AllOpsResolver());
+    if (!scratch.ok()) continue;  // a model with an op microarena lacks
+    const std::vector<BufferRequest> rules = Analyze(file->view(), {}, *scratch);
+    std::vector<BufferRequest> walk(LifetimeCapacity(file->view(), scratch->size()));
+    Result<size_t> count = AnalyzeModelLifetimes(file->view(), Span<const ScratchRequest>(scratch->data(), scratch->size()),
+                                                 LifetimeOptions{}, Span<BufferRequest>(walk.data(), walk.size()));
+    ASSERT_TRUE(count.ok()) << count.status().message();
+    ASSERT_EQ(*count, rules.size());
+    for (size_t i = 0; i < rules.size(); ++i) {
+      EXPECT_EQ(walk[i].kind, rules[i].kind) << i;
+      EXPECT_EQ(walk[i].owner_index, rules[i].owner_index) << i;
+      EXPECT_EQ(walk[i].size_bytes, rules[i].size_bytes) << i;
+      EXPECT_EQ(walk[i].lifetime.first_op, rules[i].lifetime.first_op) << i;
+      EXPECT_EQ(walk[i].lifetime.end_op, rules[i].lifetime.end_op) << i;
+    }
+    ++models;
+  }
+  EXPECT_GE(models, 8);
 }
 
 // A hand-made graph; each expected lifetime is derived in the comments.

@@ -40,14 +40,13 @@ Result<Span<const int32_t>> ReadOfflinePlan(const ModelView& model, const char* 
                          "%s metadata: %zu offsets for %zu tensors", metadata_name,
                          word_count - kHeaderWords, total_tensors);
   }
-  const size_t first_count = model.subgraph(0).tensor_count();
   for (size_t t = 0; t < total_tensors; ++t) {
     if (words[kHeaderWords + t] < -1) {
       return Status::Error(ErrorCode::kMalformedModel, "%s metadata: tensor %zu has offset %d (below -1)",
                            metadata_name, t, words[kHeaderWords + t]);
     }
   }
-  return Span<const int32_t>(words + kHeaderWords, first_count);
+  return Span<const int32_t>(words + kHeaderWords, total_tensors);
 }
 
 }  // namespace microarena

@@ -23,8 +23,8 @@ inline constexpr const char* kOfflinePlanMetadataName = "OfflineMemoryAllocation
 // name and plans the model itself.
 inline constexpr const char* kOverlapPlanMetadataName = "microarena.OverlapMemoryAllocation";
 
-// The offsets of subgraph 0's tensors from the model's plan stored under
-// `metadata_name`, or an empty span when the model has none. Errors name the
+// The offsets of every tensor (subgraph after subgraph, as TFLM numbers
+// them; see FirstTensorOf) from the model's plan stored under `metadata_name`, or an empty span when the model has none. Errors name the
 // field and the numbers: a buffer too short or misaligned, a version other
 // than 0, counts that do not match the model, an offset below -1. The span
 // points into the model.

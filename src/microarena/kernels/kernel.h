@@ -17,6 +17,8 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "microarena/base/result.h"
+#include "microarena/base/span.h"
 #include "microarena/base/status.h"
 #include "microarena/kernels/eval_tensor.h"
 #include "microarena/model/model_view.h"
@@ -25,6 +27,30 @@ namespace microarena {
 
 // Tensor index of an omitted optional input.
 constexpr int32_t kOmittedTensor = -1;
+
+// What control-flow (IF, WHILE, CALL_ONCE) and resource-variable
+// (VAR_HANDLE, READ_VARIABLE, ASSIGN_VARIABLE) kernels need from the
+// interpreter: other subgraphs' tensors, running a subgraph, and the
+// resource variables (TFLM's MicroGraph and MicroResourceVariables).
+// Subgraph and tensor indices are the model's, checked by the caller.
+class GraphContext {
+ public:
+  virtual ~GraphContext() = default;
+  // Tensor `tensor` of subgraph `subgraph`. At prepare, `data` is set for
+  // constants, variables and VAR_HANDLE outputs only (the plan comes later).
+  virtual EvalTensor* tensor(size_t subgraph, size_t tensor) = 0;
+  // Runs every op of `subgraph` in order (Invoke only).
+  virtual Status InvokeSubgraph(size_t subgraph) = 0;
+  // The id of the resource variable (container, shared_name), created at its
+  // first use (prepare only). `container` may be "" (no container).
+  virtual Result<int32_t> FindOrCreateResource(const char* container, const char* shared_name) = 0;
+  // Gives resource `id` its buffer at the first call (prepare only): `bytes`
+  // from the persistent area, every byte `fill`. Later calls keep the first.
+  virtual Status AllocateResource(int32_t id, size_t bytes, uint8_t fill) = 0;
+  // The buffer of resource `id`; empty when the id is unknown or no buffer
+  // was allocated for it.
+  virtual Span<uint8_t> resource(int32_t id) = 0;
+};
 
 class PrepareContext {
  public:
@@ -70,6 +96,9 @@ class PrepareContext {
     return OkStatus();
   }
 
+  // Control flow and resource variables; nullptr where they are not
+  // available (kernels then refuse the op).
+  virtual GraphContext* graph() { return nullptr; }
   // An error that names this op: "op 3 (CONV_2D): <message>".
   Status Error(ErrorCode code, const char* format, ...) const __attribute__((format(printf, 3, 4)));
 };
@@ -84,6 +113,8 @@ class EvalContext {
   virtual EvalTensor* output(size_t i) = 0;
   // The scratch buffer requested at prepare under `scratch_index`.
   virtual void* scratch(int32_t scratch_index) = 0;
+  // As PrepareContext::graph().
+  virtual GraphContext* graph() { return nullptr; }
 };
 
 struct KernelRegistration {

@@ -36,5 +36,19 @@ extern const KernelRegistration kStridedSliceKernel;
 extern const KernelRegistration kSubKernel;
 extern const KernelRegistration kTanhKernel;
 extern const KernelRegistration kTransposeKernel;
+// Comparisons (comparisons.cc).
+extern const KernelRegistration kEqualKernel;
+extern const KernelRegistration kGreaterEqualKernel;
+extern const KernelRegistration kGreaterKernel;
+extern const KernelRegistration kLessEqualKernel;
+extern const KernelRegistration kLessKernel;
+extern const KernelRegistration kNotEqualKernel;
+// Control flow and resource variables (control_flow.cc, resource_variables.cc).
+extern const KernelRegistration kAssignVariableKernel;
+extern const KernelRegistration kCallOnceKernel;
+extern const KernelRegistration kIfKernel;
+extern const KernelRegistration kReadVariableKernel;
+extern const KernelRegistration kVarHandleKernel;
+extern const KernelRegistration kWhileKernel;
 
 }  // namespace microarena

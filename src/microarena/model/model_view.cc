@@ -5,6 +5,7 @@
 
 #include "microarena/base/align.h"
 #include "microarena/base/checked_math.h"
+#include "microarena/model/call_graph.h"
 
 namespace microarena {
 namespace {
@@ -39,6 +40,8 @@ bool TensorBytes(size_t element_count, TensorType type, uint64_t* bytes) {
   return true;
 }
 
+class NullVisitor final : public CallGraphVisitor {};
+
 class Verifier {
  public:
   Verifier(const tflite::Model* model, Span<const uint8_t> bytes) : model_(model), bytes_(bytes) {}
@@ -62,6 +65,12 @@ class Verifier {
       }
       MICROARENA_RETURN_IF_ERROR(CheckSubgraph(subgraph, s));
     }
+    // Control flow: every call stays within kMaxCallDepth and kMaxSteps
+    // (and so has no cycle), so later walks and Invoke are bounded.
+    ModelView view(model_, bytes_);
+    NullVisitor visitor;
+    Result<int32_t> steps = WalkCallGraph(view, visitor);
+    if (!steps.ok()) return steps.status();
     return CheckMetadata();
   }
 
@@ -208,6 +217,42 @@ class Verifier {
     return OkStatus();
   }
 
+  // IF, WHILE and CALL_ONCE name the subgraphs they call in their options,
+  // which must be there (TFLM reads them unchecked) and in range.
+  Status CheckCalledSubgraphs(const tflite::Operator* op, int32_t builtin, uint32_t s, uint32_t o) {
+    const size_t count = model_->subgraphs()->size();
+    auto check = [&](bool present, int32_t index, const char* field) -> Status {
+      if (!present) {
+        return Status::Error(ErrorCode::kMalformedModel, "subgraph %u, op %u (%s): the op has no %s options", s,
+                             o, BuiltinOpName(builtin), BuiltinOpName(builtin));
+      }
+      if (index < 0 || static_cast<size_t>(index) >= count) {
+        return Status::Error(ErrorCode::kMalformedModel, "subgraph %u, op %u (%s): %s %d outside [0, %zu)", s, o,
+                             BuiltinOpName(builtin), field, index, count);
+      }
+      return OkStatus();
+    };
+    switch (static_cast<BuiltinOp>(builtin)) {
+      case BuiltinOp::kIf: {
+        const auto* options = op->builtin_options_as_IfOptions();
+        MICROARENA_RETURN_IF_ERROR(
+            check(options != nullptr, options ? options->then_subgraph_index() : 0, "then_subgraph_index"));
+        return check(true, options->else_subgraph_index(), "else_subgraph_index");
+      }
+      case BuiltinOp::kWhile: {
+        const auto* options = op->builtin_options_as_WhileOptions();
+        MICROARENA_RETURN_IF_ERROR(
+            check(options != nullptr, options ? options->cond_subgraph_index() : 0, "cond_subgraph_index"));
+        return check(true, options->body_subgraph_index(), "body_subgraph_index");
+      }
+      case BuiltinOp::kCallOnce: {
+        const auto* options = op->builtin_options_as_CallOnceOptions();
+        return check(options != nullptr, options ? options->init_subgraph_index() : 0, "init_subgraph_index");
+      }
+      default: return OkStatus();
+    }
+  }
+
   Status CheckSubgraph(const tflite::SubGraph* subgraph, uint32_t s) {
     const auto* tensors = subgraph->tensors();
     size_t tensor_count = tensors == nullptr ? 0 : tensors->size();
@@ -236,6 +281,7 @@ class Verifier {
       const int32_t builtin = ResolveBuiltinCode(code);
       const char* op_name = builtin == static_cast<int32_t>(BuiltinOp::kCustom) ? code->custom_code()->c_str()
                                                                                : BuiltinOpName(builtin);
+      MICROARENA_RETURN_IF_ERROR(CheckCalledSubgraphs(op, builtin, s, o));
       MICROARENA_RETURN_IF_ERROR(CheckTensorIndexList(op->inputs(), tensor_count, true, "input", s, o, op_name));
       MICROARENA_RETURN_IF_ERROR(CheckTensorIndexList(op->outputs(), tensor_count, false, "output", s, o, op_name));
       MICROARENA_RETURN_IF_ERROR(

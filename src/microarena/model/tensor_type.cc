@@ -37,14 +37,14 @@ size_t TensorTypeBits(TensorType type) {
     case TensorType::kUInt16: return 16;
     case TensorType::kFloat32:
     case TensorType::kInt32:
-    case TensorType::kUInt32: return 32;
+    case TensorType::kUInt32:
+    case TensorType::kResource: return 32;  // a resource variable's id, as TFLM stores it
     case TensorType::kFloat64:
     case TensorType::kInt64:
     case TensorType::kUInt64:
     case TensorType::kComplex64: return 64;
     case TensorType::kComplex128: return 128;
     case TensorType::kString:
-    case TensorType::kResource:
     case TensorType::kVariant: return 0;
   }
   return 0;

@@ -7,6 +7,7 @@
 #include <memory>
 #include <utility>
 
+#include "microarena/analysis/lifetimes.h"
 #include "microarena/runtime/input_generator.h"
 
 namespace microarena {
@@ -22,11 +23,17 @@ namespace {
 // scratch requests.
 class RecordingPrepareContext final : public PrepareContext {
  public:
-  RecordingPrepareContext(const ModelView& model, size_t op_index, PrepareRequests& requests,
-                          std::vector<std::unique_ptr<uint64_t[]>>& memory)
-      : model_(model), op_index_(op_index), requests_(requests), memory_(memory) {}
+  RecordingPrepareContext(const ModelView& model, size_t subgraph_index, size_t op_index, PrepareRequests& requests,
+                          std::vector<std::unique_ptr<uint64_t[]>>& memory, GraphContext& graph)
+      : model_(model),
+        subgraph_index_(subgraph_index),
+        op_index_(op_index),
+        requests_(requests),
+        memory_(memory),
+        graph_(graph) {}
   const ModelView& model() const override { return model_; }
-  SubgraphView subgraph() const override { return model_.subgraph(0); }
+  SubgraphView subgraph() const override { return model_.subgraph(subgraph_index_); }
+  GraphContext* graph() override { return &graph_; }
   OperatorView op() const override { return subgraph().op(op_index_); }
   void* AllocatePersistent(size_t bytes, size_t /*alignment*/) override {
     memory_.emplace_back(new uint64_t[bytes / sizeof(uint64_t) + 1]());
@@ -35,10 +42,13 @@ class RecordingPrepareContext final : public PrepareContext {
   Status OutOfMemory() const override { return Error(ErrorCode::kInternal, "heap allocation reported as failed"); }
   Status RequestScratch(size_t bytes, int32_t* scratch_index) override {
     *scratch_index = static_cast<int32_t>(requests_.scratch.size());
-    requests_.scratch.push_back(ScratchRequest{static_cast<int32_t>(op_index_), bytes});
+    requests_.scratch.push_back(
+        ScratchRequest{static_cast<int32_t>(op_index_), bytes, static_cast<int32_t>(subgraph_index_)});
     return OkStatus();
   }
   Status AllowOutputOverlap(size_t input, size_t output, size_t min_displacement_bytes) override {
+    // As the interpreter: no overlap in a model with several subgraphs.
+    if (model_.subgraph_count() != 1) return OkStatus();
     requests_.overlaps.push_back(OverlapDeclaration{static_cast<int32_t>(op_index_), input_index(input),
                                                     output_index(output), min_displacement_bytes});
     return OkStatus();
@@ -46,9 +56,50 @@ class RecordingPrepareContext final : public PrepareContext {
 
  private:
   const ModelView& model_;
+  size_t subgraph_index_;
   size_t op_index_;
   PrepareRequests& requests_;
   std::vector<std::unique_ptr<uint64_t[]>>& memory_;
+  GraphContext& graph_;
+};
+
+// The graph services prepare uses, on the heap: EvalTensors without data
+// and resource variables by name.
+class RecordingGraph final : public GraphContext {
+ public:
+  explicit RecordingGraph(const ModelView& model) : tensors_(TotalTensorCount(model)), model_(model) {}
+  EvalTensor* tensor(size_t subgraph, size_t tensor) override {
+    return &tensors_[FirstTensorOf(model_, subgraph) + tensor];
+  }
+  Status InvokeSubgraph(size_t subgraph) override {
+    return Status::Error(ErrorCode::kInternal, "subgraph %zu cannot run while requests are collected", subgraph);
+  }
+  Result<int32_t> FindOrCreateResource(const char* container, const char* shared_name) override {
+    for (size_t r = 0; r < names_.size(); ++r) {
+      if (names_[r] == std::string(container) + '\n' + shared_name) return static_cast<int32_t>(r);
+    }
+    names_.push_back(std::string(container) + '\n' + shared_name);
+    buffers_.emplace_back();
+    return static_cast<int32_t>(names_.size() - 1);
+  }
+  Status AllocateResource(int32_t id, size_t bytes, uint8_t fill) override {
+    if (id < 0 || static_cast<size_t>(id) >= buffers_.size()) {
+      return Status::Error(ErrorCode::kInvalidArgument, "resource variable %d does not exist", id);
+    }
+    if (buffers_[static_cast<size_t>(id)].empty()) buffers_[static_cast<size_t>(id)].assign(bytes, fill);
+    return OkStatus();
+  }
+  Span<uint8_t> resource(int32_t id) override {
+    if (id < 0 || static_cast<size_t>(id) >= buffers_.size()) return {};
+    auto& buffer = buffers_[static_cast<size_t>(id)];
+    return Span<uint8_t>(buffer.data(), buffer.size());
+  }
+
+ private:
+  std::vector<EvalTensor> tensors_;
+  const ModelView& model_;
+  std::vector<std::string> names_;
+  std::vector<std::vector<uint8_t>> buffers_;
 };
 
 }  // namespace
@@ -59,25 +110,27 @@ Result<std::vector<ScratchRequest>> CollectScratchRequests(const ModelView& mode
 }
 
 Result<PrepareRequests> CollectPrepareRequests(const ModelView& model, const OpResolver& resolver) {
-  if (model.subgraph_count() != 1) {
-    return Status::Error(ErrorCode::kUnsupported, "the model has %zu subgraphs; only one is supported",
-                         model.subgraph_count());
-  }
   PrepareRequests requests;
   std::vector<std::unique_ptr<uint64_t[]>> memory;
-  SubgraphView subgraph = model.subgraph(0);
-  for (size_t o = 0; o < subgraph.operator_count(); ++o) {
-    const KernelRegistration* kernel = resolver.Find(subgraph.op(o));
-    if (kernel == nullptr && subgraph.op(o).is_custom()) {
-      return Status::Error(ErrorCode::kUnsupported, "op %zu (custom op '%s'): no kernel is registered for it", o,
-                           subgraph.op(o).name());
+  RecordingGraph graph(model);
+  for (size_t s = 0; s < model.subgraph_count(); ++s) {
+    SubgraphView subgraph = model.subgraph(s);
+    char where[32] = "";
+    if (s != 0) std::snprintf(where, sizeof(where), "subgraph %zu, ", s);
+    for (size_t o = 0; o < subgraph.operator_count(); ++o) {
+      const KernelRegistration* kernel = resolver.Find(subgraph.op(o));
+      if (kernel == nullptr && subgraph.op(o).is_custom()) {
+        return Status::Error(ErrorCode::kUnsupported, "%sop %zu (custom op '%s'): no kernel is registered for it",
+                             where, o, subgraph.op(o).name());
+      }
+      if (kernel == nullptr) {
+        return Status::Error(ErrorCode::kUnsupported, "%sop %zu (%s): no kernel for this op", where, o,
+                             subgraph.op(o).name());
+      }
+      RecordingPrepareContext context(model, s, o, requests, memory, graph);
+      const void* op_data = nullptr;
+      MICROARENA_RETURN_IF_ERROR(kernel->prepare(context, &op_data));
     }
-    if (kernel == nullptr) {
-      return Status::Error(ErrorCode::kUnsupported, "op %zu (%s): no kernel for this op", o, subgraph.op(o).name());
-    }
-    RecordingPrepareContext context(model, o, requests, memory);
-    const void* op_data = nullptr;
-    MICROARENA_RETURN_IF_ERROR(kernel->prepare(context, &op_data));
   }
   return requests;
 }
@@ -162,12 +215,17 @@ namespace {
 // Every non-constant tensor with memory (planned, or a variable in the
 // persistent area); tensors no op touches have none.
 void CaptureTensors(const ModelView& model, Interpreter& interpreter, std::vector<CapturedTensor>* tensors) {
-  SubgraphView subgraph = model.subgraph(0);
-  for (size_t t = 0; t < interpreter.tensors_size(); ++t) {
-    const TensorView view = subgraph.tensor(t);
-    const EvalTensor* tensor = interpreter.tensor(t);
-    if (view.is_constant() || tensor == nullptr || tensor->data == nullptr) continue;
-    tensors->push_back({t, std::vector<uint8_t>(tensor->data, tensor->data + view.byte_size())});
+  size_t g = 0;
+  for (size_t s = 0; s < model.subgraph_count(); ++s) {
+    SubgraphView subgraph = model.subgraph(s);
+    for (size_t t = 0; t < subgraph.tensor_count(); ++t, ++g) {
+      const TensorView view = subgraph.tensor(t);
+      const EvalTensor* tensor = interpreter.tensor(g);
+      if (view.is_constant() || tensor == nullptr || tensor->data == nullptr) continue;
+      // A VAR_HANDLE output points at the op's data: it holds an id, not a value.
+      if (view.type() == TensorType::kResource) continue;
+      tensors->push_back({s, t, std::vector<uint8_t>(tensor->data, tensor->data + view.byte_size())});
+    }
   }
 }
 

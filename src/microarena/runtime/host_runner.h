@@ -90,7 +90,8 @@ struct RunOptions {
 
 // One tensor of subgraph 0 as it was after the first Invoke.
 struct CapturedTensor {
-  size_t index = 0;
+  size_t subgraph = 0;
+  size_t index = 0;  // in its subgraph
   std::vector<uint8_t> bytes;
 };
 

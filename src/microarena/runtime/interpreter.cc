@@ -7,6 +7,7 @@
 #include "microarena/analysis/overlaps.h"
 #include "microarena/base/align.h"
 #include "microarena/base/checked_math.h"
+#include "microarena/model/call_graph.h"
 #include "microarena/plan/greedy.h"
 #include "microarena/plan/greedy_tflm.h"
 #include "microarena/plan/linear.h"
@@ -80,10 +81,11 @@ struct OverlapRecord {
 
 class Interpreter::PrepareContextImpl final : public PrepareContext {
  public:
-  PrepareContextImpl(Interpreter& interpreter, size_t op_index, size_t scratch_stride)
-      : interpreter_(interpreter), op_index_(op_index), scratch_stride_(scratch_stride) {}
+  PrepareContextImpl(Interpreter& interpreter, size_t subgraph_index, size_t op_index, size_t scratch_stride)
+      : interpreter_(interpreter), subgraph_index_(subgraph_index), op_index_(op_index), scratch_stride_(scratch_stride) {}
   const ModelView& model() const override { return interpreter_.model_; }
-  SubgraphView subgraph() const override { return interpreter_.model_.subgraph(0); }
+  SubgraphView subgraph() const override { return interpreter_.model_.subgraph(subgraph_index_); }
+  GraphContext* graph() override { return &interpreter_.graph_; }
   OperatorView op() const override { return subgraph().op(op_index_); }
   void* AllocatePersistent(size_t bytes, size_t alignment) override {
     const size_t arena_alignment = interpreter_.arena_.granule();
@@ -117,13 +119,15 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
       Status status = entry.status();
       return status.Prefix("scratch request");
     }
-    ScratchRequest request{static_cast<int32_t>(op_index_), bytes};
+    ScratchRequest request{static_cast<int32_t>(op_index_), bytes, static_cast<int32_t>(subgraph_index_)};
     std::memcpy(*entry, &request, sizeof(request));
     *scratch_index = static_cast<int32_t>(interpreter_.scratch_count_++);
     return OkStatus();
   }
   Status AllowOutputOverlap(size_t input, size_t output, size_t min_displacement_bytes) override {
-    if (!interpreter_.options_.allow_overlap) return OkStatus();
+    // With several subgraphs the plan keeps every tensor disjoint (the
+    // lifetimes span whole subgraph calls; docs/control_flow.md).
+    if (!interpreter_.options_.allow_overlap || interpreter_.model_.subgraph_count() != 1) return OkStatus();
     if (input >= input_count() || output >= output_count() || !has_input(input)) {
       return Error(ErrorCode::kInternal, "overlap declared for input %zu and output %zu of %zu and %zu", input,
                    output, input_count(), output_count());
@@ -144,6 +148,7 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
 
  private:
   Interpreter& interpreter_;
+  size_t subgraph_index_;
   size_t op_index_;
   size_t scratch_stride_;
   Status last_error_;
@@ -151,22 +156,80 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
 
 class Interpreter::EvalContextImpl final : public EvalContext {
  public:
-  EvalContextImpl(Interpreter& interpreter, const OperatorView& op) : interpreter_(interpreter), op_(op) {}
+  // `tensors` is the op's subgraph's first EvalTensor.
+  EvalContextImpl(Interpreter& interpreter, const OperatorView& op, EvalTensor* tensors)
+      : interpreter_(interpreter), op_(op), tensors_(tensors) {}
   size_t input_count() const override { return op_.inputs().size(); }
   size_t output_count() const override { return op_.outputs().size(); }
   EvalTensor* input(size_t i) override {
     int32_t t = op_.inputs()[i];
-    return t < 0 ? nullptr : &interpreter_.tensors_[static_cast<size_t>(t)];
+    return t < 0 ? nullptr : &tensors_[static_cast<size_t>(t)];
   }
-  EvalTensor* output(size_t i) override { return &interpreter_.tensors_[static_cast<size_t>(op_.outputs()[i])]; }
+  EvalTensor* output(size_t i) override { return &tensors_[static_cast<size_t>(op_.outputs()[i])]; }
   void* scratch(int32_t scratch_index) override {
     return interpreter_.arena_.head_start() + interpreter_.scratch_offsets_[static_cast<size_t>(scratch_index)];
   }
+  GraphContext* graph() override { return &interpreter_.graph_; }
 
  private:
   Interpreter& interpreter_;
   const OperatorView& op_;
+  EvalTensor* tensors_;
 };
+
+EvalTensor* Interpreter::GraphImpl::tensor(size_t subgraph, size_t tensor) {
+  return &interpreter_.tensors_[FirstTensorOf(interpreter_.model_, subgraph) + tensor];
+}
+
+Status Interpreter::GraphImpl::InvokeSubgraph(size_t subgraph) {
+  if (!interpreter_.allocated_) {
+    return Status::Error(ErrorCode::kInvalidArgument, "subgraph %zu can only run in Invoke", subgraph);
+  }
+  return interpreter_.InvokeSubgraph(subgraph);
+}
+
+Result<int32_t> Interpreter::GraphImpl::FindOrCreateResource(const char* container, const char* shared_name) {
+  Interpreter& in = interpreter_;
+  for (size_t r = 0; r < in.resource_count_; ++r) {
+    if (std::strcmp(in.resources_[r].container, container) == 0 &&
+        std::strcmp(in.resources_[r].shared_name, shared_name) == 0) {
+      return static_cast<int32_t>(r);
+    }
+  }
+  if (in.resource_count_ >= in.resource_capacity_) {
+    return Status::Error(ErrorCode::kInternal, "more resource variables than VAR_HANDLE ops (%zu)",
+                         in.resource_capacity_);
+  }
+  in.resources_[in.resource_count_] = Resource{container, shared_name, nullptr, 0, 0};
+  return static_cast<int32_t>(in.resource_count_++);
+}
+
+Status Interpreter::GraphImpl::AllocateResource(int32_t id, size_t bytes, uint8_t fill) {
+  Interpreter& in = interpreter_;
+  if (id < 0 || static_cast<size_t>(id) >= in.resource_count_) {
+    return Status::Error(ErrorCode::kInvalidArgument, "resource variable %d does not exist", id);
+  }
+  Resource& resource = in.resources_[id];
+  if (resource.data != nullptr || bytes == 0) return OkStatus();
+  Result<uint8_t*> memory = in.AllocatePersistentFor(bytes, PersistentUse::kVariableState);
+  if (!memory.ok()) {
+    Status status = memory.status();
+    char context[96];
+    std::snprintf(context, sizeof(context), "resource variable '%.40s'", resource.shared_name);
+    return status.Prefix(context);
+  }
+  resource.data = *memory;
+  resource.bytes = bytes;
+  resource.fill = fill;
+  std::memset(resource.data, fill, bytes);
+  return OkStatus();
+}
+
+Span<uint8_t> Interpreter::GraphImpl::resource(int32_t id) {
+  Interpreter& in = interpreter_;
+  if (id < 0 || static_cast<size_t>(id) >= in.resource_count_ || in.resources_[id].data == nullptr) return {};
+  return Span<uint8_t>(in.resources_[id].data, in.resources_[id].bytes);
+}
 
 Interpreter::Interpreter(const ModelView& model, const OpResolver& resolver, uint8_t* arena, size_t arena_bytes,
                          const InterpreterOptions& options)
@@ -241,11 +304,6 @@ Status Interpreter::AllocateTensorsInArena() {
   if (arena_.head_start() == nullptr) {
     return Status::Error(ErrorCode::kInvalidArgument, "the arena pointer is null");
   }
-  if (model_.subgraph_count() != 1) {
-    return Status::Error(ErrorCode::kUnsupported,
-                         "the model has %zu subgraphs; control flow (IF, WHILE, CALL_ONCE) is not supported yet",
-                         model_.subgraph_count());
-  }
   MICROARENA_RETURN_IF_ERROR(AllocateTailStructures());
   MICROARENA_RETURN_IF_ERROR(PrepareOps());
   MICROARENA_RETURN_IF_ERROR(PlanAndCommit());
@@ -255,9 +313,14 @@ Status Interpreter::AllocateTensorsInArena() {
 }
 
 Status Interpreter::AllocateTailStructures() {
-  SubgraphView subgraph = model_.subgraph(0);
-  tensor_count_ = subgraph.tensor_count();
-  op_count_ = subgraph.operator_count();
+  tensor_count_ = TotalTensorCount(model_);
+  op_count_ = 0;
+  size_t var_handles = 0;
+  for (size_t sg = 0; sg < model_.subgraph_count(); ++sg) {
+    SubgraphView subgraph = model_.subgraph(sg);
+    op_count_ += subgraph.operator_count();
+    for (size_t o = 0; o < subgraph.operator_count(); ++o) var_handles += subgraph.op(o).code() == BuiltinOp::kVarHandle;
+  }
   size_t bytes = 0;
   if (!CheckedMul(tensor_count_, sizeof(EvalTensor), &bytes)) {
     return Status::Error(ErrorCode::kOutOfMemory, "%zu tensors overflow the size arithmetic", tensor_count_);
@@ -269,46 +332,66 @@ Status Interpreter::AllocateTailStructures() {
   if (!nodes.ok()) return Status(nodes.status()).Prefix("op table");
   nodes_ = reinterpret_cast<Node*>(*nodes);
   for (size_t o = 0; o < op_count_; ++o) nodes_[o] = Node{};
+  if (var_handles > 0) {
+    // At most one resource variable per VAR_HANDLE op.
+    Result<uint8_t*> table = AllocatePersistentFor(var_handles * sizeof(Resource), PersistentUse::kVariableState);
+    if (!table.ok()) return Status(table.status()).Prefix("resource variable table");
+    resources_ = reinterpret_cast<Resource*>(*table);
+    resource_capacity_ = var_handles;
+  }
 
-  for (size_t t = 0; t < tensor_count_; ++t) {
-    TensorView view = subgraph.tensor(t);
-    EvalTensor& eval = tensors_[t];
-    eval = EvalTensor{};
-    eval.dims = view.shape().data();
-    eval.rank = static_cast<uint8_t>(view.rank());
-    eval.type = view.type();
-    if (view.is_constant()) {
-      if (options_.copy_weights_to_arena) {
-        Result<uint8_t*> copy = AllocatePersistentFor(view.byte_size(), PersistentUse::kWeightsCopy);
-        if (!copy.ok()) {
-          Status status = copy.status();
+  size_t t = 0;
+  for (size_t sg = 0; sg < model_.subgraph_count(); ++sg) {
+    SubgraphView subgraph = model_.subgraph(sg);
+    for (size_t local = 0; local < subgraph.tensor_count(); ++local, ++t) {
+      TensorView view = subgraph.tensor(local);
+      EvalTensor& eval = tensors_[t];
+      eval = EvalTensor{};
+      eval.dims = view.shape().data();
+      eval.rank = static_cast<uint8_t>(view.rank());
+      eval.type = view.type();
+      if (view.is_constant()) {
+        if (options_.copy_weights_to_arena) {
+          Result<uint8_t*> copy = AllocatePersistentFor(view.byte_size(), PersistentUse::kWeightsCopy);
+          if (!copy.ok()) {
+            Status status = copy.status();
+            char context[96];
+            std::snprintf(context, sizeof(context), "weights of tensor %zu", t);
+            return status.Prefix(context);
+          }
+          std::memcpy(*copy, view.data().data(), view.byte_size());
+          eval.data = *copy;
+        } else {
+          // Constants are read-only; kernels never write inputs.
+          eval.data = const_cast<uint8_t*>(view.data().data());
+        }
+      } else if (view.is_variable()) {
+        Result<uint8_t*> state = AllocatePersistentFor(view.byte_size(), PersistentUse::kVariableState);
+        if (!state.ok()) {
+          Status status = state.status();
           char context[96];
-          std::snprintf(context, sizeof(context), "weights of tensor %zu", t);
+          std::snprintf(context, sizeof(context), "variable tensor %zu '%.40s'", t, view.name());
           return status.Prefix(context);
         }
-        std::memcpy(*copy, view.data().data(), view.byte_size());
-        eval.data = *copy;
-      } else {
-        // Constants are read-only; kernels never write inputs.
-        eval.data = const_cast<uint8_t*>(view.data().data());
+        eval.data = *state;
+        ResetVariable(t);
       }
-    } else if (view.is_variable()) {
-      Result<uint8_t*> state = AllocatePersistentFor(view.byte_size(), PersistentUse::kVariableState);
-      if (!state.ok()) {
-        Status status = state.status();
-        char context[96];
-        std::snprintf(context, sizeof(context), "variable tensor %zu '%.40s'", t, view.name());
-        return status.Prefix(context);
-      }
-      eval.data = *state;
-      ResetVariable(t);
     }
   }
   return OkStatus();
 }
 
+TensorView Interpreter::TensorAt(size_t tensor_index) const {
+  size_t sg = 0;
+  while (sg + 1 < model_.subgraph_count() && tensor_index >= model_.subgraph(sg).tensor_count()) {
+    tensor_index -= model_.subgraph(sg).tensor_count();
+    ++sg;
+  }
+  return model_.subgraph(sg).tensor(tensor_index);
+}
+
 void Interpreter::ResetVariable(size_t tensor_index) {
-  TensorView view = model_.subgraph(0).tensor(tensor_index);
+  TensorView view = TensorAt(tensor_index);
   int value = 0;
   if (view.type() == TensorType::kInt8 && view.quantization().is_quantized()) {
     value = static_cast<int>(static_cast<int8_t>(view.quantization().zero_point(0)));
@@ -316,33 +399,42 @@ void Interpreter::ResetVariable(size_t tensor_index) {
   std::memset(tensors_[tensor_index].data, value, view.byte_size());
 }
 
-Status Interpreter::UnsupportedOp(size_t op_index) const {
-  SubgraphView subgraph = model_.subgraph(0);
+Status Interpreter::UnsupportedOp(size_t subgraph_index, size_t op_index) const {
+  SubgraphView subgraph = model_.subgraph(subgraph_index);
   OperatorView op = subgraph.op(op_index);
+  char where[48] = "";
+  if (subgraph_index != 0) std::snprintf(where, sizeof(where), "subgraph %zu, ", subgraph_index);
   char inputs[128] = "";
   char outputs[96] = "";
   DescribeTensors(subgraph, op.inputs(), inputs, sizeof(inputs));
   DescribeTensors(subgraph, op.outputs(), outputs, sizeof(outputs));
   if (op.is_custom()) {
     return Status::Error(ErrorCode::kUnsupported,
-                         "op %zu (custom op '%s'): no kernel is registered for this custom op; register one by "
+                         "%sop %zu (custom op '%s'): no kernel is registered for this custom op; register one by "
                          "name with OpResolver::WithCustom (inputs: %s; outputs: %s)",
-                         op_index, op.name(), inputs, outputs);
+                         where, op_index, op.name(), inputs, outputs);
   }
-  return Status::Error(ErrorCode::kUnsupported, "op %zu (%s): no kernel for this op (inputs: %s; outputs: %s)",
-                       op_index, op.name(), inputs, outputs);
+  return Status::Error(ErrorCode::kUnsupported, "%sop %zu (%s): no kernel for this op (inputs: %s; outputs: %s)",
+                       where, op_index, op.name(), inputs, outputs);
 }
 
 Status Interpreter::PrepareOps() {
-  SubgraphView subgraph = model_.subgraph(0);
-  for (size_t o = 0; o < op_count_; ++o) {
-    nodes_[o].kernel = resolver_.Find(subgraph.op(o));
-    if (nodes_[o].kernel == nullptr) return UnsupportedOp(o);
+  size_t n = 0;
+  for (size_t sg = 0; sg < model_.subgraph_count(); ++sg) {
+    SubgraphView subgraph = model_.subgraph(sg);
+    for (size_t o = 0; o < subgraph.operator_count(); ++o, ++n) {
+      nodes_[n].kernel = resolver_.Find(subgraph.op(o));
+      if (nodes_[n].kernel == nullptr) return UnsupportedOp(sg, o);
+    }
   }
+  // Subgraph after subgraph, each in op order (as TFLM prepares them).
   const size_t stride = AlignUpUnchecked(sizeof(ScratchRequest), arena_.granule());
-  for (size_t o = 0; o < op_count_; ++o) {
-    PrepareContextImpl context(*this, o, stride);
-    MICROARENA_RETURN_IF_ERROR(nodes_[o].kernel->prepare(context, &nodes_[o].op_data));
+  n = 0;
+  for (size_t sg = 0; sg < model_.subgraph_count(); ++sg) {
+    for (size_t o = 0; o < model_.subgraph(sg).operator_count(); ++o, ++n) {
+      PrepareContextImpl context(*this, sg, o, stride);
+      MICROARENA_RETURN_IF_ERROR(nodes_[n].kernel->prepare(context, &nodes_[n].op_data));
+    }
   }
   return OkStatus();
 }
@@ -424,8 +516,7 @@ Status Interpreter::PlanAndCommit() {
   }
   planner_used_ = choice;
 
-  SubgraphView subgraph = model_.subgraph(0);
-  const size_t capacity = LifetimeCapacity(subgraph, scratch_count_);
+  const size_t capacity = LifetimeCapacity(model_, scratch_count_);
   Result<uint8_t*> request_memory = arena_.AllocateTemp(capacity * sizeof(BufferRequest));
   if (!request_memory.ok()) return Status(request_memory.status()).Prefix("lifetimes");
   auto* requests = reinterpret_cast<BufferRequest*>(*request_memory);
@@ -498,7 +589,8 @@ Status Interpreter::PlanAndCommit() {
       return Status::Error(ErrorCode::kOutOfMemory, "buffer %zu at offset %zu is beyond 4 GiB", i, offsets[i]);
     }
     if (request.kind == BufferKind::kTensor) {
-      tensors_[static_cast<size_t>(request.owner_index)].data = arena_.head_start() + offsets[i];
+      const size_t first = request.subgraph_index == 0 ? 0 : FirstTensorOf(model_, static_cast<size_t>(request.subgraph_index));
+      tensors_[first + static_cast<size_t>(request.owner_index)].data = arena_.head_start() + offsets[i];
     } else {
       scratch_offsets_[scratch_seen++] = static_cast<uint32_t>(offsets[i]);
     }
@@ -514,14 +606,27 @@ Status Interpreter::Invoke() {
   if (!allocated_) {
     return Status::Error(ErrorCode::kInvalidArgument, "Invoke needs a successful AllocateTensors first");
   }
-  SubgraphView subgraph = model_.subgraph(0);
-  for (size_t o = 0; o < op_count_; ++o) {
+  return InvokeSubgraph(0);
+}
+
+// Nesting is bounded: LoadModel refuses calls deeper than kMaxCallDepth.
+Status Interpreter::InvokeSubgraph(size_t subgraph_index) {
+  SubgraphView subgraph = model_.subgraph(subgraph_index);
+  size_t first_node = 0;
+  for (size_t sg = 0; sg < subgraph_index; ++sg) first_node += model_.subgraph(sg).operator_count();
+  EvalTensor* tensors = tensors_ + (subgraph_index == 0 ? 0 : FirstTensorOf(model_, subgraph_index));
+  for (size_t o = 0; o < subgraph.operator_count(); ++o) {
     OperatorView op = subgraph.op(o);
-    EvalContextImpl context(*this, op);
-    Status status = nodes_[o].kernel->eval(context, nodes_[o].op_data);
+    EvalContextImpl context(*this, op, tensors);
+    const Node& node = nodes_[first_node + o];
+    Status status = node.kernel->eval(context, node.op_data);
     if (!status.ok()) {
       char where[64];
-      std::snprintf(where, sizeof(where), "op %zu (%s)", o, op.name());
+      if (subgraph_index == 0) {
+        std::snprintf(where, sizeof(where), "op %zu (%s)", o, op.name());
+      } else {
+        std::snprintf(where, sizeof(where), "subgraph %zu, op %zu (%s)", subgraph_index, o, op.name());
+      }
       return status.Prefix(where);
     }
   }
@@ -532,9 +637,11 @@ Status Interpreter::ResetVariableTensors() {
   if (!allocated_) {
     return Status::Error(ErrorCode::kInvalidArgument, "ResetVariableTensors needs a successful AllocateTensors first");
   }
-  SubgraphView subgraph = model_.subgraph(0);
   for (size_t t = 0; t < tensor_count_; ++t) {
-    if (subgraph.tensor(t).is_variable()) ResetVariable(t);
+    if (TensorAt(t).is_variable()) ResetVariable(t);
+  }
+  for (size_t r = 0; r < resource_count_; ++r) {
+    if (resources_[r].data != nullptr) std::memset(resources_[r].data, resources_[r].fill, resources_[r].bytes);
   }
   return OkStatus();
 }

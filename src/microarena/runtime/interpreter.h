@@ -114,10 +114,14 @@ class Interpreter {
   EvalTensor* output(size_t index);
   size_t input_bytes(size_t index) const;
   size_t output_bytes(size_t index) const;
-  // Any tensor of subgraph 0 (data is valid after Invoke only for inputs,
-  // outputs, variables and constants, unless preserve_all_tensors).
+  // Any tensor (data is valid after Invoke only for inputs, outputs,
+  // variables and constants, unless preserve_all_tensors). Tensors are
+  // numbered over all subgraphs, one after the other (FirstTensorOf in
+  // analysis/lifetimes.h): subgraph 0's indices are the model's own.
   EvalTensor* tensor(size_t tensor_index);
   size_t tensors_size() const { return tensor_count_; }
+  // Resource variables the model created (VAR_HANDLE), after AllocateTensors.
+  size_t resource_count() const { return resource_count_; }
 
   // Arena figures, in bytes: this model's own persistent area, planned head
   // and temp peak (in a shared arena too).
@@ -157,15 +161,37 @@ class Interpreter {
     const KernelRegistration* kernel = nullptr;
     const void* op_data = nullptr;
   };
+  // A resource variable: its name (in the model) and its buffer (tail).
+  struct Resource {
+    const char* container = nullptr;
+    const char* shared_name = nullptr;
+    uint8_t* data = nullptr;
+    size_t bytes = 0;
+    uint8_t fill = 0;
+  };
   class PrepareContextImpl;
   class EvalContextImpl;
+  class GraphImpl final : public GraphContext {
+   public:
+    explicit GraphImpl(Interpreter& interpreter) : interpreter_(interpreter) {}
+    EvalTensor* tensor(size_t subgraph, size_t tensor) override;
+    Status InvokeSubgraph(size_t subgraph) override;
+    Result<int32_t> FindOrCreateResource(const char* container, const char* shared_name) override;
+    Status AllocateResource(int32_t id, size_t bytes, uint8_t fill) override;
+    Span<uint8_t> resource(int32_t id) override;
+
+   private:
+    Interpreter& interpreter_;
+  };
 
   Status AllocateTensorsInArena();
   Status AllocateTailStructures();
   Status PrepareOps();
   Status PlanAndCommit();
   void ResetVariable(size_t tensor_index);
-  Status UnsupportedOp(size_t op_index) const;
+  Status UnsupportedOp(size_t subgraph_index, size_t op_index) const;
+  Status InvokeSubgraph(size_t subgraph_index);
+  TensorView TensorAt(size_t tensor_index) const;
   // Arena::AllocatePersistent, counted under `use`; `requested_bytes` is what
   // the caller needed before any padding (default: `bytes`).
   static constexpr size_t kSameAsBytes = static_cast<size_t>(-1);
@@ -183,7 +209,11 @@ class Interpreter {
   size_t persistent_by_use_[kPersistentUseCount] = {};
   size_t persistent_requested_bytes_ = 0;
   EvalTensor* tensors_ = nullptr;
-  Node* nodes_ = nullptr;
+  Node* nodes_ = nullptr;  // every op, subgraph after subgraph
+  Resource* resources_ = nullptr;
+  size_t resource_capacity_ = 0;  // one per VAR_HANDLE op
+  size_t resource_count_ = 0;
+  GraphImpl graph_{*this};
   uint32_t* scratch_offsets_ = nullptr;  // one per scratch request, head offsets
   size_t tensor_count_ = 0;
   size_t op_count_ = 0;

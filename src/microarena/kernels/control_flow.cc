@@ -1,0 +1,255 @@
+// IF, WHILE and CALL_ONCE: ops that run other subgraphs of the model.
+//
+// Values cross between the op and a called subgraph by copy, as in TFLM:
+// IF copies its inputs 1.. into the branch's inputs and the branch's outputs
+// into its own; WHILE keeps the loop state in its outputs (copied from its
+// inputs first) and copies it into the cond and body subgraphs' inputs and
+// the body's outputs back, as long as the cond subgraph's first output is
+// true. The lifetimes (analysis/lifetimes.h) keep the op's inputs and outputs
+// live over every subgraph it calls, so no copy lands on bytes still needed
+// and no intermediate buffer is required (TFLM's IF keeps one per op).
+//
+// Prepare checks what every copy relies on: the subgraph's input and output
+// counts, and equal types and byte sizes for each pair (TFLM checks the
+// counts of one branch at prepare and the sizes at eval; a mismatch there
+// would copy past a tensor's end).
+#include <cstring>
+
+#include "microarena/kernels/registrations.h"
+#include "microarena/model/call_graph.h"
+
+namespace microarena {
+namespace {
+
+// Checks that tensor list `ours` (from position `first`) pairs with the
+// subgraph's list `theirs` (type and byte size), naming `what`.
+Status CheckPairs(PrepareContext& context, Span<const int32_t> ours, size_t first, size_t subgraph_index,
+                  Span<const int32_t> theirs, const char* what) {
+  SubgraphView subgraph = context.model().subgraph(subgraph_index);
+  if (ours.size() < first || ours.size() - first != theirs.size()) {
+    return context.Error(ErrorCode::kMalformedModel, "the op has %zu %ss for subgraph %zu, which has %zu",
+                         ours.size() < first ? 0 : ours.size() - first, what, subgraph_index, theirs.size());
+  }
+  for (size_t i = 0; i < theirs.size(); ++i) {
+    if (ours[first + i] < 0) {
+      return context.Error(ErrorCode::kMalformedModel, "%s %zu is omitted", what, first + i);
+    }
+    TensorView mine = context.subgraph().tensor(static_cast<size_t>(ours[first + i]));
+    TensorView other = subgraph.tensor(static_cast<size_t>(theirs[i]));
+    if (mine.type() != other.type() || mine.byte_size() != other.byte_size()) {
+      return context.Error(ErrorCode::kMalformedModel,
+                           "%s %zu (%s, %zu bytes) does not match %s %zu of subgraph %zu (%s, %zu bytes)", what,
+                           first + i, TensorTypeName(mine.type()), mine.byte_size(), what, i, subgraph_index,
+                           TensorTypeName(other.type()), other.byte_size());
+    }
+  }
+  return OkStatus();
+}
+
+Status RequireGraph(PrepareContext& context) {
+  if (context.graph() == nullptr) {
+    return context.Error(ErrorCode::kUnsupported, "this interpreter cannot run subgraphs");
+  }
+  return OkStatus();
+}
+
+// Copies tensors `from[i + from_first]` of subgraph `from_subgraph` to
+// `to[i + to_first]` of `to_subgraph`, for every i < count.
+void CopyTensors(GraphContext& graph, size_t from_subgraph, Span<const int32_t> from, size_t from_first,
+                 size_t to_subgraph, Span<const int32_t> to, size_t to_first, size_t count) {
+  for (size_t i = 0; i < count; ++i) {
+    const EvalTensor* source = graph.tensor(from_subgraph, static_cast<size_t>(from[from_first + i]));
+    EvalTensor* destination = graph.tensor(to_subgraph, static_cast<size_t>(to[to_first + i]));
+    if (source->data == destination->data) continue;
+    const size_t bytes = (source->element_count() * TensorTypeBits(source->type) + 7) / 8;
+    std::memmove(destination->data, source->data, bytes);
+  }
+}
+
+// A called subgraph as its op's data keeps it: index and tensor lists (in
+// the model).
+struct CalledGraph {
+  uint32_t index = 0;
+  const int32_t* inputs = nullptr;
+  const int32_t* outputs = nullptr;
+};
+
+CalledGraph Describe(PrepareContext& context, int32_t index) {
+  SubgraphView subgraph = context.model().subgraph(static_cast<size_t>(index));
+  return CalledGraph{static_cast<uint32_t>(index), subgraph.inputs().data(), subgraph.outputs().data()};
+}
+
+// The op's own lists, for copies at eval.
+struct OpLists {
+  uint32_t subgraph = 0;
+  const int32_t* inputs = nullptr;
+  const int32_t* outputs = nullptr;
+  uint32_t input_count = 0;
+  uint32_t output_count = 0;
+};
+
+OpLists DescribeOp(PrepareContext& context) {
+  return OpLists{static_cast<uint32_t>(context.subgraph().index()), context.op().inputs().data(),
+                 context.op().outputs().data(), static_cast<uint32_t>(context.input_count()),
+                 static_cast<uint32_t>(context.output_count())};
+}
+
+// --- IF ---
+
+struct IfData {
+  OpLists op;
+  CalledGraph then_branch;
+  CalledGraph else_branch;
+};
+
+Status IfPrepare(PrepareContext& context, const void** op_data) {
+  MICROARENA_RETURN_IF_ERROR(RequireGraph(context));
+  if (context.input_count() < 1 || !context.has_input(0)) {
+    return context.Error(ErrorCode::kMalformedModel, "IF needs a condition as input 0");
+  }
+  TensorView condition = context.input(0);
+  if (condition.type() != TensorType::kBool || condition.element_count() != 1) {
+    return context.Error(ErrorCode::kMalformedModel, "the condition must be one BOOL (it is %s with %zu elements)",
+                         TensorTypeName(condition.type()), condition.element_count());
+  }
+  CalledSubgraphs called = SubgraphsCalledBy(context.op());
+  for (int32_t branch : {called.first, called.second}) {
+    SubgraphView subgraph = context.model().subgraph(static_cast<size_t>(branch));
+    MICROARENA_RETURN_IF_ERROR(
+        CheckPairs(context, context.op().inputs(), 1, static_cast<size_t>(branch), subgraph.inputs(), "input"));
+    MICROARENA_RETURN_IF_ERROR(
+        CheckPairs(context, context.op().outputs(), 0, static_cast<size_t>(branch), subgraph.outputs(), "output"));
+  }
+  auto* data = static_cast<IfData*>(context.AllocatePersistent(sizeof(IfData), alignof(IfData)));
+  if (data == nullptr) return context.OutOfMemory();
+  data->op = DescribeOp(context);
+  data->then_branch = Describe(context, called.first);
+  data->else_branch = Describe(context, called.second);
+  *op_data = data;
+  return OkStatus();
+}
+
+Status IfEval(EvalContext& context, const void* op_data) {
+  const auto& data = *static_cast<const IfData*>(op_data);
+  GraphContext& graph = *context.graph();
+  const CalledGraph& branch = context.input(0)->data[0] != 0 ? data.then_branch : data.else_branch;
+  const size_t values = data.op.input_count - 1;
+  Span<const int32_t> op_inputs(data.op.inputs, data.op.input_count);
+  Span<const int32_t> op_outputs(data.op.outputs, data.op.output_count);
+  CopyTensors(graph, data.op.subgraph, op_inputs, 1, branch.index, Span<const int32_t>(branch.inputs, values), 0,
+              values);
+  MICROARENA_RETURN_IF_ERROR(graph.InvokeSubgraph(branch.index));
+  CopyTensors(graph, branch.index, Span<const int32_t>(branch.outputs, data.op.output_count), 0, data.op.subgraph,
+              op_outputs, 0, data.op.output_count);
+  return OkStatus();
+}
+
+// --- WHILE ---
+
+struct WhileData {
+  OpLists op;
+  CalledGraph cond;
+  CalledGraph body;
+};
+
+Status WhilePrepare(PrepareContext& context, const void** op_data) {
+  MICROARENA_RETURN_IF_ERROR(RequireGraph(context));
+  CalledSubgraphs called = SubgraphsCalledBy(context.op());
+  SubgraphView cond = context.model().subgraph(static_cast<size_t>(called.first));
+  SubgraphView body = context.model().subgraph(static_cast<size_t>(called.second));
+  if (context.input_count() != context.output_count()) {
+    return context.Error(ErrorCode::kMalformedModel, "WHILE has %zu inputs but %zu outputs (they must match)",
+                         context.input_count(), context.output_count());
+  }
+  MICROARENA_RETURN_IF_ERROR(
+      CheckPairs(context, context.op().inputs(), 0, static_cast<size_t>(called.first), cond.inputs(), "input"));
+  MICROARENA_RETURN_IF_ERROR(
+      CheckPairs(context, context.op().inputs(), 0, static_cast<size_t>(called.second), body.inputs(), "input"));
+  MICROARENA_RETURN_IF_ERROR(
+      CheckPairs(context, context.op().outputs(), 0, static_cast<size_t>(called.second), body.outputs(), "output"));
+  MICROARENA_RETURN_IF_ERROR(
+      CheckPairs(context, context.op().outputs(), 0, static_cast<size_t>(called.first), cond.inputs(), "output"));
+  if (cond.outputs().empty() || cond.tensor(static_cast<size_t>(cond.outputs()[0])).byte_size() == 0) {
+    return context.Error(ErrorCode::kMalformedModel, "the cond subgraph %d has no output to read a condition from",
+                         called.first);
+  }
+  auto* data = static_cast<WhileData*>(context.AllocatePersistent(sizeof(WhileData), alignof(WhileData)));
+  if (data == nullptr) return context.OutOfMemory();
+  data->op = DescribeOp(context);
+  data->cond = Describe(context, called.first);
+  data->body = Describe(context, called.second);
+  *op_data = data;
+  return OkStatus();
+}
+
+Status WhileEval(EvalContext& context, const void* op_data) {
+  const auto& data = *static_cast<const WhileData*>(op_data);
+  GraphContext& graph = *context.graph();
+  const size_t count = data.op.input_count;
+  Span<const int32_t> op_inputs(data.op.inputs, count);
+  Span<const int32_t> op_outputs(data.op.outputs, count);
+  Span<const int32_t> cond_inputs(data.cond.inputs, count);
+  Span<const int32_t> body_inputs(data.body.inputs, count);
+  Span<const int32_t> body_outputs(data.body.outputs, count);
+  auto condition = [&]() -> Result<bool> {
+    MICROARENA_RETURN_IF_ERROR(graph.InvokeSubgraph(data.cond.index));
+    return graph.tensor(data.cond.index, static_cast<size_t>(data.cond.outputs[0]))->data[0] != 0;
+  };
+  CopyTensors(graph, data.op.subgraph, op_inputs, 0, data.cond.index, cond_inputs, 0, count);
+  CopyTensors(graph, data.op.subgraph, op_inputs, 0, data.op.subgraph, op_outputs, 0, count);
+  MICROARENA_ASSIGN_OR_RETURN(bool again, condition());
+  while (again) {
+    CopyTensors(graph, data.op.subgraph, op_outputs, 0, data.body.index, body_inputs, 0, count);
+    MICROARENA_RETURN_IF_ERROR(graph.InvokeSubgraph(data.body.index));
+    CopyTensors(graph, data.body.index, body_outputs, 0, data.op.subgraph, op_outputs, 0, count);
+    CopyTensors(graph, data.op.subgraph, op_outputs, 0, data.cond.index, cond_inputs, 0, count);
+    MICROARENA_ASSIGN_OR_RETURN(again, condition());
+  }
+  return OkStatus();
+}
+
+// --- CALL_ONCE ---
+
+// The one piece of op data that changes at eval: whether the init subgraph
+// has run (in the persistent area, which is RAM).
+struct CallOnceData {
+  uint32_t init_subgraph = 0;
+  bool has_run = false;
+};
+
+Status CallOncePrepare(PrepareContext& context, const void** op_data) {
+  MICROARENA_RETURN_IF_ERROR(RequireGraph(context));
+  if (context.input_count() != 0 || context.output_count() != 0) {
+    return context.Error(ErrorCode::kMalformedModel, "CALL_ONCE takes no inputs or outputs (it has %zu and %zu)",
+                         context.input_count(), context.output_count());
+  }
+  CalledSubgraphs called = SubgraphsCalledBy(context.op());
+  SubgraphView init = context.model().subgraph(static_cast<size_t>(called.first));
+  if (!init.inputs().empty() || !init.outputs().empty()) {
+    return context.Error(ErrorCode::kMalformedModel,
+                         "the init subgraph %d must have no inputs or outputs (it has %zu and %zu)", called.first,
+                         init.inputs().size(), init.outputs().size());
+  }
+  auto* data = static_cast<CallOnceData*>(context.AllocatePersistent(sizeof(CallOnceData), alignof(CallOnceData)));
+  if (data == nullptr) return context.OutOfMemory();
+  data->init_subgraph = static_cast<uint32_t>(called.first);
+  data->has_run = false;
+  *op_data = data;
+  return OkStatus();
+}
+
+Status CallOnceEval(EvalContext& context, const void* op_data) {
+  auto* data = const_cast<CallOnceData*>(static_cast<const CallOnceData*>(op_data));
+  if (data->has_run) return OkStatus();
+  MICROARENA_RETURN_IF_ERROR(context.graph()->InvokeSubgraph(data->init_subgraph));
+  data->has_run = true;
+  return OkStatus();
+}
+
+}  // namespace
+
+const KernelRegistration kIfKernel = {BuiltinOp::kIf, IfPrepare, IfEval};
+const KernelRegistration kWhileKernel = {BuiltinOp::kWhile, WhilePrepare, WhileEval};
+const KernelRegistration kCallOnceKernel = {BuiltinOp::kCallOnce, CallOncePrepare, CallOnceEval};
+
+}  // namespace microarena

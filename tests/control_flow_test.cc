@@ -1,0 +1,144 @@
+// Control flow (IF, WHILE, CALL_ONCE) and resource variables (VAR_HANDLE,
+// READ_VARIABLE, ASSIGN_VARIABLE) against TFLM itself: the models of
+// tests/control_flow run in microarena and in the oracle with the same
+// inputs; outputs must be equal byte for byte, microarena's arena no larger
+// than TFLM's, and greedy-tflm's head equal to TFLM's own (the lifetimes are
+// TFLM's, scope for scope).
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "microarena/analysis/lifetimes.h"
+#include "microarena/kernels/op_resolver.h"
+#include "microarena/model/model_view.h"
+#include "microarena/runtime/host_runner.h"
+#include "microarena/runtime/interpreter.h"
+#include "tests/control_flow/control_flow_models.h"
+#include "tests/oracle_support.h"
+#include "tests/test_support.h"
+
+namespace microarena {
+namespace {
+
+using control_flow::ControlFlowModel;
+using testing::Bytes;
+
+// The oracle's "key=value" figure from its default (search) run.
+size_t OracleFigure(const ControlFlowModel& m, const std::string& key) {
+  const std::string dir = testing::TempDir("control_flow_" + m.name);
+  testing::WriteFile(dir + "/model.tflite", m.model);
+  std::vector<std::string> args = {dir + "/model.tflite"};
+  for (size_t i = 0; i < m.inputs.size(); ++i) {
+    const std::string path = dir + "/input_" + std::to_string(i) + ".bin";
+    testing::WriteFile(path, m.inputs[i]);
+    args.insert(args.end(), {"--input", path});
+  }
+  const testing::CommandResult result = testing::RunOracle(args);
+  EXPECT_EQ(result.exit_code, 0) << result.stdout_text << result.stderr_text;
+  const size_t at = result.stdout_text.find(key + "=");
+  EXPECT_NE(at, std::string::npos) << result.stdout_text;
+  if (at == std::string::npos) return 0;
+  return std::strtoull(result.stdout_text.c_str() + at + key.size() + 1, nullptr, 10);
+}
+
+class ControlFlowTest : public ::testing::TestWithParam<ControlFlowModel> {};
+
+TEST_P(ControlFlowTest, OutputsMatchTflmByteForByte) {
+  MICROARENA_REQUIRE_ORACLE();
+  const ControlFlowModel& m = GetParam();
+  const testing::Outcome tflm = testing::RunOracleOn("control_flow_" + m.name, m.model, m.inputs, 1 << 20);
+  ASSERT_TRUE(tflm.ok) << tflm.error;
+  const testing::Outcome ours = testing::RunOursOn(m.model, m.inputs);
+  ASSERT_TRUE(ours.ok) << ours.error;
+  ASSERT_EQ(ours.outputs.size(), tflm.outputs.size());
+  for (size_t o = 0; o < ours.outputs.size(); ++o) EXPECT_EQ(ours.outputs[o], tflm.outputs[o]) << "output " << o;
+}
+
+TEST_P(ControlFlowTest, ArenaNoLargerThanTflmAndGreedyTflmHeadEqual) {
+  MICROARENA_REQUIRE_ORACLE();
+  const ControlFlowModel& m = GetParam();
+  Result<ModelView> view = LoadModel(Span<const uint8_t>(m.model.data(), m.model.size()));
+  ASSERT_TRUE(view.ok()) << view.status().message();
+  Result<ArenaFigures> ours = MeasureArena(*view, AllOpsResolver(), InterpreterOptions{});
+  ASSERT_TRUE(ours.ok()) << ours.status().message();
+  const size_t tflm_arena = OracleFigure(m, "min_arena_bytes");
+  EXPECT_LE(ours->used_bytes, tflm_arena);
+  InterpreterOptions tflm_like;
+  tflm_like.planner = PlannerChoice::kGreedyTflm;
+  Result<ArenaFigures> greedy_tflm = MeasureArena(*view, AllOpsResolver(), tflm_like);
+  ASSERT_TRUE(greedy_tflm.ok()) << greedy_tflm.status().message();
+  EXPECT_EQ(greedy_tflm->head_bytes, OracleFigure(m, "head_bytes"));
+}
+
+INSTANTIATE_TEST_SUITE_P(Models, ControlFlowTest, ::testing::ValuesIn(control_flow::OracleControlFlowModels()),
+                         [](const ::testing::TestParamInfo<ControlFlowModel>& info) { return info.param.name; });
+
+// Runs `m` `invokes` times in one interpreter (state kept between calls)
+// and returns output 0 after each call.
+std::vector<Bytes> InvokeRepeatedly(const ControlFlowModel& m, int invokes) {
+  std::vector<Bytes> outputs;
+  Result<ModelView> view = LoadModel(Span<const uint8_t>(m.model.data(), m.model.size()));
+  EXPECT_TRUE(view.ok()) << view.status().message();
+  if (!view.ok()) return outputs;
+  HostArena arena(1 << 16);
+  Interpreter interpreter(*view, AllOpsResolver(), arena.data(), arena.size());
+  Status allocated = interpreter.AllocateTensors();
+  EXPECT_TRUE(allocated.ok()) << allocated.message();
+  if (!allocated.ok()) return outputs;
+  for (int k = 0; k < invokes; ++k) {
+    for (size_t i = 0; i < m.inputs.size(); ++i) {
+      std::memcpy(interpreter.input(i)->data, m.inputs[i].data(), m.inputs[i].size());
+    }
+    Status invoked = interpreter.Invoke();
+    EXPECT_TRUE(invoked.ok()) << invoked.message();
+    if (!invoked.ok()) return outputs;
+    outputs.emplace_back(interpreter.output(0)->data, interpreter.output(0)->data + interpreter.output_bytes(0));
+  }
+  return outputs;
+}
+
+// CALL_ONCE initialises the variable once; every Invoke adds the input to
+// it. TFLM's golden comes from the same arithmetic without resource
+// variables (the oracle has none): ADD chains of the init constant and x.
+TEST(ControlFlowResourceTest, CallOnceInitialisesStateThatInvokesAccumulate) {
+  MICROARENA_REQUIRE_ORACLE();
+  const ControlFlowModel model = control_flow::CallOnceModel();
+  const std::vector<Bytes> ours = InvokeRepeatedly(model, 3);
+  ASSERT_EQ(ours.size(), 3u);
+  for (int k = 1; k <= 3; ++k) {
+    const ControlFlowModel equivalent = control_flow::CallOnceEquivalent(k);
+    const testing::Outcome tflm =
+        testing::RunOracleOn("control_flow_" + equivalent.name, equivalent.model, equivalent.inputs, 1 << 20);
+    ASSERT_TRUE(tflm.ok) << tflm.error;
+    EXPECT_EQ(ours[static_cast<size_t>(k - 1)], tflm.outputs[0]) << "after Invoke " << k;
+  }
+}
+
+// The float state starts at 0 and gains x = {1, -2, 0.5, 3} per Invoke:
+// after k calls it is k * x, exactly (small integers and halves).
+TEST(ControlFlowResourceTest, StreamingStateSurvivesInvokesAndResets) {
+  const ControlFlowModel model = control_flow::StreamingModel();
+  Result<ModelView> view = LoadModel(Span<const uint8_t>(model.model.data(), model.model.size()));
+  ASSERT_TRUE(view.ok()) << view.status().message();
+  HostArena arena(1 << 16);
+  Interpreter interpreter(*view, AllOpsResolver(), arena.data(), arena.size());
+  ASSERT_TRUE(interpreter.AllocateTensors().ok());
+  EXPECT_EQ(interpreter.resource_count(), 1u);
+  const float x[4] = {1.0f, -2.0f, 0.5f, 3.0f};
+  for (int round = 0; round < 2; ++round) {
+    for (int k = 1; k <= 4; ++k) {
+      std::memcpy(interpreter.input(0)->data, x, sizeof(x));
+      const Status invoked = interpreter.Invoke();
+      ASSERT_TRUE(invoked.ok()) << invoked.message();
+      const float* out = interpreter.output(0)->As<float>();
+      for (int i = 0; i < 4; ++i) EXPECT_EQ(out[i], static_cast<float>(k) * x[i]) << "round " << round << " k " << k;
+    }
+    // Back to zero, as after AllocateTensors.
+    ASSERT_TRUE(interpreter.ResetVariableTensors().ok());
+  }
+}
+
+}  // namespace
+}  // namespace microarena
