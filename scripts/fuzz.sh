@@ -13,7 +13,8 @@
 #   scripts/fuzz.sh                        a campaign of 60 s per target
 #
 # Seeds, written at run time under build/fuzz/seeds (never committed): the
-# shared models (MICROARENA_SHARED_DIR or ../shared), the demo model, the small
+# shared models (MICROARENA_SHARED_DIR or ../shared), the demo model, the
+# control-flow models of tests/control_flow, the small
 # DSA problems and each seed model's plan problem, plus the saved findings.
 # Prints one line per target: executions, coverage, corpus size, findings.
 #   MICROARENA_FUZZ_CI_RUNS=N   executions per target in --ci mode (default: per target below)
@@ -57,7 +58,7 @@ build=build/fuzz
 # The CLI that writes the seeds: a host build's when there is one (no need to
 # build it again with the fuzzer's instrumentation), else the fuzz build's.
 cli=${MICROARENA_HOST_CLI:-build/release/tools/microarena/microarena}
-build_targets=("${targets[@]}")
+build_targets=("${targets[@]}" write_fuzz_seeds)
 if [[ ! -x $cli ]]; then
   cli=$build/tools/microarena/microarena
   build_targets+=(microarena)
@@ -79,6 +80,7 @@ rm -rf "$seeds"
 trap 'rm -rf "$seeds"' EXIT
 mkdir -p "$seeds/models" "$seeds/csv"
 "$cli" demo-model -o "$seeds/models/demo.tflite" >/dev/null
+"$build/tests/fuzz/write_fuzz_seeds" "$seeds/models"
 if [[ -d "$shared/models" ]]; then
   cp -f "$shared"/models/*.tflite "$seeds/models/"
 else

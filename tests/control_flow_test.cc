@@ -12,6 +12,7 @@
 
 #include "microarena/analysis/lifetimes.h"
 #include "microarena/kernels/op_resolver.h"
+#include "microarena/model/model_builder.h"
 #include "microarena/model/model_view.h"
 #include "microarena/runtime/host_runner.h"
 #include "microarena/runtime/interpreter.h"
@@ -138,6 +139,87 @@ TEST(ControlFlowResourceTest, StreamingStateSurvivesInvokesAndResets) {
     // Back to zero, as after AllocateTensors.
     ASSERT_TRUE(interpreter.ResetVariableTensors().ok());
   }
+}
+
+}  // namespace
+}  // namespace microarena
+
+namespace microarena {
+namespace {
+
+// An IF model edited through the object API, loaded from an aligned copy.
+Status LoadEdited(void (*edit)(tflite::ModelT*)) {
+  const control_flow::ControlFlowModel m = control_flow::IfModel(true);
+  std::unique_ptr<tflite::ModelT> model = tflite::UnPackModel(m.model.data());
+  edit(model.get());
+  ModelBuilder builder(std::move(*model));
+  const std::vector<uint8_t> bytes = builder.Build();
+  std::vector<uint32_t> words((bytes.size() + 3) / 4);
+  std::memcpy(words.data(), bytes.data(), bytes.size());
+  Result<ModelView> view = LoadModel(Span<const uint8_t>(reinterpret_cast<const uint8_t*>(words.data()), bytes.size()));
+  if (!view.ok()) return view.status();
+  Result<RunResult> run = RunModel(*view, AllOpsResolver(), RunOptions{});
+  return run.ok() ? OkStatus() : run.status();
+}
+
+tflite::IfOptionsT* IfOptionsOf(tflite::ModelT* model) { return model->subgraphs[0]->operators[0]->builtin_options.AsIfOptions(); }
+
+// Each load rule of control flow, both ways: the unedited model loads and
+// runs (the tests above); each edit below is refused with the numbers.
+TEST(ControlFlowLoadTest, BranchIndexOutsideTheModelIsRefused) {
+  Status status = LoadEdited([](tflite::ModelT* m) { IfOptionsOf(m)->else_subgraph_index = 7; });
+  EXPECT_EQ(status.code(), ErrorCode::kMalformedModel);
+  EXPECT_NE(std::string(status.message()).find("else_subgraph_index 7 outside [0, 3)"), std::string::npos)
+      << status.message();
+}
+
+TEST(ControlFlowLoadTest, MissingOptionsAreRefused) {
+  Status status = LoadEdited([](tflite::ModelT* m) { m->subgraphs[0]->operators[0]->builtin_options.Reset(); });
+  EXPECT_EQ(status.code(), ErrorCode::kMalformedModel);
+  EXPECT_NE(std::string(status.message()).find("has no IF options"), std::string::npos) << status.message();
+}
+
+TEST(ControlFlowLoadTest, ASubgraphThatCallsItselfIsRefusedNotRecursedInto) {
+  // The main subgraph as its own then-branch: TFLM would recurse until its stack ends.
+  Status status = LoadEdited([](tflite::ModelT* m) { IfOptionsOf(m)->then_subgraph_index = 0; });
+  EXPECT_EQ(status.code(), ErrorCode::kUnsupported);
+  EXPECT_NE(std::string(status.message()).find("cycle"), std::string::npos) << status.message();
+}
+
+TEST(ControlFlowLoadTest, BranchWithOtherSizesIsRefusedAtPrepare) {
+  // The else branch's input shrinks to 4 bytes: a copy of the 8-byte input would overrun it.
+  Status status = LoadEdited([](tflite::ModelT* m) { m->subgraphs[2]->tensors[0]->shape = {1, 4}; });
+  EXPECT_EQ(status.code(), ErrorCode::kMalformedModel);
+  EXPECT_NE(std::string(status.message()).find("does not match input 0 of subgraph 2"), std::string::npos)
+      << status.message();
+}
+
+// A WHILE that would turn 5 times stops at the caller's limit of 3 turns
+// with an error, and runs to its end with a limit of 5.
+TEST(ControlFlowLoadTest, LoopTurnLimitStopsInvoke) {
+  const control_flow::ControlFlowModel m = control_flow::WhileModel(5);
+  Result<ModelView> view = LoadModel(Span<const uint8_t>(m.model.data(), m.model.size()));
+  ASSERT_TRUE(view.ok());
+  for (size_t limit : {size_t{3}, size_t{5}}) {
+    HostArena arena(1 << 16);
+    InterpreterOptions options;
+    options.max_loop_iterations = limit;
+    Interpreter interpreter(*view, AllOpsResolver(), arena.data(), arena.size(), options);
+    ASSERT_TRUE(interpreter.AllocateTensors().ok());
+    for (size_t i = 0; i < m.inputs.size(); ++i) {
+      std::memcpy(interpreter.input(i)->data, m.inputs[i].data(), m.inputs[i].size());
+    }
+    Status invoked = interpreter.Invoke();
+    EXPECT_EQ(invoked.ok(), limit == 5) << invoked.message();
+    if (limit == 3) EXPECT_NE(std::string(invoked.message()).find("more than 3 turns"), std::string::npos);
+  }
+}
+
+TEST(ControlFlowLoadTest, ConditionThatIsNotOneBoolIsRefused) {
+  Status status = LoadEdited([](tflite::ModelT* m) { m->subgraphs[0]->tensors[0]->type = tflite::TensorType::INT8; });
+  EXPECT_EQ(status.code(), ErrorCode::kMalformedModel);
+  EXPECT_NE(std::string(status.message()).find("the condition must be one BOOL"), std::string::npos)
+      << status.message();
 }
 
 }  // namespace

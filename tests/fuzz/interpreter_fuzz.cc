@@ -65,13 +65,16 @@ int microarena::fuzz::InterpreterOneInput(const uint8_t* data, size_t size) {
   fuzz::AlignedBytes bytes(data, size);
   Result<ModelView> model = LoadModel(bytes.span());
   if (!model.ok()) return 0;
-  fuzz::AllocateAndInvoke(*model, InterpreterOptions{});
+  // A WHILE that never ends would hang the fuzzer (TFLM's too): bounded here.
+  InterpreterOptions options;
+  options.max_loop_iterations = 256;
+  fuzz::AllocateAndInvoke(*model, options);
   // A model with its own offline plan runs once more with that plan trusted
   // (overlaps the model asks for, as Vela's do): any offsets the file holds
   // must still keep every access inside the arena.
   Result<Span<const int32_t>> offline = ReadOfflinePlan(*model);
   if (offline.ok() && !offline->empty()) {
-    InterpreterOptions trusted;
+    InterpreterOptions trusted = options;
     trusted.trust_offline_plan = true;
     fuzz::AllocateAndInvoke(*model, trusted);
   }

@@ -108,16 +108,8 @@ Command RegisterOptimizeCommand(CLI::App& app) {
             if (options->overlap) plan_options.overlaps = prepared->overlaps;
             Result<report::ModelPlan> plan = report::PlanModel(model, plan_options);
             if (!plan.ok()) return PrintError(plan.status());
-            std::vector<int32_t> offsets(model.subgraph(0).tensor_count(), -1);
-            for (size_t i = 0; i < plan->buffers.size(); ++i) {
-              const BufferRequest& buffer = plan->buffers[i];
-              if (buffer.kind != BufferKind::kTensor) continue;  // scratch: planned online, as TFLM does
-              if (plan->offsets_bytes[i] > INT32_MAX) {
-                return PrintError(Status::Error(ErrorCode::kUnsupported, "tensor %d at offset %zu does not fit int32",
-                                                buffer.owner_index, plan->offsets_bytes[i]));
-              }
-              offsets[static_cast<size_t>(buffer.owner_index)] = static_cast<int32_t>(plan->offsets_bytes[i]);
-            }
+            Result<std::vector<int32_t>> offsets = report::OfflineOffsets(model, *plan);
+            if (!offsets.ok()) return PrintError(offsets.status());
 
             // 3. The file.
             ModelEdits edits;
@@ -125,7 +117,7 @@ Command RegisterOptimizeCommand(CLI::App& app) {
             // A plan never stays beside a plan for another order or another kind.
             const char* plan_name = options->overlap ? kOverlapPlanMetadataName : kOfflinePlanMetadataName;
             edits.drop_metadata = {kOfflinePlanMetadataName, kOverlapPlanMetadataName};
-            edits.metadata.push_back({plan_name, EncodeOfflinePlan(offsets)});
+            edits.metadata.push_back({plan_name, EncodeOfflinePlan(*offsets, model.subgraph_count())});
             const size_t used_overlaps = static_cast<size_t>(std::count_if(
                 plan->overlaps.begin(), plan->overlaps.end(), [](const report::PlannedOverlap& o) { return o.used; }));
             const std::string info = fmt::format(
@@ -150,7 +142,7 @@ Command RegisterOptimizeCommand(CLI::App& app) {
             if (!reread.ok()) return PrintError(reread.status());
             Result<Span<const int32_t>> read_back = ReadOfflinePlan(reread->view(), plan_name);
             if (!read_back.ok()) return PrintError(read_back.status());
-            if (std::vector<int32_t>(read_back->begin(), read_back->end()) != offsets) {
+            if (std::vector<int32_t>(read_back->begin(), read_back->end()) != *offsets) {
               return PrintError(Status::Error(ErrorCode::kInternal, "the plan read back from %s differs",
                                               options->output_path.c_str()));
             }
@@ -183,7 +175,7 @@ Command RegisterOptimizeCommand(CLI::App& app) {
               doc["offline_head_bytes"] = after->head_bytes;
               doc["offline_arena_bytes"] = after->used_bytes;
               doc["original_arena_bytes"] = before->used_bytes;
-              doc["planned_tensors"] = std::count_if(offsets.begin(), offsets.end(), [](int32_t o) { return o >= 0; });
+              doc["planned_tensors"] = std::count_if(offsets->begin(), offsets->end(), [](int32_t o) { return o >= 0; });
               doc["overlap"] = options->overlap;
               doc["used_overlaps"] = used_overlaps;
               doc["metadata_name"] = plan_name;
@@ -206,7 +198,7 @@ Command RegisterOptimizeCommand(CLI::App& app) {
                           Bytes(plan->head_bytes).c_str(), Bytes(plan->lower_bound_bytes).c_str(),
                           options->alignment_bytes);
               std::printf("metadata     %s: %zu tensor offsets (scratch planned online, as TFLM does)\n",
-                          plan_name, offsets.size());
+                          plan_name, offsets->size());
               std::printf("runtime      offline plan: head %s, arena %s (original with greedy: arena %s)\n",
                           Bytes(after->head_bytes).c_str(), Bytes(after->used_bytes).c_str(),
                           Bytes(before->used_bytes).c_str());

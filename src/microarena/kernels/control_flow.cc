@@ -199,6 +199,7 @@ Status WhileEval(EvalContext& context, const void* op_data) {
   CopyTensors(graph, data.op.subgraph, op_inputs, 0, data.op.subgraph, op_outputs, 0, count);
   MICROARENA_ASSIGN_OR_RETURN(bool again, condition());
   while (again) {
+    MICROARENA_RETURN_IF_ERROR(graph.CountLoopTurn());
     CopyTensors(graph, data.op.subgraph, op_outputs, 0, data.body.index, body_inputs, 0, count);
     MICROARENA_RETURN_IF_ERROR(graph.InvokeSubgraph(data.body.index));
     CopyTensors(graph, data.body.index, body_outputs, 0, data.op.subgraph, op_outputs, 0, count);

@@ -50,6 +50,9 @@ class GraphContext {
   // The buffer of resource `id`; empty when the id is unknown or no buffer
   // was allocated for it.
   virtual Span<uint8_t> resource(int32_t id) = 0;
+  // Counts one turn of a WHILE loop; an error once the turns of all loops
+  // in this Invoke pass the interpreter's limit (none by default, as TFLM).
+  virtual Status CountLoopTurn() { return OkStatus(); }
 };
 
 class PrepareContext {

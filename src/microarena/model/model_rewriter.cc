@@ -155,8 +155,8 @@ class FrontWriter {
 
 }  // namespace
 
-std::vector<uint8_t> EncodeOfflinePlan(const std::vector<int32_t>& tensor_offsets) {
-  std::vector<int32_t> words = {0, 1, static_cast<int32_t>(tensor_offsets.size())};
+std::vector<uint8_t> EncodeOfflinePlan(const std::vector<int32_t>& tensor_offsets, size_t subgraph_count) {
+  std::vector<int32_t> words = {0, static_cast<int32_t>(subgraph_count), static_cast<int32_t>(tensor_offsets.size())};
   words.insert(words.end(), tensor_offsets.begin(), tensor_offsets.end());
   std::vector<uint8_t> bytes(words.size() * sizeof(int32_t));
   std::memcpy(bytes.data(), words.data(), bytes.size());

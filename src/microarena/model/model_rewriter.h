@@ -49,8 +49,9 @@ struct ModelEdits {
 
 Result<std::vector<uint8_t>> RewriteModel(Span<const uint8_t> original, const ModelEdits& edits);
 
-// An OfflineMemoryAllocation buffer (analysis/offline_plan.h) for a model with
-// one subgraph: version 0, 1 subgraph, the tensor count, then the offsets.
-std::vector<uint8_t> EncodeOfflinePlan(const std::vector<int32_t>& tensor_offsets);
+// An OfflineMemoryAllocation buffer (analysis/offline_plan.h): version 0,
+// the subgraph count, the tensor count, then the offsets of every tensor,
+// subgraph after subgraph.
+std::vector<uint8_t> EncodeOfflinePlan(const std::vector<int32_t>& tensor_offsets, size_t subgraph_count = 1);
 
 }  // namespace microarena

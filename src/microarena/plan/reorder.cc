@@ -415,7 +415,7 @@ Result<ReorderResult> FindBestOrder(const ModelView& model, Span<const ScratchRe
 Result<size_t> PeakLiveBytes(const ModelView& model, Span<const ScratchRequest> scratch,
                              const std::vector<int32_t>& order, size_t alignment_bytes) {
   if (model.subgraph_count() != 1) {
-    return Status::Error(ErrorCode::kUnsupported, "the model has %zu subgraphs; only one is supported",
+    return Status::Error(ErrorCode::kUnsupported, "the model has %zu subgraphs (control flow): reordering ops is supported for one subgraph only",
                          model.subgraph_count());
   }
   std::vector<BufferRequest> requests(LifetimeCapacity(model.subgraph(0), scratch.size()));

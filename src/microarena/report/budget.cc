@@ -163,17 +163,8 @@ Result<ArenaFigures> MeasureSetup(const ModelView& model, const BudgetSetup& set
       plan_options.scratch = scratch;
       plan_options.order = edits.operator_order;
       MICROARENA_ASSIGN_OR_RETURN(ModelPlan plan, PlanModel(model, plan_options));
-      std::vector<int32_t> offsets(model.subgraph(0).tensor_count(), -1);
-      for (size_t i = 0; i < plan.buffers.size(); ++i) {
-        const BufferRequest& b = plan.buffers[i];
-        if (b.kind != BufferKind::kTensor) continue;  // scratch: planned online around the fixed tensors
-        if (plan.offsets_bytes[i] > INT32_MAX) {
-          return Status::Error(ErrorCode::kUnsupported, "tensor %d at offset %zu does not fit int32", b.owner_index,
-                               plan.offsets_bytes[i]);
-        }
-        offsets[static_cast<size_t>(b.owner_index)] = static_cast<int32_t>(plan.offsets_bytes[i]);
-      }
-      edits.metadata.push_back({kOfflinePlanMetadataName, EncodeOfflinePlan(offsets)});
+      MICROARENA_ASSIGN_OR_RETURN(std::vector<int32_t> offsets, OfflineOffsets(model, plan));
+      edits.metadata.push_back({kOfflinePlanMetadataName, EncodeOfflinePlan(offsets, model.subgraph_count())});
       options.planner = PlannerChoice::kOffline;
     } else {
       edits.drop_metadata.push_back(kOfflinePlanMetadataName);  // its offsets belong to the stored order
@@ -273,15 +264,18 @@ Result<BudgetReport> AnalyzeBudget(const ModelView& model, const std::string& mo
   const PlanDetails details = AnalyzePlan(model, plan);
   report.peak_step = details.activation_peak_step;
   report.activation_peak_bytes = details.activation_peak_bytes;
-  SubgraphView subgraph = model.subgraph(0);
   if (report.peak_step >= 0) {
     report.peak_op = OpIndexAtStep(plan, report.peak_step);
-    report.peak_op_name = subgraph.op(static_cast<size_t>(report.peak_op)).name();
+    SubgraphView peak_subgraph = model.subgraph(static_cast<size_t>(SubgraphAtStep(plan, report.peak_step)));
+    report.peak_op_name = report.peak_op < 0 ? std::string("subgraph entry")
+                                             : std::string(peak_subgraph.op(static_cast<size_t>(report.peak_op)).name());
+    if (peak_subgraph.index() != 0) report.peak_op_name += fmt::format(" of subgraph {}", peak_subgraph.index());
   }
   MICROARENA_ASSIGN_OR_RETURN(size_t head_before, GreedyHead(plan.buffers, plan.alignment_bytes));
   for (size_t i : details.activation_peak_buffers) {
     if (report.channels.size() == 3) break;
     const BufferRequest& b = plan.buffers[i];
+    SubgraphView subgraph = model.subgraph(static_cast<size_t>(b.subgraph_index));
     TensorView tensor = subgraph.tensor(static_cast<size_t>(b.owner_index));
     if (tensor.rank() == 0) continue;
     const int32_t channels = tensor.shape()[tensor.rank() - 1];
@@ -314,7 +308,7 @@ Result<BudgetReport> AnalyzeBudget(const ModelView& model, const std::string& mo
   std::vector<BufferRequest> narrower = plan.buffers;
   for (BufferRequest& b : narrower) {
     if (b.kind != BufferKind::kTensor) continue;
-    TensorView tensor = subgraph.tensor(static_cast<size_t>(b.owner_index));
+    TensorView tensor = model.subgraph(static_cast<size_t>(b.subgraph_index)).tensor(static_cast<size_t>(b.owner_index));
     if (tensor.rank() < 2) continue;
     const int32_t channels = tensor.shape()[tensor.rank() - 1];
     if (channels <= 1) continue;

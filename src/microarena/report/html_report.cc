@@ -137,7 +137,7 @@ double NiceStep(double range, double ticks) {
 
 std::string ShapeOf(const ModelView& model, const BufferRequest& b) {
   if (b.kind == BufferKind::kScratch) return "scratch";
-  TensorView tensor = model.subgraph(0).tensor(static_cast<size_t>(b.owner_index));
+  TensorView tensor = model.subgraph(static_cast<size_t>(b.subgraph_index)).tensor(static_cast<size_t>(b.owner_index));
   return std::string(tensor.type() == TensorType::kInt8 ? "INT8 " : "") +
          ShapeText(tensor.shape().data(), tensor.rank());
 }

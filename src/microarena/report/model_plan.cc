@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "microarena/analysis/offline_plan.h"
+#include "microarena/model/call_graph.h"
 #include "microarena/plan/check.h"
 #include "microarena/plan/greedy.h"
 #include "microarena/plan/greedy_tflm.h"
@@ -29,6 +30,51 @@ Result<PlannedHead> RunDevicePlanner(const Planner& planner, const PlanningProbl
 }
 
 }  // namespace
+
+namespace {
+
+class StepLister final : public CallGraphVisitor {
+ public:
+  explicit StepLister(std::vector<StepOp>* steps) : steps_(steps) {}
+  // Our step is TFLM's scope - 1: scope 0 (subgraph 0's entry) has none.
+  Status Enter(size_t subgraph, int32_t scope) override {
+    if (scope > 0) steps_->push_back(StepOp{static_cast<int32_t>(subgraph), -1});
+    return OkStatus();
+  }
+  Status OpBegin(size_t subgraph, size_t op, int32_t op_scope) override {
+    (void)op_scope;
+    steps_->push_back(StepOp{static_cast<int32_t>(subgraph), static_cast<int32_t>(op)});
+    return OkStatus();
+  }
+
+ private:
+  std::vector<StepOp>* steps_;
+};
+
+}  // namespace
+
+std::vector<StepOp> ListSteps(const ModelView& model) {
+  std::vector<StepOp> steps;
+  StepLister lister(&steps);
+  Result<int32_t> walked = WalkCallGraph(model, lister);
+  if (!walked.ok()) steps.clear();  // LoadModel walked the same model: cannot fail
+  return steps;
+}
+
+Result<std::vector<int32_t>> OfflineOffsets(const ModelView& model, const ModelPlan& plan) {
+  std::vector<int32_t> offsets(TotalTensorCount(model), -1);
+  for (size_t i = 0; i < plan.buffers.size(); ++i) {
+    const BufferRequest& b = plan.buffers[i];
+    if (b.kind != BufferKind::kTensor) continue;  // scratch: planned online around the fixed tensors, as TFLM does
+    if (plan.offsets_bytes[i] > INT32_MAX) {
+      return Status::Error(ErrorCode::kUnsupported, "subgraph %d, tensor %d at offset %zu does not fit int32",
+                           b.subgraph_index, b.owner_index, plan.offsets_bytes[i]);
+    }
+    offsets[FirstTensorOf(model, static_cast<size_t>(b.subgraph_index)) + static_cast<size_t>(b.owner_index)] =
+        static_cast<int32_t>(plan.offsets_bytes[i]);
+  }
+  return offsets;
+}
 
 const std::vector<std::string>& ModelPlannerNames() {
   static const std::vector<std::string> names = {"optimal", "greedy", "greedy-tflm", "linear", "offline"};
@@ -71,17 +117,18 @@ Result<ModelPlan> PlanModel(const ModelView& model, const ModelPlanOptions& opti
   lifetime_options.alignment_bytes = options.alignment_bytes;
   if (plan.planner == "offline") lifetime_options.fixed_offsets_bytes = offline;
   lifetime_options.order = Span<const int32_t>(options.order.data(), options.order.size());
-  plan.buffers.resize(LifetimeCapacity(model.subgraph(0), options.scratch.size()));
+  plan.buffers.resize(LifetimeCapacity(model, options.scratch.size()));
   MICROARENA_ASSIGN_OR_RETURN(
       size_t count, AnalyzeLifetimes(model, 0,
                                      Span<const ScratchRequest>(options.scratch.data(), options.scratch.size()),
                                      lifetime_options, Span<BufferRequest>(plan.buffers.data(), plan.buffers.size())));
   plan.buffers.resize(count);
   plan.order = options.order;
+  if (model.subgraph_count() > 1) plan.steps = ListSteps(model);
   size_t scratch_seen = 0;
   for (const BufferRequest& buffer : plan.buffers) {
     plan.requested_bytes.push_back(buffer.kind == BufferKind::kTensor
-                                       ? model.subgraph(0).tensor(static_cast<size_t>(buffer.owner_index)).byte_size()
+                                       ? model.subgraph(static_cast<size_t>(buffer.subgraph_index)).tensor(static_cast<size_t>(buffer.owner_index)).byte_size()
                                        : options.scratch[scratch_seen++].size_bytes);
   }
   std::vector<OverlapPermission> permissions(options.overlap ? options.overlaps.size() : 0);

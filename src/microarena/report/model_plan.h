@@ -54,8 +54,25 @@ struct PlannerHead {
   size_t head_bytes = 0;
 };
 
+// What runs at one step of a model with several subgraphs: op `op` of
+// subgraph `subgraph`, or (op -1) the entry into a called subgraph, where
+// its inputs are created (TFLM's allocation scopes; model/call_graph.h).
+struct StepOp {
+  int32_t subgraph = 0;
+  int32_t op = 0;
+};
+// Every step of the model in order (one per op for a single subgraph).
+std::vector<StepOp> ListSteps(const ModelView& model);
+
+struct ModelPlan;
+// The plan's tensor offsets as an offline plan stores them: one per tensor
+// of every subgraph (subgraph after subgraph), -1 for tensors not in the
+// head. Errors when an offset does not fit int32.
+Result<std::vector<int32_t>> OfflineOffsets(const ModelView& model, const ModelPlan& plan);
+
 struct ModelPlan {
   std::string planner;                  // the planner used
+  std::vector<StepOp> steps;            // what runs at each step, with several subgraphs; empty otherwise
   size_t alignment_bytes = 16;
   std::vector<BufferRequest> buffers;   // in TFLM's order: tensors, then scratch
   std::vector<size_t> offsets_bytes;    // one per buffer

@@ -7,13 +7,32 @@
 namespace microarena::report {
 
 int32_t OpIndexAtStep(const ModelPlan& plan, int32_t step) {
+  if (!plan.steps.empty()) {
+    return step >= 0 && static_cast<size_t>(step) < plan.steps.size() ? plan.steps[static_cast<size_t>(step)].op : -1;
+  }
   if (step >= 0 && static_cast<size_t>(step) < plan.order.size()) return plan.order[static_cast<size_t>(step)];
   return step;
 }
 
+int32_t SubgraphAtStep(const ModelPlan& plan, int32_t step) {
+  if (step >= 0 && static_cast<size_t>(step) < plan.steps.size()) return plan.steps[static_cast<size_t>(step)].subgraph;
+  return 0;
+}
+
+std::string OwnerLabel(const BufferRequest& buffer) {
+  const std::string prefix = buffer.subgraph_index == 0 ? "" : fmt::format("s{}:", buffer.subgraph_index);
+  return prefix + fmt::format(buffer.kind == BufferKind::kTensor ? "t{}" : "op{}", buffer.owner_index);
+}
+
 std::string StepLabel(const ModelView& model, const ModelPlan& plan, int32_t step) {
   const int32_t op = OpIndexAtStep(plan, step);
-  SubgraphView subgraph = model.subgraph(0);
+  const int32_t subgraph_index = SubgraphAtStep(plan, step);
+  SubgraphView subgraph = model.subgraph(static_cast<size_t>(subgraph_index));
+  if (!plan.steps.empty()) {
+    if (static_cast<size_t>(step) >= plan.steps.size()) return fmt::format("step {}", step);
+    if (op < 0) return fmt::format("enter subgraph {} '{}'", subgraph_index, subgraph.name());
+    return fmt::format("s{} op {} {}", subgraph_index, op, subgraph.op(static_cast<size_t>(op)).name());
+  }
   if (op < 0 || static_cast<size_t>(op) >= subgraph.operator_count()) return fmt::format("step {}", step);
   return fmt::format("op {} {}", op, subgraph.op(static_cast<size_t>(op)).name());
 }
@@ -21,10 +40,9 @@ std::string StepLabel(const ModelView& model, const ModelPlan& plan, int32_t ste
 std::string BufferLabel(const ModelView& model, const BufferRequest& buffer) {
   SubgraphView subgraph = model.subgraph(static_cast<size_t>(buffer.subgraph_index));
   if (buffer.kind == BufferKind::kScratch) {
-    return fmt::format("op {} {} scratch", buffer.owner_index,
-                       subgraph.op(static_cast<size_t>(buffer.owner_index)).name());
+    return fmt::format("{} {} scratch", OwnerLabel(buffer), subgraph.op(static_cast<size_t>(buffer.owner_index)).name());
   }
-  return fmt::format("t{} {}", buffer.owner_index, subgraph.tensor(static_cast<size_t>(buffer.owner_index)).name());
+  return fmt::format("{} {}", OwnerLabel(buffer), subgraph.tensor(static_cast<size_t>(buffer.owner_index)).name());
 }
 
 PlanDetails AnalyzePlan(const ModelView& model, const ModelPlan& plan) {
@@ -32,11 +50,12 @@ PlanDetails AnalyzePlan(const ModelView& model, const ModelPlan& plan) {
   int32_t end = 0;
   for (const BufferRequest& b : plan.buffers) end = std::max(end, b.lifetime.end_op);
   SubgraphView subgraph = model.subgraph(0);
-  details.step_count = std::max(static_cast<size_t>(end), subgraph.operator_count());
+  details.step_count = std::max({static_cast<size_t>(end), subgraph.operator_count(), plan.steps.size()});
   details.steps.resize(details.step_count);
   for (size_t s = 0; s < details.step_count; ++s) {
     details.steps[s].step = static_cast<int32_t>(s);
     details.steps[s].op_index = OpIndexAtStep(plan, static_cast<int32_t>(s));
+    details.steps[s].subgraph = SubgraphAtStep(plan, static_cast<int32_t>(s));
   }
   for (size_t i = 0; i < plan.buffers.size(); ++i) {
     const BufferRequest& b = plan.buffers[i];

@@ -21,7 +21,8 @@ namespace microarena::report {
 // Bytes live at one op step (sizes as planned, i.e. rounded to the alignment).
 struct StepLive {
   int32_t step = 0;
-  int32_t op_index = 0;        // the op that runs at this step
+  int32_t op_index = 0;        // the op that runs at this step (-1: a called subgraph's entry)
+  int32_t subgraph = 0;        // the op's subgraph
   size_t tensor_bytes = 0;     // activation tensors live at the step
   size_t scratch_bytes = 0;    // scratch buffers live at the step (the op's own)
   size_t total_bytes() const { return tensor_bytes + scratch_bytes; }
@@ -73,5 +74,9 @@ PlanDetails AnalyzePlan(const ModelView& model, const ModelPlan& plan);
 // "op 3 CONV_2D" for a step; "t12 name" / "op 3 CONV_2D scratch" for a buffer.
 std::string StepLabel(const ModelView& model, const ModelPlan& plan, int32_t step);
 std::string BufferLabel(const ModelView& model, const BufferRequest& buffer);
+// "t3", or "s1:t3" for a tensor of subgraph 1; "op2" / "s1:op2" for scratch.
+std::string OwnerLabel(const BufferRequest& buffer);
+// The subgraph of the op at `step` (0 for a single subgraph).
+int32_t SubgraphAtStep(const ModelPlan& plan, int32_t step);
 
 }  // namespace microarena::report

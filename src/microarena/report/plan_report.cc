@@ -132,7 +132,7 @@ std::string PlanText(const ModelView& model, const std::string& model_path, cons
     TextTable live({"#", "tensor", "name", "bytes", "lifetime"}, {true, true, false, true, false});
     for (size_t i : details.activation_peak_buffers) {
       const BufferRequest& b = plan.buffers[i];
-      live.AddRow({std::to_string(i), fmt::format("t{}", b.owner_index), Clip(OwnerName(model, b), options.name_width),
+      live.AddRow({std::to_string(i), OwnerLabel(b), Clip(OwnerName(model, b), options.name_width),
                    Thousands(b.size_bytes), fmt::format("[{}, {})", b.lifetime.first_op, b.lifetime.end_op)});
     }
     out += live.Render("  ");
@@ -155,8 +155,7 @@ std::string PlanText(const ModelView& model, const std::string& model_path, cons
                   {true, false, true, false, true, true, false, true, true});
   for (size_t i = 0; i < plan.buffers.size(); ++i) {
     const BufferRequest& b = plan.buffers[i];
-    std::string owner = b.kind == BufferKind::kTensor ? fmt::format("t{}", b.owner_index)
-                                                      : fmt::format("op{}", b.owner_index);
+    std::string owner = OwnerLabel(b);
     table.AddRow({std::to_string(i), BufferKindName(b.kind), owner, Clip(OwnerName(model, b), options.name_width),
                   Thousands(b.size_bytes), Thousands(i < plan.requested_bytes.size() ? plan.requested_bytes[i] : b.size_bytes),
                   fmt::format("[{}, {})", b.lifetime.first_op, b.lifetime.end_op),
@@ -199,7 +198,10 @@ nlohmann::json PlanJson(const ModelView& model, const std::string& model_path, c
   }
   auto step_json = [&](int32_t step) {
     if (step < 0) return json(nullptr);
-    return json{{"step", step}, {"op_index", OpIndexAtStep(plan, step)}, {"label", StepLabel(model, plan, step)}};
+    return json{{"step", step},
+                {"op_index", OpIndexAtStep(plan, step)},
+                {"subgraph", SubgraphAtStep(plan, step)},
+                {"label", StepLabel(model, plan, step)}};
   };
   json head = {{"head_bytes", plan.head_bytes},
                {"lower_bound_bytes", plan.lower_bound_bytes},
@@ -238,6 +240,7 @@ nlohmann::json PlanJson(const ModelView& model, const std::string& model_path, c
   for (const StepLive& step : details.steps) {
     steps.push_back({{"step", step.step},
                      {"op_index", step.op_index},
+                     {"subgraph", step.subgraph},
                      {"tensor_bytes", step.tensor_bytes},
                      {"scratch_bytes", step.scratch_bytes}});
   }
@@ -250,6 +253,7 @@ nlohmann::json PlanJson(const ModelView& model, const std::string& model_path, c
     const BufferRequest& b = plan.buffers[i];
     json entry = {{"index", i}, {"kind", BufferKindName(b.kind)}};
     entry[b.kind == BufferKind::kTensor ? "tensor" : "op"] = b.owner_index;
+    entry["subgraph"] = b.subgraph_index;
     entry["name"] = OwnerName(model, b);
     entry["size_bytes"] = b.size_bytes;
     entry["requested_bytes"] = i < plan.requested_bytes.size() ? plan.requested_bytes[i] : b.size_bytes;

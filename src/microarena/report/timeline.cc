@@ -69,10 +69,11 @@ std::string PlanTimeline(const ModelView& model, const ModelPlan& plan, const Ti
       for (size_t c = first; c < last && !shown; ++c) shown = row[c] == TimelineCharacter(i);
       if (!shown && first < used_columns) row[first] = TimelineCharacter(i);
     }
-    SubgraphView subgraph = model.subgraph(0);
+    SubgraphView subgraph = model.subgraph(static_cast<size_t>(step.subgraph));
     std::string op = step.op_index >= 0 && static_cast<size_t>(step.op_index) < subgraph.operator_count()
                          ? subgraph.op(static_cast<size_t>(step.op_index)).name()
                          : "";
+    if (step.subgraph != 0) op = fmt::format("s{} {}", step.subgraph, step.op_index < 0 ? "entry" : op);
     out += fmt::format("{:>{}} {:<{}}|{}| {:>{}}{}\n", step.step, kStepWidth, Clip(op, kOpWidth), kOpWidth, row,
                        Thousands(step.total_bytes()) + " B", kLiveWidth,
                        step.step == details.live_peak_step ? " <- peak" : "");

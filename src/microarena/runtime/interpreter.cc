@@ -225,6 +225,16 @@ Status Interpreter::GraphImpl::AllocateResource(int32_t id, size_t bytes, uint8_
   return OkStatus();
 }
 
+Status Interpreter::GraphImpl::CountLoopTurn() {
+  const size_t limit = interpreter_.options_.max_loop_iterations;
+  if (limit != 0 && ++interpreter_.loop_turns_ > limit) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "WHILE loops took more than %zu turns in this Invoke (InterpreterOptions::max_loop_iterations)",
+                         limit);
+  }
+  return OkStatus();
+}
+
 Span<uint8_t> Interpreter::GraphImpl::resource(int32_t id) {
   Interpreter& in = interpreter_;
   if (id < 0 || static_cast<size_t>(id) >= in.resource_count_ || in.resources_[id].data == nullptr) return {};
@@ -606,6 +616,7 @@ Status Interpreter::Invoke() {
   if (!allocated_) {
     return Status::Error(ErrorCode::kInvalidArgument, "Invoke needs a successful AllocateTensors first");
   }
+  loop_turns_ = 0;
   return InvokeSubgraph(0);
 }
 

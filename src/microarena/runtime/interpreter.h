@@ -85,6 +85,9 @@ struct InterpreterOptions {
   // Off: such a plan is refused as corrupted. On or off, a buffer planned
   // online never shares bytes with an offline one (docs/custom_ops.md).
   bool trust_offline_plan = false;
+  // Most turns all WHILE ops may take in one Invoke before Invoke fails; 0:
+  // no limit, as in TFLM (a model whose loop never ends never returns).
+  size_t max_loop_iterations = 0;
 };
 
 class Interpreter {
@@ -179,6 +182,7 @@ class Interpreter {
     Result<int32_t> FindOrCreateResource(const char* container, const char* shared_name) override;
     Status AllocateResource(int32_t id, size_t bytes, uint8_t fill) override;
     Span<uint8_t> resource(int32_t id) override;
+    Status CountLoopTurn() override;
 
    private:
     Interpreter& interpreter_;
@@ -213,6 +217,7 @@ class Interpreter {
   Resource* resources_ = nullptr;
   size_t resource_capacity_ = 0;  // one per VAR_HANDLE op
   size_t resource_count_ = 0;
+  size_t loop_turns_ = 0;  // in the current Invoke
   GraphImpl graph_{*this};
   uint32_t* scratch_offsets_ = nullptr;  // one per scratch request, head offsets
   size_t tensor_count_ = 0;
