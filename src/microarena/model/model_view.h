@@ -16,14 +16,17 @@
 //  - every tensor/buffer/opcode/subgraph index in range; optional op inputs may be -1
 //  - shapes: rank <= kMaxRank, every dimension >= 0; element count and byte size
 //    computed with overflow checks and at most kMaxTensorBytes
-//  - tensor types with a fixed element size only (STRING, RESOURCE, VARIANT rejected)
-//  - sparse tensors rejected (unsupported)
+//  - tensor types with a fixed element size only (STRING, VARIANT rejected;
+//    RESOURCE holds a 4-byte resource variable id)
+//  - sparsity metadata ignored (read as dense, as TFLM does)
 //  - constant buffers at least as large as their tensors
 //  - quantization: scale and zero_point of equal length; per-channel arrays match
 //    the size of quantized_dimension, which must be < rank
 //  - operator codes: max(deprecated_builtin_code, builtin_code) is a known builtin;
 //    CUSTOM ops carry a name
-//  - subgraph inputs/outputs in range
+//  - subgraph inputs/outputs in range; IF, WHILE and CALL_ONCE carry their
+//    options and call subgraphs in range, nested at most kMaxCallDepth deep
+//    (no cycles) and unrolling to at most kMaxSteps steps (model/call_graph.h)
 //  - buffers stored after the flatbuffer (Buffer.offset/size) lie inside the bytes
 //  - metadata names present and their buffers in range
 #pragma once
