@@ -13,6 +13,8 @@
 #include "microarena/model/model_builder.h"
 #include "microarena/model/model_view.h"
 #include "microarena/runtime/host_runner.h"
+#include "tests/oracle_support.h"
+#include "tests/test_support.h"
 
 namespace microarena {
 namespace {
@@ -107,6 +109,35 @@ TEST(LoadRulesTest, ScalesNotMatchingTheChannelAxisLoadButConvRefusesThem) {
   ASSERT_FALSE(run.ok());
   const std::string message = run.status().message();
   EXPECT_NE(message.find("quantization scales; expected 1 or"), std::string::npos) << message;
+}
+
+// A variable tensor that carries data loads and runs as in TFLM, which
+// ignores the data: the variable starts at zero (TFLM gives variables fresh
+// persistent memory and resets them). Checked against the oracle: out = x + 0.
+TEST(LoadRulesTest, VariableTensorWithDataLoadsAndItsDataIsIgnoredAsInTflm) {
+  MICROARENA_REQUIRE_ORACLE();
+  ModelBuilder builder;
+  const int32_t x = builder.AddTensor({"x", TensorType::kFloat32, {4}, 0, {}});
+  TensorSpec state{"state", TensorType::kFloat32, {4}, 0, {}};
+  state.is_variable = true;
+  const int32_t s = builder.AddConstantTensor(state, BytesOf(std::vector<float>{5, 5, 5, 5}));
+  const int32_t out = builder.AddTensor({"out", TensorType::kFloat32, {4}, 0, {}});
+  OperatorSpec add;
+  add.op = BuiltinOp::kAdd;
+  add.inputs = {x, s};
+  add.outputs = {out};
+  add.options = MakeBuiltinOptions(tflite::AddOptionsT{});
+  builder.AddOperator(std::move(add));
+  builder.SetInputs({x});
+  builder.SetOutputs({out});
+  const std::vector<uint8_t> model = builder.Build();
+  const std::vector<uint8_t> input = BytesOf(std::vector<float>{1, -2, 3.5f, 0});
+  const testing::Outcome tflm = testing::RunOracleOn("variable_with_data", model, {input}, 1 << 20);
+  ASSERT_TRUE(tflm.ok) << tflm.error;
+  const testing::Outcome ours = testing::RunOursOn(model, {input});
+  ASSERT_TRUE(ours.ok) << ours.error;
+  EXPECT_EQ(ours.outputs, tflm.outputs);
+  EXPECT_EQ(ours.outputs[0], input);  // x + 0: the 5s are ignored
 }
 
 }  // namespace

@@ -381,29 +381,32 @@ Shape BroadcastOf(const Shape& a, const Shape& b) {
   return out;
 }
 
-// Values of one comparison input. `narrow` draws from a few values (near the
-// zero point for int8) so that both inputs often hold equal real values.
-Bytes ComparisonValues(Random& r, TensorType type, size_t n, bool narrow, int64_t zero_point) {
+// Values of one comparison input. A `width` of 0 or more draws from the
+// 2 * width + 1 values around 0 (around the zero point for int8), so that both
+// inputs often hold equal real values; a negative one draws from everywhere.
+Bytes ComparisonValues(Random& r, TensorType type, size_t n, int32_t width, int64_t zero_point) {
   if (type == TensorType::kInt8) {
-    if (!narrow) return r.RandomBytes(n);
+    if (width < 0) return r.RandomBytes(n);
     Bytes bytes(n);
     for (uint8_t& b : bytes) {
-      const int64_t q = std::min<int64_t>(127, std::max<int64_t>(-128, zero_point + r.Range(-3, 3)));
+      const int64_t q = std::min<int64_t>(127, std::max<int64_t>(-128, zero_point + r.Range(-width, width)));
       b = static_cast<uint8_t>(static_cast<int8_t>(q));
     }
     return bytes;
   }
   if (type == TensorType::kFloat32) {
-    if (!narrow) return r.RandomFloats(n, 4.0f);
+    if (width < 0) return r.RandomFloats(n, 4.0f);
     std::vector<float> values(n);
     for (float& v : values) {
-      v = static_cast<float>(r.Range(-4, 4)) * 0.5f;
+      v = static_cast<float>(r.Range(-width, width)) * 0.5f;
       if (v == 0.0f && r.Chance(50)) v = -0.0f;  // equal to +0 for every comparison
     }
     return BytesOf(values);
   }
   std::vector<int32_t> values(n);
-  for (int32_t& v : values) v = narrow ? r.Range(-3, 3) : static_cast<int32_t>(static_cast<uint32_t>(r.Next() >> 32));
+  for (int32_t& v : values) {
+    v = width >= 0 ? r.Range(-width, width) : static_cast<int32_t>(static_cast<uint32_t>(r.Next() >> 32));
+  }
   return BytesOf(values);
 }
 
@@ -446,13 +449,14 @@ void Comparison(GeneratedCase* c, Random& r, TensorType type) {
                                                           : r.LogScale(-8, -0.1);
   const int64_t z1 = r.ZeroPoint();
   const int64_t z2 = quant_mode == 0 ? z1 : r.ZeroPoint();
-  const bool narrow = r.Chance(50);
+  const int32_t width = r.Chance(60) ? r.Range(0, 3) : -1;
   CaseBuilder b(c, &r, type);
-  b.Input(first, s1, z1, ComparisonValues(r, type, Elements(first), narrow, z1));
-  b.Input(second, s2, z2, ComparisonValues(r, type, Elements(second), narrow, z2));
+  b.Input(first, s1, z1, ComparisonValues(r, type, Elements(first), width, z1));
+  b.Input(second, s2, z2, ComparisonValues(r, type, Elements(second), width, z2));
   const Shape out = BroadcastOf(first, second);
   b.FinishAs(op.first, {}, {"out", TensorType::kBool, out, 0, {}});
-  c->description = ShapeText(first) + " vs " + ShapeText(second) + (narrow ? " narrow values" : "");
+  c->description = ShapeText(first) + " vs " + ShapeText(second) +
+                   (width >= 0 ? " values within " + std::to_string(width) : std::string());
   if (type == TensorType::kInt8) {
     c->description += " scales " + std::to_string(s1) + "," + std::to_string(s2) + " zero points " +
                       std::to_string(z1) + "," + std::to_string(z2);

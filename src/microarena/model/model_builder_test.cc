@@ -444,14 +444,7 @@ TEST(ModelBuilderInvalidTest, NoSubgraph) {
   EXPECT_NE(message.find("subgraph"), std::string::npos) << message;
 }
 
-TEST(ModelBuilderInvalidTest, VariableTensorWithData) {
-  ModelBuilder builder = AddModel();
-  TensorSpec spec = Activation("stateful", {4});
-  spec.is_variable = true;
-  builder.AddConstantTensor(spec, std::vector<uint8_t>(4, 0));
-  const std::string message = LoadError(builder.Build());
-  EXPECT_NE(message.find("stateful"), std::string::npos) << message;
-}
+// (A variable tensor with data loads, as in TFLM: tests/load_rules_test.cc.)
 
 }  // namespace
 }  // namespace microarena

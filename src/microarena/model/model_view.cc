@@ -209,11 +209,9 @@ class Verifier {
                            s, t, name, tensor->buffer(), static_cast<unsigned long long>(data_bytes),
                            static_cast<unsigned long long>(bytes));
     }
-    if (data_bytes != 0 && tensor->is_variable()) {
-      return Status::Error(ErrorCode::kMalformedModel,
-                           "subgraph %u, tensor %u '%s': a variable tensor with constant data", s,
-                           t, name);
-    }
+    // A variable tensor with data loads: TFLM ignores the data (it gives
+    // every variable fresh persistent memory and resets it), and so does
+    // TensorView::is_constant.
     return OkStatus();
   }
 

@@ -79,8 +79,9 @@ class TensorView {
   size_t element_count() const;
   size_t byte_size() const;  // checked at load
   bool is_variable() const { return raw_->is_variable(); }
-  // A constant tensor has data in the model (a non-empty buffer).
-  bool is_constant() const { return !data().empty(); }
+  // A constant tensor has data in the model (a non-empty buffer) and is not
+  // a variable: a variable's data is ignored, as TFLM ignores it.
+  bool is_constant() const { return !is_variable() && !data().empty(); }
   uint32_t buffer_index() const { return raw_->buffer(); }
   // The constant data (empty for non-constant tensors). Points into the model bytes.
   Span<const uint8_t> data() const;
