@@ -6,6 +6,8 @@
 // TFLM's, scope for scope).
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
+
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -213,6 +215,38 @@ TEST(ControlFlowLoadTest, LoopTurnLimitStopsInvoke) {
     EXPECT_EQ(invoked.ok(), limit == 5) << invoked.message();
     if (limit == 3) EXPECT_NE(std::string(invoked.message()).find("more than 3 turns"), std::string::npos);
   }
+}
+
+// plan on a WHILE model: every subgraph's steps and tensors are named, in
+// the text and the JSON. Steps (TFLM's scopes minus one): 0 WHILE, 1 entry
+// of cond (subgraph 1), 2 its LESS, 3 entry of body (subgraph 2), 4 and 5
+// its two ADDs, 6 the main ADD.
+TEST(ControlFlowReportTest, PlanNamesEverySubgraphsStepsAndTensors) {
+  const control_flow::ControlFlowModel m = control_flow::WhileModel(5);
+  const std::string dir = testing::TempDir("control_flow_plan");
+  testing::WriteFile(dir + "/while.tflite", m.model);
+  const testing::CommandResult text = testing::RunCli({"plan", dir + "/while.tflite", "--timeline"});
+  ASSERT_EQ(text.exit_code, 0) << text.stderr_text;
+  for (const char* expected : {"s1:t3  flag", "s2:t5  bx2", "s1 LESS", "s2 entry", "s2:1  ADD"}) {
+    EXPECT_NE(text.stdout_text.find(expected), std::string::npos) << expected << "\n" << text.stdout_text;
+  }
+  const testing::CommandResult json_text = testing::RunCli({"plan", dir + "/while.tflite", "--json"});
+  ASSERT_EQ(json_text.exit_code, 0) << json_text.stderr_text;
+  const nlohmann::json doc = nlohmann::json::parse(json_text.stdout_text);
+  const auto& steps = doc["steps"];
+  ASSERT_EQ(steps.size(), 7u);
+  const int expected_subgraph[7] = {0, 1, 1, 2, 2, 2, 0};
+  const int expected_op[7] = {0, -1, 0, -1, 0, 1, 1};
+  for (size_t s = 0; s < 7; ++s) {
+    EXPECT_EQ(steps[s]["subgraph"], expected_subgraph[s]) << s;
+    EXPECT_EQ(steps[s]["op_index"], expected_op[s]) << s;
+  }
+  size_t per_subgraph[3] = {};
+  for (const auto& buffer : doc["buffers"]) per_subgraph[buffer["subgraph"].get<size_t>()] += 1;
+  // main: i, x, n, y, z; cond: ci, cx, flag; body: bi, bx, bi2, bx2 (constants stay in flash).
+  EXPECT_EQ(per_subgraph[0], 5u);
+  EXPECT_EQ(per_subgraph[1], 3u);
+  EXPECT_EQ(per_subgraph[2], 4u);
 }
 
 TEST(ControlFlowLoadTest, ConditionThatIsNotOneBoolIsRefused) {

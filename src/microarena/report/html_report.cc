@@ -393,7 +393,7 @@ std::string PlanHtml(const ModelView& model, const std::string& model_path, cons
   out += "<h2>Read-only persistent (flash) per layer</h2>\n";
   std::vector<std::vector<std::string>> flash;
   for (const LayerFlash& layer : details.read_only_layers) {
-    flash.push_back({std::to_string(layer.op_index), layer.op, Thousands(layer.weights_bytes),
+    flash.push_back({layer.label(), layer.op, Thousands(layer.weights_bytes),
                      Thousands(layer.bias_bytes), Thousands(layer.quantization_bytes),
                      Thousands(layer.total_bytes())});
   }

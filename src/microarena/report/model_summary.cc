@@ -146,6 +146,7 @@ ModelSummary Summarize(const ModelView& model, const std::string& path, uint64_t
 
       LayerFlash& layer = out.layers.emplace_back();
       layer.op_index = op.index();
+      layer.subgraph = subgraph.index();
       layer.op = os.op;
       Span<const int32_t> inputs = op.inputs();
       for (size_t position = 0; position < inputs.size(); ++position) {

@@ -39,7 +39,10 @@ struct TensorSummary {
 // count once, for the first op that reads or writes it.
 struct LayerFlash {
   int32_t op_index = 0;
+  int32_t subgraph = 0;
   std::string op;
+  // "3", or "s1:3" for op 3 of subgraph 1.
+  std::string label() const { return subgraph == 0 ? std::to_string(op_index) : "s" + std::to_string(subgraph) + ":" + std::to_string(op_index); }
   uint64_t weights_bytes = 0;       // constant inputs other than biases
   uint64_t bias_bytes = 0;          // constant bias inputs
   uint64_t quantization_bytes = 0;  // quantization parameters

@@ -107,10 +107,15 @@ PlanDetails AnalyzePlan(const ModelView& model, const ModelPlan& plan) {
   }
 
   ModelSummary summary = Summarize(model, "", model.bytes().size());
-  if (!summary.subgraphs.empty()) {
-    details.read_only_layers = summary.subgraphs[0].layers;
-    details.read_only_total = summary.subgraphs[0].flash_total;
-    details.read_only_unreferenced_bytes = summary.subgraphs[0].unreferenced_constant_bytes;
+  // Every subgraph's layers, one after the other, and their sum.
+  details.read_only_total.op_index = -1;
+  details.read_only_total.op = "total";
+  for (const auto& part : summary.subgraphs) {
+    details.read_only_layers.insert(details.read_only_layers.end(), part.layers.begin(), part.layers.end());
+    details.read_only_total.weights_bytes += part.flash_total.weights_bytes;
+    details.read_only_total.bias_bytes += part.flash_total.bias_bytes;
+    details.read_only_total.quantization_bytes += part.flash_total.quantization_bytes;
+    details.read_only_unreferenced_bytes += part.unreferenced_constant_bytes;
   }
   return details;
 }

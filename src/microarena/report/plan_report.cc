@@ -141,7 +141,7 @@ std::string PlanText(const ModelView& model, const std::string& model_path, cons
   out += "\nRead-only persistent (flash) per layer, bytes\n";
   TextTable flash({"op", "type", "weights", "biases", "quantization", "total"}, {true, false, true, true, true, true});
   for (const LayerFlash& layer : details.read_only_layers) {
-    flash.AddRow({std::to_string(layer.op_index), layer.op, Thousands(layer.weights_bytes),
+    flash.AddRow({layer.label(), layer.op, Thousands(layer.weights_bytes),
                   Thousands(layer.bias_bytes), Thousands(layer.quantization_bytes), Thousands(layer.total_bytes())});
   }
   flash.AddRule();
@@ -222,6 +222,7 @@ nlohmann::json PlanJson(const ModelView& model, const std::string& model_path, c
   doc["head"] = head;
   auto layer_json = [](const LayerFlash& layer) {
     return json{{"op_index", layer.op_index},
+                {"subgraph", layer.subgraph},
                 {"op", layer.op},
                 {"weights_bytes", layer.weights_bytes},
                 {"bias_bytes", layer.bias_bytes},
@@ -232,6 +233,7 @@ nlohmann::json PlanJson(const ModelView& model, const std::string& model_path, c
   for (const LayerFlash& layer : details.read_only_layers) layers.push_back(layer_json(layer));
   json flash_total = layer_json(details.read_only_total);
   flash_total.erase("op_index");
+  flash_total.erase("subgraph");
   flash_total.erase("op");
   doc["read_only"] = {{"layers", layers},
                       {"total", flash_total},
