@@ -22,30 +22,60 @@ const char* ErrorCodeName(ErrorCode code) {
   return "unknown error";
 }
 
-Status Status::Error(ErrorCode code, const char* format, ...) {
+namespace {
+
+#ifdef MICROARENA_STATUS_SINGLE_THREADED
+#define MICROARENA_STATUS_STORAGE static
+#else
+#define MICROARENA_STATUS_STORAGE static thread_local
+#endif
+
+// The message ring: each error takes the next slot.
+char* NextSlot() {
+  MICROARENA_STATUS_STORAGE char slots[Status::kMessageSlots][Status::kMaxMessageBytes];
+  MICROARENA_STATUS_STORAGE size_t next = 0;
+  char* slot = slots[next];
+  next = (next + 1) % Status::kMessageSlots;
+  return slot;
+}
+
+}  // namespace
+
+Status Status::ErrorV(ErrorCode code, const char* format, va_list args) {
   Status status;
   status.code_ = code == ErrorCode::kOk ? ErrorCode::kInternal : code;
+  char* slot = NextSlot();
+  int written = std::vsnprintf(slot, kMaxMessageBytes, format, args);
+  if (written < 0) slot[0] = '\0';
+  status.message_ = slot;
+  return status;
+}
+
+Status Status::Error(ErrorCode code, const char* format, ...) {
   va_list args;
   va_start(args, format);
-  int written = std::vsnprintf(status.message_, sizeof(status.message_), format, args);
+  Status status = ErrorV(code, format, args);
   va_end(args);
-  if (written < 0) status.message_[0] = '\0';
   return status;
 }
 
 Status& Status::Prefix(const char* context) {
   if (ok() || context == nullptr) return *this;
-  // Shift the message right to make room for "context: ", cutting its end if needed.
+  // "context: message" in a new slot, cutting the end if needed. With one
+  // slot (or when the ring came round to this message's own slot) the
+  // message moves right in place.
+  char* slot = NextSlot();
   size_t context_bytes = std::strlen(context);
   if (context_bytes + 2 >= kMaxMessageBytes) context_bytes = kMaxMessageBytes - 3;
-  size_t shift = context_bytes + 2;
+  const size_t shift = context_bytes + 2;
   size_t kept = std::strlen(message_);
   if (kept > kMaxMessageBytes - 1 - shift) kept = kMaxMessageBytes - 1 - shift;
-  std::memmove(message_ + shift, message_, kept);
-  message_[shift + kept] = '\0';
-  std::memcpy(message_, context, context_bytes);
-  message_[context_bytes] = ':';
-  message_[context_bytes + 1] = ' ';
+  std::memmove(slot + shift, message_, kept);
+  slot[shift + kept] = '\0';
+  std::memcpy(slot, context, context_bytes);
+  slot[context_bytes] = ':';
+  slot[context_bytes + 1] = ' ';
+  message_ = slot;
   return *this;
 }
 

@@ -1,14 +1,20 @@
 // Status: the error value every fallible call in microarena returns.
 //
-// No exceptions and no heap: a Status is a code plus a fixed-size message that
-// says what failed, where (op index and name, tensor index and name) and the
-// numbers involved. It is cheap enough to return by value and safe to use on a
-// microcontroller.
+// No exceptions and no heap: a Status is a code plus a message that says what
+// failed, where (op index and name, tensor index and name) and the numbers
+// involved. It is two words (8 bytes on a 32-bit MCU), so returning it by
+// value through every frame costs no stack: the message text lives in a small
+// ring of static buffers (kMessageSlots of kMaxMessageBytes; per thread on
+// the host), each new error takes the next one. A message stays readable
+// until kMessageSlots newer errors were made, far more than any caller keeps:
+// callers that store a message for longer copy it (e.g. into a std::string).
+// Success, the common path, touches no buffer at all.
 //
 //   Status s = interpreter.AllocateTensors();
 //   if (!s.ok()) printf("%s\n", s.message());
 #pragma once
 
+#include <cstdarg>
 #include <cstddef>
 #include <cstdint>
 
@@ -35,17 +41,25 @@ enum class ErrorCode : uint8_t {
 // A stable, lower-case name for an error code ("malformed model").
 const char* ErrorCodeName(ErrorCode code);
 
+#ifndef MICROARENA_STATUS_SLOTS
+#define MICROARENA_STATUS_SLOTS 8
+#endif
+
 class [[nodiscard]] Status {
  public:
   // Longest message kept, including the terminating NUL; longer ones are cut.
   static constexpr size_t kMaxMessageBytes = 320;
+  // Messages readable at once (see above).
+  static constexpr size_t kMessageSlots = MICROARENA_STATUS_SLOTS;
 
   // An OK status.
-  constexpr Status() : code_(ErrorCode::kOk), message_{} {}
+  constexpr Status() : code_(ErrorCode::kOk), message_("") {}
 
   // An error with a printf-style message.
   static Status Error(ErrorCode code, const char* format, ...)
       __attribute__((format(printf, 2, 3)));
+  // As Error, with the arguments as a va_list.
+  static Status ErrorV(ErrorCode code, const char* format, va_list args);
 
   bool ok() const { return code_ == ErrorCode::kOk; }
   ErrorCode code() const { return code_; }
@@ -60,7 +74,7 @@ class [[nodiscard]] Status {
 
  private:
   ErrorCode code_;
-  char message_[kMaxMessageBytes];
+  const char* message_;  // "" for OK, else a slot of the message ring
 };
 
 inline Status OkStatus() { return Status(); }

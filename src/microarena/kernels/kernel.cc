@@ -6,15 +6,17 @@
 namespace microarena {
 
 Status PrepareContext::Error(ErrorCode code, const char* format, ...) const {
-  char detail[Status::kMaxMessageBytes];
   va_list args;
   va_start(args, format);
-  std::vsnprintf(detail, sizeof(detail), format, args);
+  Status status = Status::ErrorV(code, format, args);
   va_end(args);
+  char where[96];
   if (subgraph().index() != 0) {
-    return Status::Error(code, "subgraph %d, op %d (%s): %s", subgraph().index(), op().index(), op().name(), detail);
+    std::snprintf(where, sizeof(where), "subgraph %d, op %d (%s)", subgraph().index(), op().index(), op().name());
+  } else {
+    std::snprintf(where, sizeof(where), "op %d (%s)", op().index(), op().name());
   }
-  return Status::Error(code, "op %d (%s): %s", op().index(), op().name(), detail);
+  return status.Prefix(where);
 }
 
 }  // namespace microarena
