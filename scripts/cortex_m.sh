@@ -52,7 +52,7 @@ for name in "${names[@]}"; do
     status=1
     continue
   fi
-  grep -E "^(model|arena):" "$log" | sed 's/^/   device: /'
+  grep -E "^(model|arena|stack|ram):" "$log" | sed 's/^/   device: /'
   host_dir=$build/host_$name
   mkdir -p "$host_dir"
   rm -f "$host_dir"/output_*.bin

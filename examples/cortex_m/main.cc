@@ -9,6 +9,8 @@
 // semihosting:
 //   model: 53936 bytes, 13 ops, SHA-256 as in the arena header
 //   arena: size 23344 used 16624 persistent 1008 head 15616 temp_peak 2160
+//   stack: load_model 312 allocate_tensors 1184 invoke 744
+//   ram: arena 23344 + peak stack 1184 = 24528
 //   output 0: 8080...
 //   ok
 // and exits with status 0 (1 on any error, with the message).
@@ -30,6 +32,31 @@ constexpr microarena::InterpreterOptions kOptions{};
 MICROARENA_CHECK_INTERPRETER_OPTIONS(kOptions);
 
 alignas(microarena_arena::kTensorArenaAlignment) uint8_t tensor_arena[microarena_arena::kTensorArenaSize];
+
+// Stack use per phase, measured: the stack below the caller is painted with
+// a pattern, the phase runs, and the deepest word no longer holding the
+// pattern is how far the phase's frames reached (interrupts are off).
+extern "C" uint32_t __stack_limit[];
+constexpr uint32_t kStackPaint = 0xA5C3A5C3u;
+
+__attribute__((always_inline)) inline uintptr_t StackPointer() {
+  uintptr_t sp;
+  asm volatile("mov %0, sp" : "=r"(sp));
+  return sp;
+}
+
+// Paints from the stack's limit up to just below this function's own frame.
+__attribute__((noinline)) void PaintStack() {
+  const uintptr_t end = (StackPointer() - 16) & ~uintptr_t{3};
+  for (uint32_t* word = __stack_limit; reinterpret_cast<uintptr_t>(word) < end; ++word) *word = kStackPaint;
+}
+
+// Bytes between `caller_sp` and the deepest word written since PaintStack.
+size_t StackUsedBelow(uintptr_t caller_sp) {
+  const uint32_t* word = __stack_limit;
+  while (*word == kStackPaint && reinterpret_cast<uintptr_t>(word) < caller_sp) ++word;
+  return caller_sp - reinterpret_cast<uintptr_t>(word);
+}
 
 int Fail(const char* what, const microarena::Status& status) {
   semihosting::Write("error: ");
@@ -74,14 +101,20 @@ int FirmwareMain() {
     semihosting::Write("error: the embedded model is not the one the arena header was generated for\n");
     return 1;
   }
+  uintptr_t sp = StackPointer();
+  PaintStack();
   Result<ModelView> model = LoadModel(Span<const uint8_t>(g_model, g_model_size));
+  const size_t load_stack = StackUsedBelow(sp);
   if (!model.ok()) return Fail("LoadModel", model.status());
   std::snprintf(line, sizeof(line), "model: %u bytes, %u ops, SHA-256 as in the arena header\n", g_model_size,
                 static_cast<unsigned>(model->subgraph(0).operator_count()));
   semihosting::Write(line);
 
   Interpreter interpreter(*model, AllOpsResolver(), tensor_arena, sizeof(tensor_arena), kOptions);
+  sp = StackPointer();
+  PaintStack();
   Status allocated = interpreter.AllocateTensors();
+  const size_t allocate_stack = StackUsedBelow(sp);
   if (!allocated.ok()) return Fail("AllocateTensors", allocated);
   std::snprintf(line, sizeof(line), "arena: size %u used %u persistent %u head %u temp_peak %u\n",
                 static_cast<unsigned>(sizeof(tensor_arena)), static_cast<unsigned>(interpreter.arena_used_bytes()),
@@ -94,8 +127,20 @@ int FirmwareMain() {
     EvalTensor* input = interpreter.input(i);
     GenerateInput(1, input->type, input->data, interpreter.input_bytes(i));
   }
+  sp = StackPointer();
+  PaintStack();
   Status invoked = interpreter.Invoke();
+  const size_t invoke_stack = StackUsedBelow(sp);
   if (!invoked.ok()) return Fail("Invoke", invoked);
+  std::snprintf(line, sizeof(line), "stack: load_model %u allocate_tensors %u invoke %u\n",
+                static_cast<unsigned>(load_stack), static_cast<unsigned>(allocate_stack),
+                static_cast<unsigned>(invoke_stack));
+  semihosting::Write(line);
+  size_t peak_stack = load_stack > allocate_stack ? load_stack : allocate_stack;
+  if (invoke_stack > peak_stack) peak_stack = invoke_stack;
+  std::snprintf(line, sizeof(line), "ram: arena %u + peak stack %u = %u\n", static_cast<unsigned>(sizeof(tensor_arena)),
+                static_cast<unsigned>(peak_stack), static_cast<unsigned>(sizeof(tensor_arena) + peak_stack));
+  semihosting::Write(line);
   for (size_t o = 0; o < interpreter.outputs_size(); ++o) {
     PrintHex(o, interpreter.output(o)->data, interpreter.output_bytes(o));
   }

@@ -41,14 +41,19 @@ enum class ErrorCode : uint8_t {
 // A stable, lower-case name for an error code ("malformed model").
 const char* ErrorCodeName(ErrorCode code);
 
+// The ring's shape: 8 slots of 320 bytes by default; a device build sets
+// fewer and shorter (examples/cortex_m: 2 of 192, 384 bytes of .bss).
 #ifndef MICROARENA_STATUS_SLOTS
 #define MICROARENA_STATUS_SLOTS 8
+#endif
+#ifndef MICROARENA_STATUS_MESSAGE_BYTES
+#define MICROARENA_STATUS_MESSAGE_BYTES 320
 #endif
 
 class [[nodiscard]] Status {
  public:
   // Longest message kept, including the terminating NUL; longer ones are cut.
-  static constexpr size_t kMaxMessageBytes = 320;
+  static constexpr size_t kMaxMessageBytes = MICROARENA_STATUS_MESSAGE_BYTES;
   // Messages readable at once (see above).
   static constexpr size_t kMessageSlots = MICROARENA_STATUS_SLOTS;
 
