@@ -1,6 +1,7 @@
-// Differential test against TFLM itself: thousands of one-op models from
-// tests/differential/case_generator (every op family, int8 and float32,
-// random shapes, options, scales and zero points), each run by the TFLM
+// Differential test against TFLM itself: thousands of small models from
+// tests/differential/case_generator (every op family, int8, float32 and
+// int32, random shapes, options, scales and zero points; IF and WHILE models
+// whose subgraphs hold such ops), each run by the TFLM
 // oracle and by microarena with the same inputs. Outputs must be equal byte
 // for byte; on every 20th case microarena's minimum arena must also be no
 // larger than TFLM's. Each failure is saved as a model and its inputs with
