@@ -63,6 +63,20 @@ for name in "${names[@]}"; do
   for ((i = 0; i < count; ++i)); do
     echo "output $i: $(od -An -v -tx1 "$host_dir/output_$i.bin" | tr -d ' \n')" >>"$expected"
   done
+  # RAM against TFLM on the same board: its minimum arena for the model
+  # (golden/tflm_arena_cortex_m4.csv) plus its Invoke stack at -Os (640 B for
+  # kws, measured the same way); microarena's arena + peak stack must be lower.
+  tflm_arena=$(awk -F, -v m="${model_paths[$name]##*/}" '$1 ".tflite" == m {print $2}'     "$shared/golden/tflm_arena_cortex_m4.csv" 2>/dev/null | head -1)
+  ram=$(sed -n 's/^ram: .* = \([0-9]*\)$/\1/p' "$log")
+  if [[ -n $tflm_arena && $name == kws_ref_model ]]; then
+    tflm_ram=$((tflm_arena + 640))
+    if [[ -z $ram || $ram -ge $tflm_ram ]]; then
+      echo "!! $name: arena + peak stack ${ram:-?} B is not below TFLM's $tflm_ram B" >&2
+      status=1
+    else
+      echo "   $name: arena + peak stack $ram B, TFLM $tflm_ram B ($(awk -v a="$ram" -v b="$tflm_ram" 'BEGIN {printf "%.3f", a / b}') x)"
+    fi
+  fi
   if diff <(grep "^output " "$log") "$expected" >/dev/null && grep -q "^ok$" "$log"; then
     echo "   $name: $count output(s), $(cat "$host_dir"/output_*.bin | wc -c) bytes, identical to the host run"
   else
