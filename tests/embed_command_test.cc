@@ -3,10 +3,14 @@
 // be 16-byte aligned, and a file that is not a valid model must be refused.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <sstream>
 
+#include "microarena/model/model_builder.h"
+#include "tests/oracle_support.h"
 #include "tests/test_support.h"
 
 namespace microarena {
@@ -69,6 +73,73 @@ TEST(EmbedCommandTest, RefusesAFileThatIsNotAModelAndABadName) {
   result = RunCli({"embed", model, "--source", dir + "/b.cc", "--header", dir + "/b.h", "--name", "9lives"});
   EXPECT_EQ(result.exit_code, 1);
   EXPECT_NE(result.stderr_text.find("not a C identifier"), std::string::npos) << result.stderr_text;
+}
+
+// --resolver: an OpResolver with the kernels of the model's ops and no
+// other, in op-code order (the demo model: CONV_2D, DEPTHWISE_CONV_2D,
+// FULLY_CONNECTED, RESHAPE, SOFTMAX and AVERAGE_POOL_2D, read back from
+// `inspect --json`), and a header that compiles. The firmware stage
+// (scripts/cortex_m.sh) runs it on the device.
+TEST(EmbedCommandTest, ResolverHoldsTheModelsKernelsOnlyAndCompiles) {
+  const std::string dir = testing::TempDir("embed_resolver");
+  const std::string model = dir + "/demo.tflite";
+  ASSERT_EQ(RunCli({"demo-model", "-o", model}).exit_code, 0);
+  auto result = RunCli({"embed", model, "--source", dir + "/m.cc", "--header", dir + "/m.h", "--resolver",
+                        dir + "/resolver.h", "--resolver-namespace", "demo_ops"});
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+  const std::string header = ReadText(dir + "/resolver.h");
+  std::regex entry("&microarena::k(\\w+)Kernel,  // (\\w+)");
+  std::vector<std::string> ops;
+  for (auto it = std::sregex_iterator(header.begin(), header.end(), entry); it != std::sregex_iterator(); ++it) {
+    ops.push_back((*it)[2].str());
+  }
+  auto inspect = RunCli({"inspect", model, "--json"});
+  ASSERT_EQ(inspect.exit_code, 0);
+  std::vector<std::string> model_ops;
+  std::regex op_count("\"(\\w+)\": \\d+");
+  const size_t counts = inspect.stdout_text.find("\"op_counts\"");
+  ASSERT_NE(counts, std::string::npos);
+  const std::string counts_text = inspect.stdout_text.substr(counts, inspect.stdout_text.find('}', counts) - counts);
+  for (auto it = std::sregex_iterator(counts_text.begin(), counts_text.end(), op_count); it != std::sregex_iterator(); ++it) {
+    model_ops.push_back((*it)[1].str());
+  }
+  std::sort(ops.begin(), ops.end());
+  std::sort(model_ops.begin(), model_ops.end());
+  EXPECT_EQ(ops, model_ops) << header;
+  EXPECT_EQ(ops.size(), 6u);
+  EXPECT_NE(header.find("namespace demo_ops"), std::string::npos);
+
+  std::ofstream(dir + "/program.cc") << "#include \"resolver.h\"\n"
+                                        "int main() { return demo_ops::ModelOpResolver().kernels().size() == 6 ? 0 : 1; }\n";
+  const std::string command = std::string(MICROARENA_CXX_COMPILER) + " -std=c++17 -Wall -Wextra -Werror -fsyntax-only -I" +
+                              dir + " -I" + MICROARENA_SOURCE_DIR + "/src -I" + MICROARENA_BINARY_DIR + "/generated " +
+                              dir + "/program.cc > " + dir + "/compile.log 2>&1";
+  EXPECT_EQ(std::system(command.c_str()), 0) << ReadText(dir + "/compile.log");
+}
+
+// A model with an op microarena has no kernel for gets no resolver and no
+// files: the firmware could not run it.
+TEST(EmbedCommandTest, ResolverRefusesAModelWithoutKernelsAndWritesNothing) {
+  // One LSH_PROJECTION op: a builtin TFLM Micro has no kernel for either.
+  ModelBuilder builder;
+  const int32_t in = builder.AddTensor({"in", TensorType::kFloat32, {1, 4}});
+  const int32_t out = builder.AddTensor({"out", TensorType::kFloat32, {1, 4}});
+  OperatorSpec op;
+  op.op = BuiltinOp::kLshProjection;
+  op.inputs = {in};
+  op.outputs = {out};
+  builder.AddOperator(std::move(op));
+  builder.SetInputs({in});
+  builder.SetOutputs({out});
+  const std::string dir = testing::TempDir("embed_resolver_missing");
+  const std::string model = dir + "/lsh.tflite";
+  testing::WriteFile(model, builder.Build());
+  auto result = RunCli({"embed", model, "--source", dir + "/m.cc", "--header", dir + "/m.h", "--resolver", dir + "/r.h"});
+  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_NE(result.stderr_text.find("no kernel in microarena for LSH_PROJECTION"), std::string::npos)
+      << result.stderr_text;
+  EXPECT_FALSE(std::ifstream(dir + "/m.cc").good());
+  EXPECT_FALSE(std::ifstream(dir + "/r.h").good());
 }
 
 }  // namespace

@@ -19,11 +19,11 @@
 #include <cstdio>
 
 #include "arena_config.h"
-#include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_view.h"
 #include "microarena/runtime/input_generator.h"
 #include "microarena/runtime/interpreter.h"
 #include "model_data.h"
+#include "model_resolver.h"
 #include "semihosting.h"
 
 namespace {
@@ -110,7 +110,8 @@ int FirmwareMain() {
                 static_cast<unsigned>(model->subgraph(0).operator_count()));
   semihosting::Write(line);
 
-  Interpreter interpreter(*model, AllOpsResolver(), tensor_arena, sizeof(tensor_arena), kOptions);
+  // Only this model's kernels (model_resolver.h, from `microarena embed --resolver`).
+  Interpreter interpreter(*model, microarena_model::ModelOpResolver(), tensor_arena, sizeof(tensor_arena), kOptions);
   sp = StackPointer();
   PaintStack();
   Status allocated = interpreter.AllocateTensors();

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "microarena/model/model_file.h"
+#include "microarena/report/resolver_header.h"
 #include "tools/microarena/cli_util.h"
 #include "tools/microarena/commands.h"
 
@@ -72,25 +73,43 @@ Command RegisterEmbedCommand(CLI::App& app) {
     std::string source_path;
     std::string header_path;
     std::string name = "g_model";
+    std::string resolver_path;
+    std::string resolver_namespace = "microarena_model";
   };
   auto options = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
       "embed",
       "Write a model as a C++ array for firmware: --source gets the 16-byte aligned const array\n"
       "(it stays in flash) and its size, --header their declarations. The model is verified\n"
-      "first, so a file the runtime would refuse is refused here.");
+      "first, so a file the runtime would refuse is refused here. --resolver also writes an\n"
+      "OpResolver with only the kernels the model's ops need, so the firmware links no other.");
   sub->add_option("MODEL", options->model_path, "the .tflite file")->required();
   sub->add_option("--source", options->source_path, "the .cc file to write")->required();
   sub->add_option("--header", options->header_path, "the .h file to write")->required();
   sub->add_option("--name", options->name, "the array's name (a C identifier); NAME_size holds its size")
       ->default_val("g_model");
+  sub->add_option("--resolver", options->resolver_path,
+                  "also write a header with NAMESPACE::ModelOpResolver(): the kernels of this model's ops only");
+  sub->add_option("--resolver-namespace", options->resolver_namespace, "the resolver header's namespace")
+      ->default_val("microarena_model");
   return {sub, [options]() -> int {
             if (!IsIdentifier(options->name)) {
               return PrintError(Status::Error(ErrorCode::kInvalidArgument,
                                               "--name '%s' is not a C identifier", options->name.c_str()));
             }
+            if (!IsIdentifier(options->resolver_namespace)) {
+              return PrintError(Status::Error(ErrorCode::kInvalidArgument,
+                                              "--resolver-namespace '%s' is not a C identifier",
+                                              options->resolver_namespace.c_str()));
+            }
             Result<ModelFile> file = ModelFile::Open(options->model_path);
             if (!file.ok()) return PrintError(file.status());
+            // Everything that can fail is decided before any file is written.
+            Result<std::string> resolver = std::string();
+            if (!options->resolver_path.empty()) {
+              resolver = report::ModelResolverHeader(file->view(), options->resolver_namespace, options->model_path);
+              if (!resolver.ok()) return PrintError(resolver.status());
+            }
             Result<std::vector<uint8_t>> bytes = ReadFileBytes(options->model_path);
             if (!bytes.ok()) return PrintError(bytes.status());
             std::string header_name = options->header_path;
@@ -102,6 +121,12 @@ Command RegisterEmbedCommand(CLI::App& app) {
               written = WriteText(options->header_path, HeaderText(options->name, options->model_path, bytes->size()));
             }
             if (!written.ok()) return PrintError(written);
+            if (!options->resolver_path.empty()) {
+              written = WriteText(options->resolver_path, *resolver);
+              if (!written.ok()) return PrintError(written);
+              std::printf("%s: %s::ModelOpResolver()\n", options->resolver_path.c_str(),
+                          options->resolver_namespace.c_str());
+            }
             std::printf("%s, %s: %s, %zu bytes\n", options->source_path.c_str(), options->header_path.c_str(),
                         options->name.c_str(), bytes->size());
             return kExitOk;

@@ -4,49 +4,10 @@
 namespace microarena {
 namespace {
 
-// One line per implemented kernel (keep the list sorted by op name).
-constexpr const KernelRegistration* kAllKernels[] = {
-    &kAddKernel,
-    &kAssignVariableKernel,
-    &kAveragePool2dKernel,
-    &kBatchMatmulKernel,
-    &kCallOnceKernel,
-    &kConcatenationKernel,
-    &kConv2dKernel,
-    &kDepthwiseConv2dKernel,
-    &kDequantizeKernel,
-    &kEqualKernel,
-    &kExpandDimsKernel,
-    &kFullyConnectedKernel,
-    &kGreaterEqualKernel,
-    &kGreaterKernel,
-    &kHardSwishKernel,
-    &kIfKernel,
-    &kLeakyReluKernel,
-    &kLessEqualKernel,
-    &kLessKernel,
-    &kLogisticKernel,
-    &kMaxPool2dKernel,
-    &kMeanKernel,
-    &kMulKernel,
-    &kNotEqualKernel,
-    &kPadKernel,
-    &kQuantizeKernel,
-    &kReadVariableKernel,
-    &kRelu6Kernel,
-    &kReluKernel,
-    &kReshapeKernel,
-    &kSoftmaxKernel,
-    &kSqueezeKernel,
-    &kStridedSliceKernel,
-    &kSubKernel,
-    &kSvdfKernel,
-    &kTanhKernel,
-    &kTransposeKernel,
-    &kUnidirectionalSequenceLstmKernel,
-    &kVarHandleKernel,
-    &kWhileKernel,
-};
+// Every implemented kernel (the list is in registrations.h).
+#define MICROARENA_KERNEL_ENTRY(name) &name,
+constexpr const KernelRegistration* kAllKernels[] = {MICROARENA_FOR_EACH_KERNEL(MICROARENA_KERNEL_ENTRY)};
+#undef MICROARENA_KERNEL_ENTRY
 
 }  // namespace
 

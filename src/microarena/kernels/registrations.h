@@ -51,4 +51,50 @@ extern const KernelRegistration kReadVariableKernel;
 extern const KernelRegistration kVarHandleKernel;
 extern const KernelRegistration kWhileKernel;
 
+// Every registration above, for tables built from the list (all_ops.cc, and
+// the per-model resolvers `microarena embed --resolver` writes):
+//   #define ENTRY(name) &microarena::name,
+//   MICROARENA_FOR_EACH_KERNEL(ENTRY)
+#define MICROARENA_FOR_EACH_KERNEL(X) \
+  X(kAddKernel) \
+  X(kAssignVariableKernel) \
+  X(kAveragePool2dKernel) \
+  X(kBatchMatmulKernel) \
+  X(kCallOnceKernel) \
+  X(kConcatenationKernel) \
+  X(kConv2dKernel) \
+  X(kDepthwiseConv2dKernel) \
+  X(kDequantizeKernel) \
+  X(kEqualKernel) \
+  X(kExpandDimsKernel) \
+  X(kFullyConnectedKernel) \
+  X(kGreaterEqualKernel) \
+  X(kGreaterKernel) \
+  X(kHardSwishKernel) \
+  X(kIfKernel) \
+  X(kLeakyReluKernel) \
+  X(kLessEqualKernel) \
+  X(kLessKernel) \
+  X(kLogisticKernel) \
+  X(kMaxPool2dKernel) \
+  X(kMeanKernel) \
+  X(kMulKernel) \
+  X(kNotEqualKernel) \
+  X(kPadKernel) \
+  X(kQuantizeKernel) \
+  X(kReadVariableKernel) \
+  X(kRelu6Kernel) \
+  X(kReluKernel) \
+  X(kReshapeKernel) \
+  X(kSoftmaxKernel) \
+  X(kSqueezeKernel) \
+  X(kStridedSliceKernel) \
+  X(kSubKernel) \
+  X(kSvdfKernel) \
+  X(kTanhKernel) \
+  X(kTransposeKernel) \
+  X(kUnidirectionalSequenceLstmKernel) \
+  X(kVarHandleKernel) \
+  X(kWhileKernel)
+
 }  // namespace microarena
