@@ -10,6 +10,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <string>
 
 #include "microarena/analysis/lifetimes.h"
@@ -73,6 +74,43 @@ TEST_P(ControlFlowTest, ArenaNoLargerThanTflmAndGreedyTflmHeadEqual) {
   Result<ArenaFigures> greedy_tflm = MeasureArena(*view, AllOpsResolver(), tflm_like);
   ASSERT_TRUE(greedy_tflm.ok()) << greedy_tflm.status().message();
   EXPECT_EQ(greedy_tflm->head_bytes, OracleFigure(m, "head_bytes"));
+}
+
+// run --dump-tensors writes every tensor of every subgraph after Invoke as
+// TFLM's dump does (preserve_all_tensors): the same files, byte for byte,
+// and the same index (tensors.txt).
+TEST_P(ControlFlowTest, DumpOfEverySubgraphsTensorsMatchesTflms) {
+  MICROARENA_REQUIRE_ORACLE();
+  const ControlFlowModel& m = GetParam();
+  const std::string dir = testing::TempDir("control_flow_dump_" + m.name);
+  testing::WriteFile(dir + "/model.tflite", m.model);
+  std::vector<std::string> ours_args = {"run", dir + "/model.tflite", "--dump-tensors", dir + "/ours"};
+  std::vector<std::string> tflm_args = {dir + "/model.tflite", "--no-search", "--dump-tensors", dir + "/tflm"};
+  for (size_t i = 0; i < m.inputs.size(); ++i) {
+    const std::string path = dir + "/input_" + std::to_string(i) + ".bin";
+    testing::WriteFile(path, m.inputs[i]);
+    for (auto* args : {&ours_args, &tflm_args}) args->insert(args->end(), {"--input", path});
+  }
+  const testing::CommandResult ours = testing::RunCli(ours_args);
+  ASSERT_EQ(ours.exit_code, 0) << ours.stderr_text;
+  const testing::CommandResult tflm = testing::RunOracle(tflm_args);
+  ASSERT_EQ(tflm.exit_code, 0) << tflm.stderr_text;
+  // A subgraph that never ran (the branch not taken, a body at 0 turns) holds
+  // whatever its bytes held before: nothing to compare there.
+  const std::string not_run = m.name == "if_then" ? "tensor_s2_" : m.name == "if_else" ? "tensor_s1_"
+                              : m.name == "while_0" ? "tensor_s2_"
+                                                    : "-";
+  size_t files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir + "/tflm")) {
+    const std::string name = entry.path().filename().string();
+    ++files;
+    if (name.rfind(not_run, 0) == 0) continue;
+    EXPECT_EQ(testing::ReadFileBytes(dir + "/ours/" + name), testing::ReadFileBytes(entry.path().string())) << name;
+  }
+  size_t our_files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(dir + "/ours")) our_files += entry.is_regular_file();
+  EXPECT_EQ(our_files, files);
+  EXPECT_GT(files, 8u);  // tensors of all three subgraphs, and the index
 }
 
 INSTANTIATE_TEST_SUITE_P(Models, ControlFlowTest, ::testing::ValuesIn(control_flow::OracleControlFlowModels()),
@@ -247,6 +285,18 @@ TEST(ControlFlowReportTest, PlanNamesEverySubgraphsStepsAndTensors) {
   EXPECT_EQ(per_subgraph[0], 5u);
   EXPECT_EQ(per_subgraph[1], 3u);
   EXPECT_EQ(per_subgraph[2], 4u);
+}
+
+TEST(ControlFlowLoadTest, BranchInputThatIsAConstantIsRefused) {
+  // The then-branch's input made constant: IF would copy its input over the model's bytes.
+  Status status = LoadEdited([](tflite::ModelT* m) {
+    m->buffers.push_back(std::make_unique<tflite::BufferT>());
+    m->buffers.back()->data.assign(8, 1);
+    m->subgraphs[1]->tensors[0]->buffer = static_cast<uint32_t>(m->buffers.size() - 1);
+  });
+  EXPECT_EQ(status.code(), ErrorCode::kMalformedModel);
+  EXPECT_NE(std::string(status.message()).find("pairs with a constant tensor 0 of subgraph 1"), std::string::npos)
+      << status.message();
 }
 
 TEST(ControlFlowLoadTest, ConditionThatIsNotOneBoolIsRefused) {

@@ -22,9 +22,11 @@ namespace microarena {
 namespace {
 
 // Checks that tensor list `ours` (from position `first`) pairs with the
-// subgraph's list `theirs` (type and byte size), naming `what`.
+// subgraph's list `theirs` (type and byte size), naming `what`. Values are
+// copied into `theirs` (into_theirs) or into `ours`, and the destination may
+// not be a constant, whose bytes are the model's (in flash on a device).
 Status CheckPairs(PrepareContext& context, Span<const int32_t> ours, size_t first, size_t subgraph_index,
-                  Span<const int32_t> theirs, const char* what) {
+                  Span<const int32_t> theirs, const char* what, bool into_theirs) {
   SubgraphView subgraph = context.model().subgraph(subgraph_index);
   if (ours.size() < first || ours.size() - first != theirs.size()) {
     return context.Error(ErrorCode::kMalformedModel, "the op has %zu %ss for subgraph %zu, which has %zu",
@@ -36,6 +38,12 @@ Status CheckPairs(PrepareContext& context, Span<const int32_t> ours, size_t firs
     }
     TensorView mine = context.subgraph().tensor(static_cast<size_t>(ours[first + i]));
     TensorView other = subgraph.tensor(static_cast<size_t>(theirs[i]));
+    const TensorView& destination = into_theirs ? other : mine;
+    if (destination.is_constant()) {
+      return context.Error(ErrorCode::kMalformedModel, "%s %zu pairs with a constant tensor %d of subgraph %zu, "
+                           "which a copy would overwrite", what, first + i, destination.index(),
+                           into_theirs ? subgraph_index : static_cast<size_t>(context.subgraph().index()));
+    }
     if (mine.type() != other.type() || mine.byte_size() != other.byte_size()) {
       return context.Error(ErrorCode::kMalformedModel,
                            "%s %zu (%s, %zu bytes) does not match %s %zu of subgraph %zu (%s, %zu bytes)", what,
@@ -116,9 +124,9 @@ Status IfPrepare(PrepareContext& context, const void** op_data) {
   for (int32_t branch : {called.first, called.second}) {
     SubgraphView subgraph = context.model().subgraph(static_cast<size_t>(branch));
     MICROARENA_RETURN_IF_ERROR(
-        CheckPairs(context, context.op().inputs(), 1, static_cast<size_t>(branch), subgraph.inputs(), "input"));
+        CheckPairs(context, context.op().inputs(), 1, static_cast<size_t>(branch), subgraph.inputs(), "input", true));
     MICROARENA_RETURN_IF_ERROR(
-        CheckPairs(context, context.op().outputs(), 0, static_cast<size_t>(branch), subgraph.outputs(), "output"));
+        CheckPairs(context, context.op().outputs(), 0, static_cast<size_t>(branch), subgraph.outputs(), "output", false));
   }
   auto* data = static_cast<IfData*>(context.AllocatePersistent(sizeof(IfData), alignof(IfData)));
   if (data == nullptr) return context.OutOfMemory();
@@ -162,13 +170,13 @@ Status WhilePrepare(PrepareContext& context, const void** op_data) {
                          context.input_count(), context.output_count());
   }
   MICROARENA_RETURN_IF_ERROR(
-      CheckPairs(context, context.op().inputs(), 0, static_cast<size_t>(called.first), cond.inputs(), "input"));
+      CheckPairs(context, context.op().inputs(), 0, static_cast<size_t>(called.first), cond.inputs(), "input", true));
   MICROARENA_RETURN_IF_ERROR(
-      CheckPairs(context, context.op().inputs(), 0, static_cast<size_t>(called.second), body.inputs(), "input"));
+      CheckPairs(context, context.op().inputs(), 0, static_cast<size_t>(called.second), body.inputs(), "input", true));
   MICROARENA_RETURN_IF_ERROR(
-      CheckPairs(context, context.op().outputs(), 0, static_cast<size_t>(called.second), body.outputs(), "output"));
+      CheckPairs(context, context.op().outputs(), 0, static_cast<size_t>(called.second), body.outputs(), "output", false));
   MICROARENA_RETURN_IF_ERROR(
-      CheckPairs(context, context.op().outputs(), 0, static_cast<size_t>(called.first), cond.inputs(), "output"));
+      CheckPairs(context, context.op().outputs(), 0, static_cast<size_t>(called.first), cond.inputs(), "output", true));
   if (cond.outputs().empty() || cond.tensor(static_cast<size_t>(cond.outputs()[0])).byte_size() == 0) {
     return context.Error(ErrorCode::kMalformedModel, "the cond subgraph %d has no output to read a condition from",
                          called.first);
