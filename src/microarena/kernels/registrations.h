@@ -43,6 +43,22 @@ extern const KernelRegistration kGreaterKernel;
 extern const KernelRegistration kLessEqualKernel;
 extern const KernelRegistration kLessKernel;
 extern const KernelRegistration kNotEqualKernel;
+// Unary math (unary_math.cc) and logical ops (logical.cc).
+extern const KernelRegistration kAbsKernel;
+extern const KernelRegistration kCeilKernel;
+extern const KernelRegistration kCosKernel;
+extern const KernelRegistration kExpKernel;
+extern const KernelRegistration kFloorKernel;
+extern const KernelRegistration kLogKernel;
+extern const KernelRegistration kLogicalAndKernel;
+extern const KernelRegistration kLogicalNotKernel;
+extern const KernelRegistration kLogicalOrKernel;
+extern const KernelRegistration kNegKernel;
+extern const KernelRegistration kRoundKernel;
+extern const KernelRegistration kRsqrtKernel;
+extern const KernelRegistration kSinKernel;
+extern const KernelRegistration kSqrtKernel;
+extern const KernelRegistration kSquareKernel;
 // Control flow and resource variables (control_flow.cc, resource_variables.cc).
 extern const KernelRegistration kAssignVariableKernel;
 extern const KernelRegistration kCallOnceKernel;
@@ -56,17 +72,22 @@ extern const KernelRegistration kWhileKernel;
 //   #define ENTRY(name) &microarena::name,
 //   MICROARENA_FOR_EACH_KERNEL(ENTRY)
 #define MICROARENA_FOR_EACH_KERNEL(X) \
+  X(kAbsKernel) \
   X(kAddKernel) \
   X(kAssignVariableKernel) \
   X(kAveragePool2dKernel) \
   X(kBatchMatmulKernel) \
   X(kCallOnceKernel) \
+  X(kCeilKernel) \
   X(kConcatenationKernel) \
   X(kConv2dKernel) \
+  X(kCosKernel) \
   X(kDepthwiseConv2dKernel) \
   X(kDequantizeKernel) \
   X(kEqualKernel) \
+  X(kExpKernel) \
   X(kExpandDimsKernel) \
+  X(kFloorKernel) \
   X(kFullyConnectedKernel) \
   X(kGreaterEqualKernel) \
   X(kGreaterKernel) \
@@ -75,10 +96,15 @@ extern const KernelRegistration kWhileKernel;
   X(kLeakyReluKernel) \
   X(kLessEqualKernel) \
   X(kLessKernel) \
+  X(kLogKernel) \
+  X(kLogicalAndKernel) \
+  X(kLogicalNotKernel) \
+  X(kLogicalOrKernel) \
   X(kLogisticKernel) \
   X(kMaxPool2dKernel) \
   X(kMeanKernel) \
   X(kMulKernel) \
+  X(kNegKernel) \
   X(kNotEqualKernel) \
   X(kPadKernel) \
   X(kQuantizeKernel) \
@@ -86,7 +112,12 @@ extern const KernelRegistration kWhileKernel;
   X(kRelu6Kernel) \
   X(kReluKernel) \
   X(kReshapeKernel) \
+  X(kRoundKernel) \
+  X(kRsqrtKernel) \
+  X(kSinKernel) \
   X(kSoftmaxKernel) \
+  X(kSqrtKernel) \
+  X(kSquareKernel) \
   X(kSqueezeKernel) \
   X(kStridedSliceKernel) \
   X(kSubKernel) \

@@ -1,0 +1,138 @@
+// LOGICAL_NOT, LOGICAL_AND, LOGICAL_OR on BOOL tensors, as TFLM's reference
+// kernels (elementwise.cc, logical.cc). AND and OR broadcast: equal shapes go
+// element by element, others through TFLM's 4-D broadcast loop, which only
+// handles ranks up to 4, so larger ranks with different shapes are refused.
+// TFLM checks no types for AND/OR; here every tensor must be BOOL.
+#include <algorithm>
+#include <new>
+
+#include "microarena/kernels/overlap.h"
+#include "microarena/kernels/reference/broadcast.h"
+#include "microarena/kernels/registrations.h"
+
+namespace microarena {
+namespace {
+
+constexpr size_t kMaxLogicalBroadcastRank = 4;
+
+struct LogicalData {
+  reference::BroadcastShape shape;
+  bool same_shape = true;
+  size_t count = 0;
+};
+
+Status RequireBool(const PrepareContext& context, const TensorView& tensor, const char* role) {
+  if (tensor.type() == TensorType::kBool) return OkStatus();
+  return context.Error(ErrorCode::kUnsupported, "%s tensor %d '%s' is %s; only BOOL is supported", role,
+                       tensor.index(), tensor.name(), TensorTypeName(tensor.type()));
+}
+
+Status PrepareNot(PrepareContext& context, const void** op_data) {
+  (void)op_data;
+  if (context.input_count() != 1 || context.output_count() != 1 || !context.has_input(0)) {
+    return context.Error(ErrorCode::kInvalidArgument, "expects 1 input and 1 output, has %zu and %zu",
+                         context.input_count(), context.output_count());
+  }
+  const TensorView input = context.input(0);
+  const TensorView output = context.output(0);
+  MICROARENA_RETURN_IF_ERROR(RequireBool(context, input, "input"));
+  MICROARENA_RETURN_IF_ERROR(RequireBool(context, output, "output"));
+  if (input.element_count() != output.element_count()) {
+    return context.Error(ErrorCode::kInvalidArgument, "input tensor %d has %zu elements, output tensor %d has %zu",
+                         input.index(), input.element_count(), output.index(), output.element_count());
+  }
+  return OkStatus();
+}
+
+Status EvalNot(EvalContext& context, const void* op_data) {
+  (void)op_data;
+  const EvalTensor* input = context.input(0);
+  const bool* in = input->As<const bool>();
+  bool* out = context.output(0)->As<bool>();
+  const size_t count = input->element_count();
+  for (size_t i = 0; i < count; ++i) out[i] = !in[i];
+  return OkStatus();
+}
+
+bool SameDims(const TensorView& a, const TensorView& b) {
+  if (a.rank() != b.rank()) return false;
+  for (size_t axis = 0; axis < a.rank(); ++axis) {
+    if (a.shape()[axis] != b.shape()[axis]) return false;
+  }
+  return true;
+}
+
+Status PrepareBinary(PrepareContext& context, const void** op_data) {
+  if (context.input_count() != 2 || context.output_count() != 1 || !context.has_input(0) || !context.has_input(1)) {
+    return context.Error(ErrorCode::kInvalidArgument, "expects 2 inputs and 1 output, has %zu and %zu",
+                         context.input_count(), context.output_count());
+  }
+  const TensorView input1 = context.input(0);
+  const TensorView input2 = context.input(1);
+  const TensorView output = context.output(0);
+  MICROARENA_RETURN_IF_ERROR(RequireBool(context, input1, "input 0"));
+  MICROARENA_RETURN_IF_ERROR(RequireBool(context, input2, "input 1"));
+  MICROARENA_RETURN_IF_ERROR(RequireBool(context, output, "output"));
+  void* memory = context.AllocatePersistent(sizeof(LogicalData), alignof(LogicalData));
+  if (memory == nullptr) return context.OutOfMemory();
+  auto* data = new (memory) LogicalData();
+  data->same_shape = SameDims(input1, input2);
+  if (data->same_shape) {
+    data->count = input1.element_count();
+    if (output.element_count() != data->count) {
+      return context.Error(ErrorCode::kInvalidArgument, "inputs have %zu elements but output tensor %d has %zu",
+                           data->count, output.index(), output.element_count());
+    }
+    *op_data = data;
+    return OkStatus();
+  }
+  const size_t max_rank = std::max(std::max(input1.rank(), input2.rank()), output.rank());
+  if (max_rank > kMaxLogicalBroadcastRank ||
+      !reference::MakeBroadcastShape(input1.shape().data(), input1.rank(), input2.shape().data(), input2.rank(),
+                                     &data->shape)) {
+    return context.Error(ErrorCode::kInvalidArgument,
+                         "input tensors %d (rank %zu) and %d (rank %zu) do not broadcast (ranks up to %zu)",
+                         input1.index(), input1.rank(), input2.index(), input2.rank(), kMaxLogicalBroadcastRank);
+  }
+  // TFLM walks the output's own (4-D extended) shape: it must be the
+  // broadcast shape, up to leading 1s.
+  bool matches = true;
+  for (size_t i = 0; i < kMaxLogicalBroadcastRank; ++i) {
+    const int32_t want = i < data->shape.rank ? data->shape.output_dims[data->shape.rank - 1 - i] : 1;
+    const int32_t have = i < output.rank() ? output.shape()[output.rank() - 1 - i] : 1;
+    matches = matches && want == have;
+  }
+  if (!matches) {
+    return context.Error(ErrorCode::kInvalidArgument,
+                         "input tensors %d and %d do not broadcast to the shape of output tensor %d", input1.index(),
+                         input2.index(), output.index());
+  }
+  *op_data = data;
+  return OkStatus();
+}
+
+template <bool kAnd>
+Status EvalBinary(EvalContext& context, const void* op_data) {
+  const auto& data = *static_cast<const LogicalData*>(op_data);
+  const bool* a = context.input(0)->As<const bool>();
+  const bool* b = context.input(1)->As<const bool>();
+  bool* out = context.output(0)->As<bool>();
+  auto func = [](bool x, bool y) { return kAnd ? (x && y) : (x || y); };
+  if (data.same_shape) {
+    reference::ElementwiseBinary(data.count, a, b, out, func);
+  } else {
+    reference::BroadcastBinary(data.shape, a, b, out, func);
+  }
+  return OkStatus();
+}
+
+}  // namespace
+
+const KernelRegistration kLogicalNotKernel = {BuiltinOp::kLogicalNot, PrepareWithElementwiseOverlap<PrepareNot, 1>,
+                                              EvalNot};
+const KernelRegistration kLogicalAndKernel = {BuiltinOp::kLogicalAnd, PrepareWithElementwiseOverlap<PrepareBinary, 2>,
+                                              EvalBinary<true>};
+const KernelRegistration kLogicalOrKernel = {BuiltinOp::kLogicalOr, PrepareWithElementwiseOverlap<PrepareBinary, 2>,
+                                             EvalBinary<false>};
+
+}  // namespace microarena

@@ -1,0 +1,187 @@
+// ABS, NEG, SQRT, RSQRT, SQUARE, EXP, LOG, SIN, COS, CEIL, FLOOR, ROUND:
+// elementwise float32 math, as TFLM's reference kernels (elementwise.cc,
+// neg.cc, exp.cc, ceil.cc, floor.cc, round.cc). Each calls the same <cmath>
+// function on float that TFLM calls, so results (NaN included) are the same
+// bytes on the same host. TFLM refuses nothing by value: LOG/SQRT/RSQRT of
+// negatives give NaN there and here.
+//
+// int8 ABS: |q - input_zp| rescaled by input_scale / output_scale (TFLM's
+// double-rounding MultiplyByQuantizedMultiplier; skipped when the scales are
+// equal) plus output_zp, clamped. Other types (int8 NEG, RSQRT and the rest,
+// int16 ABS) are refused.
+#include <algorithm>
+#include <cmath>
+#include <new>
+
+#include "microarena/kernels/fixed_point.h"
+#include "microarena/kernels/overlap.h"
+#include "microarena/kernels/registrations.h"
+#include "microarena/kernels/tensor_checks.h"
+#include "microarena/kernels/wrapping_math.h"
+
+namespace microarena {
+namespace {
+
+enum class UnaryOp : uint8_t { kAbs, kNeg, kSqrt, kRsqrt, kSquare, kExp, kLog, kSin, kCos, kCeil, kFloor, kRound };
+
+struct AbsInt8Data {
+  int32_t input_zero_point = 0;
+  int32_t output_zero_point = 0;
+  int32_t multiplier = 0;
+  int32_t shift = 0;
+  bool needs_rescale = false;
+};
+
+// TFLite's RoundToNearest: half to even by hand (not nearbyint): -0.5 gives
+// +0, where nearbyint would give -0.
+inline float RoundHalfToEven(float value) {
+  const float floor_value = std::floor(value);
+  const float diff = value - floor_value;
+  // diff == 0.5 only for |value| < 2^23, so the int conversion is defined.
+  if (diff < 0.5f || (diff == 0.5f && static_cast<int>(floor_value) % 2 == 0)) return floor_value;
+  return floor_value + 1.0f;
+}
+
+template <UnaryOp kOp>
+inline float Apply(float x) {
+  switch (kOp) {
+    case UnaryOp::kAbs: return std::abs(x);
+    case UnaryOp::kNeg: return -x;
+    case UnaryOp::kSqrt: return std::sqrt(x);
+    case UnaryOp::kRsqrt: return 1.f / std::sqrt(x);
+    case UnaryOp::kSquare: return x * x;
+    case UnaryOp::kExp: return std::exp(x);
+    case UnaryOp::kLog: return std::log(x);
+    case UnaryOp::kSin: return std::sin(x);
+    case UnaryOp::kCos: return std::cos(x);
+    case UnaryOp::kCeil: return std::ceil(x);
+    case UnaryOp::kFloor: return std::floor(x);
+    case UnaryOp::kRound: return RoundHalfToEven(x);
+  }
+  return x;
+}
+
+// TFLM's EXP, CEIL and ROUND check that the output has the input's shape;
+// the others only need the same element count (checked for all).
+constexpr bool NeedsSameShape(UnaryOp op) {
+  return op == UnaryOp::kExp || op == UnaryOp::kCeil || op == UnaryOp::kRound;
+}
+
+Status ReadInt8Quantization(const PrepareContext& context, const TensorView& tensor, const char* role, float* scale,
+                            int32_t* zero_point) {
+  const QuantizationView q = tensor.quantization();
+  if (!q.is_quantized() || q.channel_count() != 1) {
+    return context.Error(ErrorCode::kUnsupported, "INT8 %s tensor %d '%s' needs per-tensor quantization", role,
+                         tensor.index(), tensor.name());
+  }
+  *scale = q.scale(0);
+  if (!(*scale > 0.0f) || !std::isfinite(*scale)) {
+    return context.Error(ErrorCode::kInvalidArgument, "%s tensor %d '%s' has scale %g; it must be positive and finite",
+                         role, tensor.index(), tensor.name(), static_cast<double>(*scale));
+  }
+  const int64_t zp = q.zero_point(0);
+  if (zp < -128 || zp > 127) {
+    return context.Error(ErrorCode::kInvalidArgument, "%s tensor %d '%s' has zero point %lld outside [-128, 127]",
+                         role, tensor.index(), tensor.name(), static_cast<long long>(zp));
+  }
+  *zero_point = static_cast<int32_t>(zp);
+  return OkStatus();
+}
+
+template <UnaryOp kOp>
+Status Prepare(PrepareContext& context, const void** op_data) {
+  if (context.input_count() != 1 || context.output_count() != 1 || !context.has_input(0)) {
+    return context.Error(ErrorCode::kInvalidArgument, "expects 1 input and 1 output, has %zu and %zu",
+                         context.input_count(), context.output_count());
+  }
+  const TensorView input = context.input(0);
+  const TensorView output = context.output(0);
+  const bool int8_abs = kOp == UnaryOp::kAbs && input.type() == TensorType::kInt8;
+  if (input.type() != output.type() || (input.type() != TensorType::kFloat32 && !int8_abs)) {
+    return context.Error(ErrorCode::kUnsupported, "input %s -> output %s not supported (%s, same type)",
+                         TensorTypeName(input.type()), TensorTypeName(output.type()),
+                         kOp == UnaryOp::kAbs ? "FLOAT32 or INT8" : "FLOAT32 only");
+  }
+  if (input.element_count() != output.element_count()) {
+    return context.Error(ErrorCode::kInvalidArgument, "input tensor %d has %zu elements, output tensor %d has %zu",
+                         input.index(), input.element_count(), output.index(), output.element_count());
+  }
+  if (NeedsSameShape(kOp) && input.rank() != output.rank()) {
+    return context.Error(ErrorCode::kInvalidArgument, "input tensor %d has rank %zu, output tensor %d has rank %zu",
+                         input.index(), input.rank(), output.index(), output.rank());
+  }
+  for (size_t axis = 0; NeedsSameShape(kOp) && axis < input.rank(); ++axis) {
+    if (input.shape()[axis] != output.shape()[axis]) {
+      return context.Error(ErrorCode::kInvalidArgument, "input tensor %d and output tensor %d differ in dimension %zu",
+                           input.index(), output.index(), axis);
+    }
+  }
+  if (!int8_abs) return OkStatus();
+
+  float input_scale = 0.0f;
+  float output_scale = 0.0f;
+  AbsInt8Data params;
+  MICROARENA_RETURN_IF_ERROR(ReadInt8Quantization(context, input, "input", &input_scale, &params.input_zero_point));
+  MICROARENA_RETURN_IF_ERROR(
+      ReadInt8Quantization(context, output, "output", &output_scale, &params.output_zero_point));
+  params.needs_rescale = input_scale != output_scale;
+  if (params.needs_rescale) {
+    const double real_multiplier = static_cast<double>(input_scale) / static_cast<double>(output_scale);
+    int shift = 0;
+    fixed_point::QuantizeMultiplier(real_multiplier, &params.multiplier, &shift);
+    MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, real_multiplier, shift));
+    params.shift = shift;
+  }
+  void* memory = context.AllocatePersistent(sizeof(AbsInt8Data), alignof(AbsInt8Data));
+  if (memory == nullptr) return context.OutOfMemory();
+  *op_data = new (memory) AbsInt8Data(params);
+  return OkStatus();
+}
+
+void AbsInt8(const AbsInt8Data& p, size_t count, const int8_t* input, int8_t* output) {
+  for (size_t i = 0; i < count; ++i) {
+    const int32_t value = std::abs(static_cast<int32_t>(input[i]) - p.input_zero_point);
+    // TFLM's int32 sum; it can only wrap for a shift near 31.
+    const int32_t scaled =
+        p.needs_rescale ? fixed_point::MultiplyByQuantizedMultiplier(value, p.multiplier, p.shift) : value;
+    const int32_t shifted = fixed_point::WrappingAdd(scaled, p.output_zero_point);
+    output[i] = static_cast<int8_t>(std::clamp<int32_t>(shifted, -128, 127));
+  }
+}
+
+template <UnaryOp kOp>
+Status Eval(EvalContext& context, const void* op_data) {
+  const EvalTensor* input = context.input(0);
+  EvalTensor* output = context.output(0);
+  const size_t count = input->element_count();
+  if (kOp == UnaryOp::kAbs && input->type == TensorType::kInt8) {
+    AbsInt8(*static_cast<const AbsInt8Data*>(op_data), count, input->As<const int8_t>(), output->As<int8_t>());
+    return OkStatus();
+  }
+  const float* in = input->As<const float>();
+  float* out = output->As<float>();
+  for (size_t i = 0; i < count; ++i) out[i] = Apply<kOp>(in[i]);
+  return OkStatus();
+}
+
+template <UnaryOp kOp>
+constexpr KernelRegistration Unary(BuiltinOp op) {
+  return {op, PrepareWithElementwiseOverlap<Prepare<kOp>, 1>, Eval<kOp>};
+}
+
+}  // namespace
+
+const KernelRegistration kAbsKernel = Unary<UnaryOp::kAbs>(BuiltinOp::kAbs);
+const KernelRegistration kNegKernel = Unary<UnaryOp::kNeg>(BuiltinOp::kNeg);
+const KernelRegistration kSqrtKernel = Unary<UnaryOp::kSqrt>(BuiltinOp::kSqrt);
+const KernelRegistration kRsqrtKernel = Unary<UnaryOp::kRsqrt>(BuiltinOp::kRsqrt);
+const KernelRegistration kSquareKernel = Unary<UnaryOp::kSquare>(BuiltinOp::kSquare);
+const KernelRegistration kExpKernel = Unary<UnaryOp::kExp>(BuiltinOp::kExp);
+const KernelRegistration kLogKernel = Unary<UnaryOp::kLog>(BuiltinOp::kLog);
+const KernelRegistration kSinKernel = Unary<UnaryOp::kSin>(BuiltinOp::kSin);
+const KernelRegistration kCosKernel = Unary<UnaryOp::kCos>(BuiltinOp::kCos);
+const KernelRegistration kCeilKernel = Unary<UnaryOp::kCeil>(BuiltinOp::kCeil);
+const KernelRegistration kFloorKernel = Unary<UnaryOp::kFloor>(BuiltinOp::kFloor);
+const KernelRegistration kRoundKernel = Unary<UnaryOp::kRound>(BuiltinOp::kRound);
+
+}  // namespace microarena
