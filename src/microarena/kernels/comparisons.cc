@@ -11,6 +11,7 @@
 
 #include "microarena/kernels/elementwise_common.h"
 #include "microarena/kernels/registrations.h"
+#include "microarena/kernels/tensor_checks.h"
 
 namespace microarena {
 namespace {
@@ -48,10 +49,7 @@ bool Compare(T a, T b) {
 
 template <Comparison kOp>
 Status Prepare(PrepareContext& context, const void** op_data) {
-  if (context.input_count() != 2 || context.output_count() != 1 || !context.has_input(0) || !context.has_input(1)) {
-    return context.Error(ErrorCode::kInvalidArgument, "expects 2 inputs and 1 output, has %zu and %zu",
-                         context.input_count(), context.output_count());
-  }
+  MICROARENA_RETURN_IF_ERROR(RequireOperands(context, 2, 1));
   const TensorView input1 = context.input(0);
   const TensorView input2 = context.input(1);
   const TensorView output = context.output(0);

@@ -9,6 +9,7 @@
 #include "microarena/kernels/overlap.h"
 #include "microarena/kernels/reference/broadcast.h"
 #include "microarena/kernels/registrations.h"
+#include "microarena/kernels/tensor_checks.h"
 
 namespace microarena {
 namespace {
@@ -29,10 +30,7 @@ Status RequireBool(const PrepareContext& context, const TensorView& tensor, cons
 
 Status PrepareNot(PrepareContext& context, const void** op_data) {
   (void)op_data;
-  if (context.input_count() != 1 || context.output_count() != 1 || !context.has_input(0)) {
-    return context.Error(ErrorCode::kInvalidArgument, "expects 1 input and 1 output, has %zu and %zu",
-                         context.input_count(), context.output_count());
-  }
+  MICROARENA_RETURN_IF_ERROR(RequireOperands(context, 1, 1));
   const TensorView input = context.input(0);
   const TensorView output = context.output(0);
   MICROARENA_RETURN_IF_ERROR(RequireBool(context, input, "input"));
@@ -63,10 +61,7 @@ bool SameDims(const TensorView& a, const TensorView& b) {
 }
 
 Status PrepareBinary(PrepareContext& context, const void** op_data) {
-  if (context.input_count() != 2 || context.output_count() != 1 || !context.has_input(0) || !context.has_input(1)) {
-    return context.Error(ErrorCode::kInvalidArgument, "expects 2 inputs and 1 output, has %zu and %zu",
-                         context.input_count(), context.output_count());
-  }
+  MICROARENA_RETURN_IF_ERROR(RequireOperands(context, 2, 1));
   const TensorView input1 = context.input(0);
   const TensorView input2 = context.input(1);
   const TensorView output = context.output(0);

@@ -34,10 +34,7 @@ bool Supported(TensorType in, TensorType out) {
 }
 
 Status Prepare(PrepareContext& context, const void** op_data) {
-  if (context.input_count() != 1 || context.output_count() != 1 || !context.has_input(0)) {
-    return context.Error(ErrorCode::kInvalidArgument, "expects 1 input and 1 output, has %zu and %zu",
-                         context.input_count(), context.output_count());
-  }
+  MICROARENA_RETURN_IF_ERROR(RequireOperands(context, 1, 1));
   const TensorView input = context.input(0);
   const TensorView output = context.output(0);
   if (!Supported(input.type(), output.type())) {

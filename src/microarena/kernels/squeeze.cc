@@ -4,15 +4,13 @@
 #include "microarena/kernels/overlap.h"
 #include "microarena/kernels/registrations.h"
 #include "microarena/kernels/shape_op_util.h"
+#include "microarena/kernels/tensor_checks.h"
 
 namespace microarena {
 namespace {
 
 Status Prepare(PrepareContext& context, const void** /*op_data*/) {
-  if (context.input_count() != 1 || context.output_count() != 1 || !context.has_input(0)) {
-    return context.Error(ErrorCode::kInvalidArgument, "expects 1 input and 1 output, got %zu and %zu",
-                         context.input_count(), context.output_count());
-  }
+  MICROARENA_RETURN_IF_ERROR(RequireOperands(context, 1, 1));
   const TensorView input = context.input(0);
   const TensorView output = context.output(0);
   MICROARENA_RETURN_IF_ERROR(shape_op::RequireWholeByteElements(context, input));

@@ -28,6 +28,17 @@ Status RequireArity(const PrepareContext& context, size_t min_inputs, size_t max
   return OkStatus();
 }
 
+Status RequireOperands(const PrepareContext& context, size_t inputs, size_t outputs) {
+  bool present = context.input_count() == inputs && context.output_count() == outputs;
+  for (size_t i = 0; present && i < inputs; ++i) present = context.has_input(i);
+  if (!present) {
+    return context.Error(ErrorCode::kInvalidArgument, "expects %zu input%s and %zu output%s, has %zu and %zu", inputs,
+                         inputs == 1 ? "" : "s", outputs, outputs == 1 ? "" : "s", context.input_count(),
+                         context.output_count());
+  }
+  return OkStatus();
+}
+
 Status RequirePerTensorQuantization(const PrepareContext& context, const char* role, const TensorView& tensor,
                                     int32_t qmin, int32_t qmax) {
   const QuantizationView quantization = tensor.quantization();

@@ -18,6 +18,8 @@ Status RequireType(const PrepareContext& context, const char* role, const Tensor
 Status RequireRank(const PrepareContext& context, const char* role, const TensorView& tensor, size_t rank);
 // Input count within [min_inputs, max_inputs], exactly one output, and input 0 present.
 Status RequireArity(const PrepareContext& context, size_t min_inputs, size_t max_inputs);
+// Exactly `inputs` inputs, none omitted, and `outputs` outputs.
+Status RequireOperands(const PrepareContext& context, size_t inputs, size_t outputs);
 // One scale > 0 and one zero point within [qmin, qmax].
 Status RequirePerTensorQuantization(const PrepareContext& context, const char* role, const TensorView& tensor,
                                     int32_t qmin, int32_t qmax);
