@@ -6,11 +6,10 @@
 // TFLM's, scope for scope).
 #include <gtest/gtest.h>
 
-#include <nlohmann/json.hpp>
-
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "microarena/analysis/lifetimes.h"
@@ -97,7 +96,8 @@ TEST_P(ControlFlowTest, DumpOfEverySubgraphsTensorsMatchesTflms) {
   ASSERT_EQ(tflm.exit_code, 0) << tflm.stderr_text;
   // A subgraph that never ran (the branch not taken, a body at 0 turns) holds
   // whatever its bytes held before: nothing to compare there.
-  const std::string not_run = m.name == "if_then" ? "tensor_s2_" : m.name == "if_else" ? "tensor_s1_"
+  const std::string not_run = m.name == "if_then"   ? "tensor_s2_"
+                              : m.name == "if_else" ? "tensor_s1_"
                               : m.name == "while_0" ? "tensor_s2_"
                                                     : "-";
   size_t files = 0;
@@ -202,7 +202,9 @@ Status LoadEdited(void (*edit)(tflite::ModelT*)) {
   return run.ok() ? OkStatus() : run.status();
 }
 
-tflite::IfOptionsT* IfOptionsOf(tflite::ModelT* model) { return model->subgraphs[0]->operators[0]->builtin_options.AsIfOptions(); }
+tflite::IfOptionsT* IfOptionsOf(tflite::ModelT* model) {
+  return model->subgraphs[0]->operators[0]->builtin_options.AsIfOptions();
+}
 
 // Each load rule of control flow, both ways: the unedited model loads and
 // runs (the tests above); each edit below is refused with the numbers.

@@ -36,20 +36,11 @@ constexpr int32_t kInt32Max = std::numeric_limits<int32_t>::max();
 constexpr int32_t kInt32Min = std::numeric_limits<int32_t>::min();
 
 using testing::Bytes;
+using testing::ExpectSameAsOracle;
 using testing::OneOp;
 using testing::Outcome;
 using testing::RunOracleOn;
 using testing::RunOursOn;
-
-void ExpectSameAsOracle(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs) {
-  SCOPED_TRACE(name);
-  const Outcome theirs = RunOracleOn(name, model, inputs);
-  ASSERT_TRUE(theirs.ok) << "TFLM did not run the model: " << theirs.error;
-  const Outcome ours = RunOursOn(model, inputs);
-  ASSERT_TRUE(ours.ok) << "microarena did not run the model: " << ours.error;
-  ASSERT_EQ(ours.outputs.size(), theirs.outputs.size());
-  for (size_t i = 0; i < ours.outputs.size(); ++i) EXPECT_EQ(ours.outputs[i], theirs.outputs[i]) << "output " << i;
-}
 
 template <typename T>
 Bytes BytesOfValues(const std::vector<T>& values) {

@@ -1,5 +1,7 @@
 #include "tests/oracle_support.h"
 
+#include <gtest/gtest.h>
+
 #include <unistd.h>
 
 #include <fstream>
@@ -61,6 +63,23 @@ Outcome RunOursOn(const Bytes& model, const std::vector<Bytes>& inputs) {
   outcome.ok = true;
   outcome.outputs = run->outputs;
   return outcome;
+}
+
+void ExpectSameAsOracle(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs,
+                        size_t oracle_arena_bytes) {
+  SCOPED_TRACE(name);
+  const Outcome theirs = RunOracleOn(name, model, inputs, oracle_arena_bytes);
+  ASSERT_TRUE(theirs.ok) << "TFLM did not run the model: " << theirs.error;
+  const Outcome ours = RunOursOn(model, inputs);
+  ASSERT_TRUE(ours.ok) << "microarena did not run the model: " << ours.error;
+  ASSERT_EQ(ours.outputs.size(), theirs.outputs.size());
+  for (size_t i = 0; i < ours.outputs.size(); ++i) {
+    ASSERT_EQ(ours.outputs[i].size(), theirs.outputs[i].size()) << "output " << i;
+    size_t differing = 0;
+    for (size_t b = 0; b < ours.outputs[i].size(); ++b) differing += ours.outputs[i][b] != theirs.outputs[i][b];
+    EXPECT_EQ(differing, 0u) << "output " << i << ": " << differing << " of " << ours.outputs[i].size()
+                             << " bytes differ";
+  }
 }
 
 }  // namespace microarena::testing

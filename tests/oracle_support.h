@@ -31,6 +31,11 @@ Outcome RunOracleOn(const std::string& name, const Bytes& model, const std::vect
 // microarena: the same inputs, or seed-1 generated ones when none are given.
 Outcome RunOursOn(const Bytes& model, const std::vector<Bytes>& inputs);
 
+// Runs `model` in both with `inputs` and expects both to run and every
+// output to be equal byte for byte (gtest failures name `name`).
+void ExpectSameAsOracle(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs,
+                        size_t oracle_arena_bytes = size_t{64} << 20);
+
 // A one-op model: activations in `inputs` (their specs), constants after them.
 struct OneOp {
   ModelBuilder builder;

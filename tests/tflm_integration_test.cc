@@ -32,7 +32,8 @@ Bytes ReadCsvInput(const fs::path& path, const std::string& type) {
   const size_t width = type == "int8" ? 1 : type == "int16" ? 2 : 4;
   while (std::getline(in, cell, ',')) {
     const long long value = std::stoll(cell);
-    for (size_t b = 0; b < width; ++b) bytes.push_back(static_cast<uint8_t>((static_cast<uint64_t>(value) >> (8 * b)) & 0xFF));
+    for (size_t b = 0; b < width; ++b)
+      bytes.push_back(static_cast<uint8_t>((static_cast<uint64_t>(value) >> (8 * b)) & 0xFF));
   }
   return bytes;
 }
@@ -88,10 +89,11 @@ TEST(TflmIntegrationTest, EveryModelLoadsAndEverySupportedOneMatchesTflm) {
     for (size_t o = 0; o < tflm.outputs.size(); ++o) EXPECT_EQ(ours->outputs[o], tflm.outputs[o]) << "output " << o;
     ++matched;
   }
-  std::printf("tflm_integration: %zu models, %zu bit-exact with TFLM, %zu refused at prepare (op or type unsupported)\n",
-              models.size(), matched, unsupported);
+  std::printf(
+      "tflm_integration: %zu models, %zu bit-exact with TFLM, %zu refused at prepare (op or type unsupported)\n",
+      models.size(), matched, unsupported);
   EXPECT_EQ(models.size(), 66u);
-  EXPECT_GE(matched, 28u);
+  EXPECT_GE(matched, 52u);
 }
 
 }  // namespace

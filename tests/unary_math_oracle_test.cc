@@ -21,27 +21,15 @@ namespace microarena {
 namespace {
 
 using testing::Bytes;
+using testing::ExpectSameAsOracle;
+
+// These models are small: the oracle runs faster in a small arena.
+constexpr size_t kSmallArena = size_t{1} << 20;
 using testing::OneOp;
 using testing::Outcome;
 using testing::RunOracleOn;
 using testing::RunOursOn;
 
-constexpr size_t kArena = size_t{1} << 20;
-
-void ExpectSameAsOracle(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs) {
-  SCOPED_TRACE(name);
-  const Outcome theirs = RunOracleOn(name, model, inputs, kArena);
-  ASSERT_TRUE(theirs.ok) << "TFLM did not run the model: " << theirs.error;
-  const Outcome ours = RunOursOn(model, inputs);
-  ASSERT_TRUE(ours.ok) << "microarena did not run the model: " << ours.error;
-  ASSERT_EQ(ours.outputs.size(), theirs.outputs.size());
-  for (size_t i = 0; i < ours.outputs.size(); ++i) {
-    ASSERT_EQ(ours.outputs[i].size(), theirs.outputs[i].size());
-    size_t differing = 0;
-    for (size_t b = 0; b < ours.outputs[i].size(); ++b) differing += ours.outputs[i][b] != theirs.outputs[i][b];
-    EXPECT_EQ(differing, 0u) << "output " << i << ": " << differing << " bytes differ";
-  }
-}
 
 // Special values, then a sweep, then random bit patterns (NaN payloads too).
 std::vector<float> FloatInputs() {
@@ -89,7 +77,7 @@ TEST(UnaryMathOracleTest, FloatOpsMatchTflmOnSpecialAndRandomValues) {
   const std::vector<float> values = FloatInputs();
   for (const NamedOp& op : kFloatOps) {
     ExpectSameAsOracle(std::string("unary_") + op.name, UnaryFloatModel(op.op, {static_cast<int32_t>(values.size())}),
-                       {FloatBytes(values)});
+                       {FloatBytes(values)}, kSmallArena);
   }
 }
 
@@ -97,7 +85,8 @@ TEST(UnaryMathOracleTest, FloatOpsMatchTflmOnRank4) {
   std::vector<float> values;
   for (int i = 0; i < 2 * 3 * 4 * 5; ++i) values.push_back(static_cast<float>(i - 60) * 0.25f);
   for (const NamedOp& op : kFloatOps) {
-    ExpectSameAsOracle(std::string("unary4d_") + op.name, UnaryFloatModel(op.op, {2, 3, 4, 5}), {FloatBytes(values)});
+    ExpectSameAsOracle(std::string("unary4d_") + op.name, UnaryFloatModel(op.op, {2, 3, 4, 5}), {FloatBytes(values)},
+                       kSmallArena);
   }
 }
 
@@ -106,7 +95,7 @@ TEST(UnaryMathOracleTest, RoundIsHalfToEvenWithTflmSigns) {
   const std::vector<float> in = {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f, -0.0f, 0.49999997f};
   const std::vector<float> want = {0.0f, 2.0f, 2.0f, 0.0f, -2.0f, -2.0f, -0.0f, 0.0f};
   const Bytes model = UnaryFloatModel(BuiltinOp::kRound, {8});
-  ExpectSameAsOracle("round_halves", model, {FloatBytes(in)});
+  ExpectSameAsOracle("round_halves", model, {FloatBytes(in)}, kSmallArena);
   const Outcome ours = RunOursOn(model, {FloatBytes(in)});
   ASSERT_TRUE(ours.ok) << ours.error;
   EXPECT_EQ(ours.outputs[0], FloatBytes(want));  // -0.5 -> +0, as TFLite's RoundToNearest
@@ -139,7 +128,7 @@ TEST(UnaryMathOracleTest, AbsInt8RequantizesAsTflm) {
   int n = 0;
   for (const Case& c : cases) {
     ExpectSameAsOracle("abs_int8_" + std::to_string(n++), AbsInt8Model(c.in_scale, c.in_zp, c.out_scale, c.out_zp),
-                       {EveryInt8()});
+                       {EveryInt8()}, kSmallArena);
   }
 }
 
@@ -185,7 +174,7 @@ Bytes BoolBytes(size_t n, uint32_t seed) {
 
 TEST(UnaryMathOracleTest, LogicalNotMatchesTflm) {
   ExpectSameAsOracle("logical_not", LogicalModel(BuiltinOp::kLogicalNot, {{2, 3, 5}}, {2, 3, 5}),
-                     {BoolBytes(30, 7)});
+                     {BoolBytes(30, 7)}, kSmallArena);
 }
 
 TEST(UnaryMathOracleTest, LogicalAndOrBroadcastAsTflm) {
@@ -209,7 +198,7 @@ TEST(UnaryMathOracleTest, LogicalAndOrBroadcastAsTflm) {
       const std::string name = std::string(op == BuiltinOp::kLogicalAnd ? "logical_and_" : "logical_or_") +
                                std::to_string(n);
       ExpectSameAsOracle(name, LogicalModel(op, {c.a, c.b}, c.out),
-                         {BoolBytes(Count(c.a), 11 + n), BoolBytes(Count(c.b), 97 + n)});
+                         {BoolBytes(Count(c.a), 11 + n), BoolBytes(Count(c.b), 97 + n)}, kSmallArena);
     }
     ++n;
   }
@@ -228,7 +217,7 @@ TEST(UnaryMathOracleTest, UnsupportedTypesAreRefusedClearly) {
     m.Input(TensorType::kInt8, {4}, 0.1f, 0);
     const Bytes model = m.Finish(BuiltinOp::kNeg, tflite::BuiltinOptionsUnion{}, TensorType::kInt8, {4}, 0.1f, 0);
     const std::vector<Bytes> inputs = {Bytes{1, 2, 3, 4}};
-    EXPECT_FALSE(RunOracleOn("neg_int8", model, inputs, kArena).ok);
+    EXPECT_FALSE(RunOracleOn("neg_int8", model, inputs, kSmallArena).ok);
     ExpectWeRefuse(model, inputs, "INT8 -> output INT8 not supported (FLOAT32 only");
   }
   // int8 SQRT and int16 ABS / int8 RSQRT (TFLM has these two; not here).

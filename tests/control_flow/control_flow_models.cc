@@ -73,8 +73,7 @@ ControlFlowModel IfModel(bool condition) {
   ControlFlowModel model;
   model.name = condition ? "if_then" : "if_else";
   model.model = builder.Build();
-  model.inputs = {Bytes{static_cast<uint8_t>(condition ? 1 : 0)},
-                  Int8Bytes({-128, -60, -7, -3, 0, 9, 77, 127})};
+  model.inputs = {Bytes{static_cast<uint8_t>(condition ? 1 : 0)}, Int8Bytes({-128, -60, -7, -3, 0, 9, 77, 127})};
   return model;
 }
 
@@ -115,8 +114,8 @@ ControlFlowModel StreamingModel() {
   const int32_t handle = builder.AddTensor(Plain("state_handle", TensorType::kResource, {}));
   const int32_t v = builder.AddTensor(Plain("v", TensorType::kFloat32, {1, 4}));
   const int32_t s = builder.AddTensor(Plain("s", TensorType::kFloat32, {1, 4}));
-  const int32_t zero = builder.AddConstantTensor(Plain("zero", TensorType::kFloat32, {1, 4}),
-                                                 BytesOf(std::vector<float>{0, 0, 0, 0}));
+  const int32_t zero =
+      builder.AddConstantTensor(Plain("zero", TensorType::kFloat32, {1, 4}), BytesOf(std::vector<float>{0, 0, 0, 0}));
   const int32_t init_value = builder.AddTensor(Plain("init_value", TensorType::kFloat32, {1, 4}));
   AddOp(builder, BuiltinOp::kVarHandle, {}, {handle}, 0, VarHandle("state"));
   // The first ASSIGN sizes the variable (at prepare); it assigns the value the
@@ -165,10 +164,10 @@ ControlFlowModel WhileModel(int32_t limit) {
   // body: (bi + 1, bx + step)
   const int32_t bi = builder.AddTensor(Plain("bi", TensorType::kFloat32, {1}), body_graph);
   const int32_t bx = builder.AddTensor(Int8("bx", {1, 8}, 0.5f, -3), body_graph);
-  const int32_t one = builder.AddConstantTensor(Plain("one", TensorType::kFloat32, {1}),
-                                                BytesOf(std::vector<float>{1.0f}), body_graph);
-  const int32_t step = builder.AddConstantTensor(Int8("step", {1, 8}, 0.25f, 0),
-                                                 Int8Bytes({1, -2, 3, -4, 5, -6, 7, 9}), body_graph);
+  const int32_t one =
+      builder.AddConstantTensor(Plain("one", TensorType::kFloat32, {1}), BytesOf(std::vector<float>{1.0f}), body_graph);
+  const int32_t step =
+      builder.AddConstantTensor(Int8("step", {1, 8}, 0.25f, 0), Int8Bytes({1, -2, 3, -4, 5, -6, 7, 9}), body_graph);
   const int32_t bi2 = builder.AddTensor(Plain("bi2", TensorType::kFloat32, {1}), body_graph);
   const int32_t bx2 = builder.AddTensor(Int8("bx2", {1, 8}, 0.5f, -3), body_graph);
   AddOp(builder, BuiltinOp::kAdd, {bi, one}, {bi2}, body_graph, MakeBuiltinOptions(tflite::AddOptionsT{}));
@@ -185,8 +184,8 @@ ControlFlowModel WhileModel(int32_t limit) {
 ControlFlowModel CallOnceEquivalent(int invokes) {
   ModelBuilder builder;
   const int32_t x = builder.AddTensor(Int8("x", {1, 8}, 0.5f, -3));
-  int32_t sum = builder.AddConstantTensor(Int8("start", {1, 8}, 0.5f, 1),
-                                          Int8Bytes({10, -20, 30, -40, 50, -60, 70, -80}));
+  int32_t sum =
+      builder.AddConstantTensor(Int8("start", {1, 8}, 0.5f, 1), Int8Bytes({10, -20, 30, -40, 50, -60, 70, -80}));
   for (int k = 0; k < invokes; ++k) {
     const int32_t next = builder.AddTensor(Int8("s" + std::to_string(k), {1, 8}, 0.5f, 1));
     AddOp(builder, BuiltinOp::kAdd, {sum, x}, {next}, 0, MakeBuiltinOptions(tflite::AddOptionsT{}));

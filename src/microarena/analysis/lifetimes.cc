@@ -123,8 +123,8 @@ class ScopeMarker final : public CallGraphVisitor {
 Result<size_t> AnalyzeModelLifetimes(const ModelView& model, Span<const ScratchRequest> scratch,
                                      const LifetimeOptions& options, Span<BufferRequest> requests) {
   if (!IsSupportedAlignment(options.alignment_bytes)) {
-    return Status::Error(ErrorCode::kInvalidArgument,
-                         "alignment %zu is not supported (use 4, 8, 16, 32 or 64)", options.alignment_bytes);
+    return Status::Error(ErrorCode::kInvalidArgument, "alignment %zu is not supported (use 4, 8, 16, 32 or 64)",
+                         options.alignment_bytes);
   }
   const size_t tensor_count = TotalTensorCount(model);
   if (requests.size() < tensor_count + scratch.size()) {
@@ -132,16 +132,17 @@ Result<size_t> AnalyzeModelLifetimes(const ModelView& model, Span<const ScratchR
                          requests.size(), tensor_count + scratch.size());
   }
   if (!options.fixed_offsets_bytes.empty() && options.fixed_offsets_bytes.size() != tensor_count) {
-    return Status::Error(ErrorCode::kInvalidArgument,
-                         "the offline plan has %zu entries but the model has %zu tensors",
+    return Status::Error(ErrorCode::kInvalidArgument, "the offline plan has %zu entries but the model has %zu tensors",
                          options.fixed_offsets_bytes.size(), tensor_count);
   }
   for (const ScratchRequest& request : scratch) {
     if (request.subgraph_index < 0 || static_cast<size_t>(request.subgraph_index) >= model.subgraph_count() ||
         request.op_index < 0 ||
-        static_cast<size_t>(request.op_index) >= model.subgraph(static_cast<size_t>(request.subgraph_index)).operator_count()) {
-      return Status::Error(ErrorCode::kInvalidArgument, "a scratch request names subgraph %d, op %d, which does not exist",
-                           request.subgraph_index, request.op_index);
+        static_cast<size_t>(request.op_index) >=
+            model.subgraph(static_cast<size_t>(request.subgraph_index)).operator_count()) {
+      return Status::Error(ErrorCode::kInvalidArgument,
+                           "a scratch request names subgraph %d, op %d, which does not exist", request.subgraph_index,
+                           request.op_index);
     }
   }
   for (size_t g = 0; g < tensor_count + scratch.size(); ++g) {
@@ -167,7 +168,8 @@ Result<size_t> AnalyzeModelLifetimes(const ModelView& model, Span<const ScratchR
     for (size_t o = 0; o < subgraph.operator_count(); ++o) {
       OperatorView op = subgraph.op(o);
       if (op.code() != BuiltinOp::kVarHandle) continue;
-      for (int32_t t : op.outputs()) requests[g + static_cast<size_t>(t)].lifetime = Lifetime{kUnknownStep, kUnknownStep};
+      for (int32_t t : op.outputs())
+        requests[g + static_cast<size_t>(t)].lifetime = Lifetime{kUnknownStep, kUnknownStep};
     }
     for (size_t t = 0; t < subgraph.tensor_count(); ++t, ++g) {
       TensorView tensor = subgraph.tensor(t);
@@ -176,8 +178,9 @@ Result<size_t> AnalyzeModelLifetimes(const ModelView& model, Span<const ScratchR
       if (tensor.is_constant() || tensor.is_variable() || tensor.byte_size() == 0 || !used) continue;
       size_t size_bytes = 0;
       if (!AlignUp(tensor.byte_size(), options.alignment_bytes, &size_bytes)) {
-        return Status::Error(ErrorCode::kMalformedModel, "subgraph %zu, tensor %zu '%s': %zu bytes overflow when aligned",
-                             s, t, tensor.name(), tensor.byte_size());
+        return Status::Error(ErrorCode::kMalformedModel,
+                             "subgraph %zu, tensor %zu '%s': %zu bytes overflow when aligned", s, t, tensor.name(),
+                             tensor.byte_size());
       }
       BufferRequest& out = requests[count++];  // count <= g: never over an unread entry
       out = BufferRequest{};
@@ -216,13 +219,11 @@ Result<size_t> AnalyzeModelLifetimes(const ModelView& model, Span<const ScratchR
   return count;
 }
 
-
-Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index,
-                                Span<const ScratchRequest> scratch, const LifetimeOptions& options,
-                                Span<BufferRequest> requests) {
+Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index, Span<const ScratchRequest> scratch,
+                                const LifetimeOptions& options, Span<BufferRequest> requests) {
   if (!IsSupportedAlignment(options.alignment_bytes)) {
-    return Status::Error(ErrorCode::kInvalidArgument,
-                         "alignment %zu is not supported (use 4, 8, 16, 32 or 64)", options.alignment_bytes);
+    return Status::Error(ErrorCode::kInvalidArgument, "alignment %zu is not supported (use 4, 8, 16, 32 or 64)",
+                         options.alignment_bytes);
   }
   if (model.subgraph_count() != 1) {
     if (subgraph_index != 0) {
@@ -246,13 +247,11 @@ Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index,
   const size_t tensor_count = subgraph.tensor_count();
   const size_t op_count = subgraph.operator_count();
   if (requests.size() < LifetimeCapacity(subgraph, scratch.size())) {
-    return Status::Error(ErrorCode::kInvalidArgument,
-                         "the request array holds %zu entries but %zu are needed", requests.size(),
-                         LifetimeCapacity(subgraph, scratch.size()));
+    return Status::Error(ErrorCode::kInvalidArgument, "the request array holds %zu entries but %zu are needed",
+                         requests.size(), LifetimeCapacity(subgraph, scratch.size()));
   }
   if (!options.order.empty() && options.order.size() != op_count) {
-    return Status::Error(ErrorCode::kInvalidArgument,
-                         "the execution order lists %zu ops but the subgraph has %zu",
+    return Status::Error(ErrorCode::kInvalidArgument, "the execution order lists %zu ops but the subgraph has %zu",
                          options.order.size(), op_count);
   }
   if (!options.fixed_offsets_bytes.empty() && options.fixed_offsets_bytes.size() != tensor_count) {
@@ -268,8 +267,8 @@ Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index,
     for (size_t step = 0; step < op_count; ++step) {
       int32_t op = options.order[step];
       if (op < 0 || static_cast<size_t>(op) >= op_count) {
-        return Status::Error(ErrorCode::kInvalidArgument,
-                             "execution order step %zu names op %d, outside [0, %zu)", step, op, op_count);
+        return Status::Error(ErrorCode::kInvalidArgument, "execution order step %zu names op %d, outside [0, %zu)",
+                             step, op, op_count);
       }
       bool repeated = false;
       if (marks_fit) {
@@ -279,8 +278,8 @@ Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index,
         for (size_t earlier = 0; earlier < step; ++earlier) repeated |= options.order[earlier] == op;
       }
       if (repeated) {
-        return Status::Error(ErrorCode::kInvalidArgument, "execution order names op %d twice (again at step %zu)",
-                             op, step);
+        return Status::Error(ErrorCode::kInvalidArgument, "execution order names op %d twice (again at step %zu)", op,
+                             step);
       }
     }
   }
@@ -290,8 +289,8 @@ Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index,
   }
   for (const ScratchRequest& request : scratch) {
     if (request.op_index < 0 || static_cast<size_t>(request.op_index) >= op_count) {
-      return Status::Error(ErrorCode::kInvalidArgument,
-                           "a scratch request names op %d, outside [0, %zu)", request.op_index, op_count);
+      return Status::Error(ErrorCode::kInvalidArgument, "a scratch request names op %d, outside [0, %zu)",
+                           request.op_index, op_count);
     }
   }
 

@@ -1,11 +1,14 @@
 // Prepare and eval shared by ADD and SUB (kernels/add.cc, kernels/sub.cc):
-// int8 with TFLM's left-shift-20 rescaling, or float32; fused activation;
-// numpy broadcasting up to rank 6.
+// int8 and int16 with TFLM's general rescaling (left shift 20 for int8, 15
+// for int16), or float32; fused activation; numpy broadcasting up to rank 6.
 //
-// Multipliers (TFLM's Prepare), with s1, s2, s_out the scales:
+// Multipliers (TFLM's Prepare), with s1, s2, s_out the scales and L the
+// left shift:
 //   ADD, in double:  t = 2 * max(s1, s2); m1 = s1 / t; m2 = s2 / t;
-//                    m_out = t / (2^20 * s_out)
+//                    m_out = t / (2^L * s_out)
 //   SUB, in float:   the same expressions evaluated in float, then widened.
+// TFLM's int16 ADD never takes TFLite's power-of-two-scale path (it passes
+// pot_scale = false), and its int16 SUB has none; both use the general path.
 #pragma once
 
 #include <algorithm>
@@ -18,16 +21,18 @@ namespace microarena::add_sub {
 
 // Persistent op data: 60 bytes.
 struct OpData {
-  reference::AddQuantizedParams quantized;  // int8
+  reference::AddQuantizedParams quantized;  // int8, int16
   reference::FloatActivationRange range;    // float32
   bool requires_broadcast = false;
 };
 
 constexpr int32_t kInt8LeftShift = 20;
+// 65535 << 15 still fits int32, so the sum cannot overflow.
+constexpr int32_t kInt16LeftShift = 15;
 
 template <bool kSubtract>
 Status Prepare(PrepareContext& context, const void** op_data) {
-  MICROARENA_RETURN_IF_ERROR(elementwise::CheckBinaryOperands(context));
+  MICROARENA_RETURN_IF_ERROR(elementwise::CheckBinaryOperands(context, /*allow_int16=*/true));
   const TensorView input1 = context.input(0);
   const TensorView input2 = context.input(1);
   const TensorView output = context.output(0);
@@ -66,7 +71,7 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   p.input1_offset = -q1.zero_point;
   p.input2_offset = -q2.zero_point;
   p.output_offset = q_out.zero_point;
-  p.left_shift = kInt8LeftShift;
+  p.left_shift = type == TensorType::kInt16 ? kInt16LeftShift : kInt8LeftShift;
   double real1 = 0.0;
   double real2 = 0.0;
   double real_out = 0.0;
@@ -74,15 +79,15 @@ Status Prepare(PrepareContext& context, const void** op_data) {
     const float twice_max = 2 * std::max(q1.scale, q2.scale);
     real1 = static_cast<double>(q1.scale / twice_max);
     real2 = static_cast<double>(q2.scale / twice_max);
-    real_out = static_cast<double>(twice_max / (static_cast<float>(1 << kInt8LeftShift) * q_out.scale));
+    real_out = static_cast<double>(twice_max / (static_cast<float>(1 << p.left_shift) * q_out.scale));
   } else {
     const double twice_max = 2 * static_cast<double>(std::max(q1.scale, q2.scale));
     real1 = static_cast<double>(q1.scale) / twice_max;
     real2 = static_cast<double>(q2.scale) / twice_max;
-    real_out = twice_max / ((1 << kInt8LeftShift) * static_cast<double>(q_out.scale));
+    real_out = twice_max / ((1 << p.left_shift) * static_cast<double>(q_out.scale));
   }
   // real1 and real2 are in (0, 1/2]; real_out < 1 unless the output scale is
-  // below 2^-19 of the input scales.
+  // below 2^(1-L) of the input scales.
   if (!elementwise::QuantizeMultiplierSmallerThanOne(real1, &p.input1_multiplier, &p.input1_shift) ||
       !elementwise::QuantizeMultiplierSmallerThanOne(real2, &p.input2_multiplier, &p.input2_shift) ||
       !elementwise::QuantizeMultiplierSmallerThanOne(real_out, &p.output_multiplier, &p.output_shift)) {
@@ -96,6 +101,19 @@ Status Prepare(PrepareContext& context, const void** op_data) {
                          elementwise::ActivationName(activation));
   }
   return OkStatus();
+}
+
+template <bool kSubtract, typename T>
+void EvalQuantized(const OpData& data, const reference::BroadcastShape& broadcast, const EvalTensor& input1,
+                   const EvalTensor& input2, EvalTensor* output) {
+  const reference::AddQuantizedParams& params = data.quantized;
+  const auto func = [&params](T x, T y) { return reference::AddQuantizedElement<kSubtract>(x, y, params); };
+  if (data.requires_broadcast) {
+    reference::BroadcastBinary(broadcast, input1.As<const T>(), input2.As<const T>(), output->As<T>(), func);
+  } else {
+    reference::ElementwiseBinary(output->element_count(), input1.As<const T>(), input2.As<const T>(),
+                                 output->As<T>(), func);
+  }
 }
 
 template <bool kSubtract>
@@ -119,18 +137,10 @@ Status Eval(EvalContext& context, const void* op_data) {
       reference::ElementwiseBinary(output->element_count(), input1->As<const float>(), input2->As<const float>(),
                                    output->As<float>(), func);
     }
+  } else if (output->type == TensorType::kInt16) {
+    EvalQuantized<kSubtract, int16_t>(*data, broadcast, *input1, *input2, output);
   } else {
-    const reference::AddQuantizedParams& params = data->quantized;
-    const auto func = [&params](int8_t x, int8_t y) {
-      return reference::AddQuantizedElement<kSubtract>(x, y, params);
-    };
-    if (data->requires_broadcast) {
-      reference::BroadcastBinary(broadcast, input1->As<const int8_t>(), input2->As<const int8_t>(),
-                                 output->As<int8_t>(), func);
-    } else {
-      reference::ElementwiseBinary(output->element_count(), input1->As<const int8_t>(), input2->As<const int8_t>(),
-                                   output->As<int8_t>(), func);
-    }
+    EvalQuantized<kSubtract, int8_t>(*data, broadcast, *input1, *input2, output);
   }
   return OkStatus();
 }

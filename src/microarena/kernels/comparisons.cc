@@ -59,11 +59,13 @@ Status Prepare(PrepareContext& context, const void** op_data) {
                          type == TensorType::kInt16 || type == TensorType::kInt8 || type == TensorType::kUInt8 ||
                          (equality && type == TensorType::kBool);
   if (!supported || input2.type() != type) {
-    return context.Error(ErrorCode::kUnsupported, "types %s, %s not supported (FLOAT32, INT32, INT64, INT16, INT8, UINT8%s; both the same)",
+    return context.Error(ErrorCode::kUnsupported,
+                         "types %s, %s not supported (FLOAT32, INT32, INT64, INT16, INT8, UINT8%s; both the same)",
                          TensorTypeName(type), TensorTypeName(input2.type()), equality ? ", BOOL" : "");
   }
   if (output.type() != TensorType::kBool) {
-    return context.Error(ErrorCode::kInvalidArgument, "the output is %s; it must be BOOL", TensorTypeName(output.type()));
+    return context.Error(ErrorCode::kInvalidArgument, "the output is %s; it must be BOOL",
+                         TensorTypeName(output.type()));
   }
   auto* data = elementwise::AllocateOpData<ComparisonData>(context);
   if (data == nullptr) return context.OutOfMemory();
@@ -77,8 +79,9 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   size_t total = 1;
   for (size_t axis = 0; axis < data->shape.rank; ++axis) total *= static_cast<size_t>(data->shape.output_dims[axis]);
   if (output.element_count() != total) {
-    return context.Error(ErrorCode::kInvalidArgument, "the inputs broadcast to %zu elements but output tensor %d has %zu",
-                         total, output.index(), output.element_count());
+    return context.Error(ErrorCode::kInvalidArgument,
+                         "the inputs broadcast to %zu elements but output tensor %d has %zu", total, output.index(),
+                         output.element_count());
   }
   data->same_shape = elementwise::SameShape(input1.shape(), input2.shape());
   data->count = total;
@@ -120,10 +123,10 @@ void RunScaled(const ComparisonData& data, const EvalTensor* input1, const EvalT
   Run<kOp, T>(data, input1, input2, output, [&data](T a, T b) {
     const int32_t shifted1 = (data.input1_offset + static_cast<int32_t>(a)) * (1 << kLeftShift);
     const int32_t shifted2 = (data.input2_offset + static_cast<int32_t>(b)) * (1 << kLeftShift);
-    const int32_t scaled1 =
-        fixed_point::MultiplyByQuantizedMultiplierSmallerThanOneExp(shifted1, data.input1_multiplier, data.input1_shift);
-    const int32_t scaled2 =
-        fixed_point::MultiplyByQuantizedMultiplierSmallerThanOneExp(shifted2, data.input2_multiplier, data.input2_shift);
+    const int32_t scaled1 = fixed_point::MultiplyByQuantizedMultiplierSmallerThanOneExp(
+        shifted1, data.input1_multiplier, data.input1_shift);
+    const int32_t scaled2 = fixed_point::MultiplyByQuantizedMultiplierSmallerThanOneExp(
+        shifted2, data.input2_multiplier, data.input2_shift);
     return Compare<kOp>(scaled1, scaled2);
   });
 }

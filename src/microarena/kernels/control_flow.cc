@@ -40,8 +40,10 @@ Status CheckPairs(PrepareContext& context, Span<const int32_t> ours, size_t firs
     TensorView other = subgraph.tensor(static_cast<size_t>(theirs[i]));
     const TensorView& destination = into_theirs ? other : mine;
     if (destination.is_constant()) {
-      return context.Error(ErrorCode::kMalformedModel, "%s %zu pairs with a constant tensor %d of subgraph %zu, "
-                           "which a copy would overwrite", what, first + i, destination.index(),
+      return context.Error(ErrorCode::kMalformedModel,
+                           "%s %zu pairs with a constant tensor %d of subgraph %zu, "
+                           "which a copy would overwrite",
+                           what, first + i, destination.index(),
                            into_theirs ? subgraph_index : static_cast<size_t>(context.subgraph().index()));
     }
     if (mine.type() != other.type() || mine.byte_size() != other.byte_size()) {
@@ -125,8 +127,8 @@ Status IfPrepare(PrepareContext& context, const void** op_data) {
     SubgraphView subgraph = context.model().subgraph(static_cast<size_t>(branch));
     MICROARENA_RETURN_IF_ERROR(
         CheckPairs(context, context.op().inputs(), 1, static_cast<size_t>(branch), subgraph.inputs(), "input", true));
-    MICROARENA_RETURN_IF_ERROR(
-        CheckPairs(context, context.op().outputs(), 0, static_cast<size_t>(branch), subgraph.outputs(), "output", false));
+    MICROARENA_RETURN_IF_ERROR(CheckPairs(context, context.op().outputs(), 0, static_cast<size_t>(branch),
+                                          subgraph.outputs(), "output", false));
   }
   auto* data = static_cast<IfData*>(context.AllocatePersistent(sizeof(IfData), alignof(IfData)));
   if (data == nullptr) return context.OutOfMemory();
@@ -173,8 +175,8 @@ Status WhilePrepare(PrepareContext& context, const void** op_data) {
       CheckPairs(context, context.op().inputs(), 0, static_cast<size_t>(called.first), cond.inputs(), "input", true));
   MICROARENA_RETURN_IF_ERROR(
       CheckPairs(context, context.op().inputs(), 0, static_cast<size_t>(called.second), body.inputs(), "input", true));
-  MICROARENA_RETURN_IF_ERROR(
-      CheckPairs(context, context.op().outputs(), 0, static_cast<size_t>(called.second), body.outputs(), "output", false));
+  MICROARENA_RETURN_IF_ERROR(CheckPairs(context, context.op().outputs(), 0, static_cast<size_t>(called.second),
+                                        body.outputs(), "output", false));
   MICROARENA_RETURN_IF_ERROR(
       CheckPairs(context, context.op().outputs(), 0, static_cast<size_t>(called.first), cond.inputs(), "output", true));
   if (cond.outputs().empty() || cond.tensor(static_cast<size_t>(cond.outputs()[0])).byte_size() == 0) {

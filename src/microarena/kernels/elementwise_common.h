@@ -15,6 +15,7 @@
 #include "microarena/kernels/kernel.h"
 #include "microarena/kernels/reference/add.h"
 #include "microarena/kernels/reference/broadcast.h"
+#include "microarena/kernels/tensor_checks.h"
 #include "microarena/model/tensor_type.h"
 
 namespace microarena::elementwise {
@@ -117,17 +118,18 @@ inline bool SameShape(Span<const int32_t> a, Span<const int32_t> b) {
 }
 
 // Checks the operands of a unary elementwise op (activations): 1 input and 1
-// output, both INT8 or both FLOAT32, with the same element count.
-inline Status CheckUnaryOperands(const PrepareContext& context) {
-  if (context.input_count() != 1 || context.output_count() != 1 || !context.has_input(0)) {
-    return context.Error(ErrorCode::kInvalidArgument, "expects 1 input and 1 output, has %zu and %zu",
-                         context.input_count(), context.output_count());
-  }
+// output, both INT8 or both FLOAT32 (or both INT16 when `allow_int16`), with
+// the same element count.
+inline Status CheckUnaryOperands(const PrepareContext& context, bool allow_int16 = false) {
+  MICROARENA_RETURN_IF_ERROR(RequireOperands(context, 1, 1));
   const TensorView input = context.input(0);
   const TensorView output = context.output(0);
-  if (input.type() != output.type() || (input.type() != TensorType::kInt8 && input.type() != TensorType::kFloat32)) {
-    return context.Error(ErrorCode::kUnsupported, "input %s -> output %s not supported (INT8 or FLOAT32, same type)",
-                         TensorTypeName(input.type()), TensorTypeName(output.type()));
+  const bool int16_ok = allow_int16 && input.type() == TensorType::kInt16;
+  if (input.type() != output.type() ||
+      (input.type() != TensorType::kInt8 && input.type() != TensorType::kFloat32 && !int16_ok)) {
+    return context.Error(ErrorCode::kUnsupported, "input %s -> output %s not supported (%s, same type)",
+                         TensorTypeName(input.type()), TensorTypeName(output.type()),
+                         allow_int16 ? "INT8, INT16 or FLOAT32" : "INT8 or FLOAT32");
   }
   if (input.element_count() != output.element_count()) {
     return context.Error(ErrorCode::kInvalidArgument, "input tensor %d has %zu elements, output tensor %d has %zu",
@@ -137,21 +139,21 @@ inline Status CheckUnaryOperands(const PrepareContext& context) {
 }
 
 // Checks the operands of a binary elementwise op (ADD, SUB, MUL): 2 inputs
-// and 1 output, all INT8 or all FLOAT32, inputs that broadcast (numpy rules,
-// rank <= kMaxBroadcastRank) to exactly the output's shape.
-inline Status CheckBinaryOperands(const PrepareContext& context) {
-  if (context.input_count() != 2 || context.output_count() != 1 || !context.has_input(0) || !context.has_input(1)) {
-    return context.Error(ErrorCode::kInvalidArgument, "expects 2 inputs and 1 output, has %zu and %zu",
-                         context.input_count(), context.output_count());
-  }
+// and 1 output, all INT8 or all FLOAT32 (or all INT16 when `allow_int16`),
+// inputs that broadcast (numpy rules, rank <= kMaxBroadcastRank) to exactly
+// the output's shape.
+inline Status CheckBinaryOperands(const PrepareContext& context, bool allow_int16 = false) {
+  MICROARENA_RETURN_IF_ERROR(RequireOperands(context, 2, 1));
   const TensorView input1 = context.input(0);
   const TensorView input2 = context.input(1);
   const TensorView output = context.output(0);
   const TensorType type = output.type();
+  const bool int16_ok = allow_int16 && type == TensorType::kInt16;
   if (input1.type() != type || input2.type() != type ||
-      (type != TensorType::kInt8 && type != TensorType::kFloat32)) {
-    return context.Error(ErrorCode::kUnsupported, "types %s, %s -> %s not supported (all INT8 or all FLOAT32)",
-                         TensorTypeName(input1.type()), TensorTypeName(input2.type()), TensorTypeName(type));
+      (type != TensorType::kInt8 && type != TensorType::kFloat32 && !int16_ok)) {
+    return context.Error(ErrorCode::kUnsupported, "types %s, %s -> %s not supported (all %s)",
+                         TensorTypeName(input1.type()), TensorTypeName(input2.type()), TensorTypeName(type),
+                         allow_int16 ? "INT8, all INT16 or all FLOAT32" : "INT8 or all FLOAT32");
   }
   reference::BroadcastShape broadcast;
   const bool compatible = reference::MakeBroadcastShape(input1.shape().data(), input1.rank(), input2.shape().data(),

@@ -1,5 +1,5 @@
-// LEAKY_RELU: int8 (TFLM's two requantizations, one for x >= 0 and one for
-// x < 0) and float32 (x > 0 ? x : alpha * x).
+// LEAKY_RELU: int8 and int16 (TFLM's two requantizations, one for x >= 0
+// and one for x < 0) and float32 (x > 0 ? x : alpha * x).
 //
 // Multipliers (TFLM's Prepare), each computed in float then split in double:
 //   identity = s_in / s_out;  alpha = s_in * alpha / s_out (left to right).
@@ -12,14 +12,14 @@
 namespace microarena {
 namespace {
 
-// Persistent op data: 24 bytes for int8, 4 bytes (alpha) for float32.
-using QuantizedOpData = reference::LeakyReluInt8Params;
+// Persistent op data: 24 bytes for int8/int16, 4 bytes (alpha) for float32.
+using QuantizedOpData = reference::LeakyReluQuantizedParams;
 struct FloatOpData {
   float alpha = 0.0f;
 };
 
 Status Prepare(PrepareContext& context, const void** op_data) {
-  MICROARENA_RETURN_IF_ERROR(elementwise::CheckUnaryOperands(context));
+  MICROARENA_RETURN_IF_ERROR(elementwise::CheckUnaryOperands(context, /*allow_int16=*/true));
   const TensorView input = context.input(0);
   const TensorView output = context.output(0);
   // The schema's default alpha when the options are absent.
@@ -73,9 +73,12 @@ Status Eval(EvalContext& context, const void* op_data) {
   if (input->type == TensorType::kFloat32) {
     reference::LeakyReluFloat(static_cast<const FloatOpData*>(op_data)->alpha, count, input->As<const float>(),
                               output->As<float>());
+  } else if (input->type == TensorType::kInt16) {
+    reference::LeakyReluQuantized(*static_cast<const QuantizedOpData*>(op_data), count, input->As<const int16_t>(),
+                                  output->As<int16_t>());
   } else {
-    reference::LeakyReluInt8(*static_cast<const QuantizedOpData*>(op_data), count, input->As<const int8_t>(),
-                             output->As<int8_t>());
+    reference::LeakyReluQuantized(*static_cast<const QuantizedOpData*>(op_data), count, input->As<const int8_t>(),
+                                  output->As<int8_t>());
   }
   return OkStatus();
 }

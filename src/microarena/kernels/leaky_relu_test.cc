@@ -76,9 +76,9 @@ TEST(LeakyReluPrepareTest, RejectsBadTypesShapesAndQuantization) {
   OneOpModel mixed(BuiltinOp::kLeakyRelu, {Tensor(TensorType::kInt8, {2}, 1.0f, 0)},
                    Tensor(TensorType::kFloat32, {2}), LeakyReluAlpha(0.5f));
   EXPECT_EQ(mixed.Prepare().code(), ErrorCode::kUnsupported);
-  OneOpModel int16(BuiltinOp::kLeakyRelu, {Tensor(TensorType::kInt16, {2}, 1.0f, 0)},
-                   Tensor(TensorType::kInt16, {2}, 1.0f, 0), LeakyReluAlpha(0.5f));
-  EXPECT_EQ(int16.Prepare().code(), ErrorCode::kUnsupported);
+  OneOpModel int32(BuiltinOp::kLeakyRelu, {Tensor(TensorType::kInt32, {2}, 1.0f, 0)},
+                   Tensor(TensorType::kInt32, {2}, 1.0f, 0), LeakyReluAlpha(0.5f));
+  EXPECT_EQ(int32.Prepare().code(), ErrorCode::kUnsupported);
   OneOpModel count(BuiltinOp::kLeakyRelu, {Tensor(TensorType::kFloat32, {2})}, Tensor(TensorType::kFloat32, {3}),
                    LeakyReluAlpha(0.5f));
   EXPECT_EQ(count.Prepare().code(), ErrorCode::kInvalidArgument);

@@ -26,7 +26,8 @@ Status RequireGraph(PrepareContext& context) {
 }
 
 Status RequireResourceId(PrepareContext& context, size_t input) {
-  if (!context.has_input(input)) return context.Error(ErrorCode::kMalformedModel, "input %zu (the variable) is missing", input);
+  if (!context.has_input(input))
+    return context.Error(ErrorCode::kMalformedModel, "input %zu (the variable) is missing", input);
   TensorView id = context.input(input);
   if ((id.type() != TensorType::kResource && id.type() != TensorType::kInt32) || id.element_count() != 1) {
     return context.Error(ErrorCode::kMalformedModel, "input %zu must be one RESOURCE id (it is %s with %zu elements)",
@@ -56,8 +57,8 @@ Status VarHandlePrepare(PrepareContext& context, const void** op_data) {
   if (data == nullptr) return context.OutOfMemory();
   *data = id;
   // The output points at the id (a tensor of the op data, never planned).
-  EvalTensor* tensor =
-      context.graph()->tensor(static_cast<size_t>(context.subgraph().index()), static_cast<size_t>(context.output_index(0)));
+  EvalTensor* tensor = context.graph()->tensor(static_cast<size_t>(context.subgraph().index()),
+                                               static_cast<size_t>(context.output_index(0)));
   tensor->data = reinterpret_cast<uint8_t*>(data);
   *op_data = data;
   return OkStatus();
@@ -75,20 +76,22 @@ Status VarHandleEval(EvalContext& context, const void* op_data) {
 Status AssignVariablePrepare(PrepareContext& context, const void** op_data) {
   MICROARENA_RETURN_IF_ERROR(RequireGraph(context));
   if (context.input_count() != 2 || context.output_count() != 0) {
-    return context.Error(ErrorCode::kMalformedModel, "ASSIGN_VARIABLE takes 2 inputs and no output (it has %zu and %zu)",
-                         context.input_count(), context.output_count());
+    return context.Error(ErrorCode::kMalformedModel,
+                         "ASSIGN_VARIABLE takes 2 inputs and no output (it has %zu and %zu)", context.input_count(),
+                         context.output_count());
   }
   MICROARENA_RETURN_IF_ERROR(RequireResourceId(context, 0));
   if (!context.has_input(1)) return context.Error(ErrorCode::kMalformedModel, "input 1 (the value) is missing");
   // The id is known now when a VAR_HANDLE of this subgraph made it; an id
   // that comes from another subgraph is only known at eval, and its buffer
   // must have been allocated by another ASSIGN_VARIABLE (as in TFLM).
-  const EvalTensor* id =
-      context.graph()->tensor(static_cast<size_t>(context.subgraph().index()), static_cast<size_t>(context.input_index(0)));
+  const EvalTensor* id = context.graph()->tensor(static_cast<size_t>(context.subgraph().index()),
+                                                 static_cast<size_t>(context.input_index(0)));
   if (id->data != nullptr) {
     TensorView value = context.input(1);
     uint8_t fill = 0;
-    if (value.quantization().is_quantized()) fill = static_cast<uint8_t>(static_cast<int8_t>(value.quantization().zero_point(0)));
+    if (value.quantization().is_quantized())
+      fill = static_cast<uint8_t>(static_cast<int8_t>(value.quantization().zero_point(0)));
     int32_t resource = 0;
     std::memcpy(&resource, id->data, sizeof(resource));
     MICROARENA_RETURN_IF_ERROR(context.graph()->AllocateResource(resource, value.byte_size(), fill));
@@ -137,9 +140,8 @@ Status ReadVariableEval(EvalContext& context, const void* op_data) {
   const size_t bytes = (output->element_count() * TensorTypeBits(output->type) + 7) / 8;
   Span<uint8_t> buffer = context.graph()->resource(id);
   if (buffer.size() != bytes) {
-    return Status::Error(ErrorCode::kInvalidArgument,
-                         "resource variable %d holds %zu bytes but the output needs %zu%s", id, buffer.size(), bytes,
-                         buffer.empty() ? " (no ASSIGN_VARIABLE sized it)" : "");
+    return Status::Error(ErrorCode::kInvalidArgument, "resource variable %d holds %zu bytes but the output needs %zu%s",
+                         id, buffer.size(), bytes, buffer.empty() ? " (no ASSIGN_VARIABLE sized it)" : "");
   }
   std::memcpy(output->data, buffer.data(), bytes);
   return OkStatus();
@@ -148,7 +150,8 @@ Status ReadVariableEval(EvalContext& context, const void* op_data) {
 }  // namespace
 
 const KernelRegistration kVarHandleKernel = {BuiltinOp::kVarHandle, VarHandlePrepare, VarHandleEval};
-const KernelRegistration kAssignVariableKernel = {BuiltinOp::kAssignVariable, AssignVariablePrepare, AssignVariableEval};
+const KernelRegistration kAssignVariableKernel = {BuiltinOp::kAssignVariable, AssignVariablePrepare,
+                                                  AssignVariableEval};
 const KernelRegistration kReadVariableKernel = {BuiltinOp::kReadVariable, ReadVariablePrepare, ReadVariableEval};
 
 }  // namespace microarena

@@ -1,5 +1,6 @@
-// SUB: int8 (TFLM's left-shift-20 rescaling, multipliers computed in float as
-// TFLM's SUB does) and float32, fused activation, broadcasting up to rank 6.
+// SUB: int8 and int16 (TFLM's general rescaling, left shift 20 or 15, with
+// multipliers computed in float as TFLM's SUB does) and float32, fused
+// activation, broadcasting up to rank 6.
 // The shared code is in add_sub_common.h.
 #include "microarena/kernels/add_sub_common.h"
 #include "microarena/kernels/overlap.h"

@@ -42,8 +42,8 @@ namespace {
 
 struct Frame {
   uint32_t subgraph = 0;
-  uint32_t op = 0;        // the op being walked
-  uint8_t calls_done = 0; // called subgraphs of `op` already walked (0, 1 or 2)
+  uint32_t op = 0;         // the op being walked
+  uint8_t calls_done = 0;  // called subgraphs of `op` already walked (0, 1 or 2)
   bool op_begun = false;
   int32_t op_scope = 0;
 };
@@ -69,8 +69,7 @@ Result<int32_t> WalkCallGraph(const ModelView& model, CallGraphVisitor& visitor)
     if (!frame.op_begun) {
       if (scope >= kMaxSteps - 1) {
         return Status::Error(ErrorCode::kUnsupported,
-                             "the model's subgraphs unroll to more than %d steps (ops and subgraph calls)",
-                             kMaxSteps);
+                             "the model's subgraphs unroll to more than %d steps (ops and subgraph calls)", kMaxSteps);
       }
       frame.op_scope = ++scope;
       frame.op_begun = true;
@@ -89,8 +88,7 @@ Result<int32_t> WalkCallGraph(const ModelView& model, CallGraphVisitor& visitor)
       }
       if (scope >= kMaxSteps - 1) {
         return Status::Error(ErrorCode::kUnsupported,
-                             "the model's subgraphs unroll to more than %d steps (ops and subgraph calls)",
-                             kMaxSteps);
+                             "the model's subgraphs unroll to more than %d steps (ops and subgraph calls)", kMaxSteps);
       }
       ++scope;
       ++depth;

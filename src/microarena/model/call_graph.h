@@ -85,8 +85,8 @@ class CallGraphVisitor {
 
 // Walks the model from subgraph 0. Returns the last scope (TFLM's final
 // allocation scope count), which is also the number of steps microarena
-// plans over (its steps are TFLM's scopes minus one; see analysis/lifetimes.h). Errors: nesting deeper than kMaxCallDepth (or a cycle), more
-// than kMaxSteps scopes, or the visitor's own error.
+// plans over (its steps are TFLM's scopes minus one; see analysis/lifetimes.h). Errors: nesting deeper than
+// kMaxCallDepth (or a cycle), more than kMaxSteps scopes, or the visitor's own error.
 Result<int32_t> WalkCallGraph(const ModelView& model, CallGraphVisitor& visitor);
 
 }  // namespace microarena

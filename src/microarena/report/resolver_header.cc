@@ -72,7 +72,8 @@ Result<std::string> ModelResolverHeader(const ModelView& model, const std::strin
       "inline constexpr const microarena::KernelRegistration* kModelKernels[] = {{\n",
       guard, namespace_name);
   for (const NamedKernel* named : chosen) {
-    out += fmt::format("    &microarena::{},  // {}\n", named->symbol, BuiltinOpName(static_cast<int32_t>(named->kernel->op)));
+    out += fmt::format("    &microarena::{},  // {}\n", named->symbol,
+                       BuiltinOpName(static_cast<int32_t>(named->kernel->op)));
   }
   if (chosen.empty()) out += "    nullptr,  // the model has no builtin op\n";
   out += fmt::format(

@@ -135,8 +135,8 @@ Result<PrepareRequests> CollectPrepareRequests(const ModelView& model, const OpR
   return requests;
 }
 
-Result<SharedArenaFigures> MeasureSharedArena(const std::vector<const ModelView*>& models,
-                                              const OpResolver& resolver, const InterpreterOptions& options) {
+Result<SharedArenaFigures> MeasureSharedArena(const std::vector<const ModelView*>& models, const OpResolver& resolver,
+                                              const InterpreterOptions& options) {
   size_t size = size_t{1} << 20;
   for (;;) {
     HostArena buffer(size);
@@ -272,7 +272,8 @@ Result<RunResult> RunModel(const ModelView& model, const OpResolver& resolver, c
   for (int r = 0; r < repeat; ++r) {
     MICROARENA_RETURN_IF_ERROR(interpreter.ResetVariableTensors());
     for (size_t i = 0; i < result.inputs.size(); ++i) {
-      if (!result.inputs[i].empty()) std::memcpy(interpreter.input(i)->data, result.inputs[i].data(), result.inputs[i].size());
+      if (!result.inputs[i].empty())
+        std::memcpy(interpreter.input(i)->data, result.inputs[i].data(), result.inputs[i].size());
     }
     auto start = std::chrono::steady_clock::now();
     MICROARENA_RETURN_IF_ERROR(interpreter.Invoke());

@@ -82,7 +82,10 @@ struct OverlapRecord {
 class Interpreter::PrepareContextImpl final : public PrepareContext {
  public:
   PrepareContextImpl(Interpreter& interpreter, size_t subgraph_index, size_t op_index, size_t scratch_stride)
-      : interpreter_(interpreter), subgraph_index_(subgraph_index), op_index_(op_index), scratch_stride_(scratch_stride) {}
+      : interpreter_(interpreter),
+        subgraph_index_(subgraph_index),
+        op_index_(op_index),
+        scratch_stride_(scratch_stride) {}
   const ModelView& model() const override { return interpreter_.model_; }
   SubgraphView subgraph() const override { return interpreter_.model_.subgraph(subgraph_index_); }
   GraphContext* graph() override { return &interpreter_.graph_; }
@@ -90,8 +93,8 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
   void* AllocatePersistent(size_t bytes, size_t alignment) override {
     const size_t arena_alignment = interpreter_.arena_.granule();
     if (!IsPowerOfTwo(alignment) || alignment > 64) {
-      last_error_ = Error(ErrorCode::kInvalidArgument, "op data alignment %zu is not a power of two up to 64",
-                          alignment);
+      last_error_ =
+          Error(ErrorCode::kInvalidArgument, "op data alignment %zu is not a power of two up to 64", alignment);
       return nullptr;
     }
     // Stricter than the arena (e.g. 8 in a 4-aligned arena): take the extra
@@ -129,8 +132,8 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
     // lifetimes span whole subgraph calls; docs/control_flow.md).
     if (!interpreter_.options_.allow_overlap || interpreter_.model_.subgraph_count() != 1) return OkStatus();
     if (input >= input_count() || output >= output_count() || !has_input(input)) {
-      return Error(ErrorCode::kInternal, "overlap declared for input %zu and output %zu of %zu and %zu", input,
-                   output, input_count(), output_count());
+      return Error(ErrorCode::kInternal, "overlap declared for input %zu and output %zu of %zu and %zu", input, output,
+                   input_count(), output_count());
     }
     Result<uint8_t*> entry =
         interpreter_.arena_.AllocateTemp(AlignUpUnchecked(sizeof(OverlapRecord), interpreter_.arena_.granule()));
@@ -139,8 +142,8 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
       return status.Prefix("overlap declaration");
     }
     OverlapRecord record;
-    record.declaration = OverlapDeclaration{static_cast<int32_t>(op_index_), input_index(input),
-                                            output_index(output), min_displacement_bytes};
+    record.declaration = OverlapDeclaration{static_cast<int32_t>(op_index_), input_index(input), output_index(output),
+                                            min_displacement_bytes};
     std::memcpy(*entry, &record, sizeof(record));
     ++interpreter_.overlap_declaration_count_;
     return OkStatus();
@@ -228,9 +231,9 @@ Status Interpreter::GraphImpl::AllocateResource(int32_t id, size_t bytes, uint8_
 Status Interpreter::GraphImpl::CountLoopTurn() {
   const size_t limit = interpreter_.options_.max_loop_iterations;
   if (limit != 0 && ++interpreter_.loop_turns_ > limit) {
-    return Status::Error(ErrorCode::kInvalidArgument,
-                         "WHILE loops took more than %zu turns in this Invoke (InterpreterOptions::max_loop_iterations)",
-                         limit);
+    return Status::Error(
+        ErrorCode::kInvalidArgument,
+        "WHILE loops took more than %zu turns in this Invoke (InterpreterOptions::max_loop_iterations)", limit);
   }
   return OkStatus();
 }
@@ -329,7 +332,8 @@ Status Interpreter::AllocateTailStructures() {
   for (size_t sg = 0; sg < model_.subgraph_count(); ++sg) {
     SubgraphView subgraph = model_.subgraph(sg);
     op_count_ += subgraph.operator_count();
-    for (size_t o = 0; o < subgraph.operator_count(); ++o) var_handles += subgraph.op(o).code() == BuiltinOp::kVarHandle;
+    for (size_t o = 0; o < subgraph.operator_count(); ++o)
+      var_handles += subgraph.op(o).code() == BuiltinOp::kVarHandle;
   }
   size_t bytes = 0;
   if (!CheckedMul(tensor_count_, sizeof(EvalTensor), &bytes)) {
@@ -424,8 +428,8 @@ Status Interpreter::UnsupportedOp(size_t subgraph_index, size_t op_index) const 
                          "name with OpResolver::WithCustom (inputs: %s; outputs: %s)",
                          where, op_index, op.name(), inputs, outputs);
   }
-  return Status::Error(ErrorCode::kUnsupported, "%sop %zu (%s): no kernel for this op (inputs: %s; outputs: %s)",
-                       where, op_index, op.name(), inputs, outputs);
+  return Status::Error(ErrorCode::kUnsupported, "%sop %zu (%s): no kernel for this op (inputs: %s; outputs: %s)", where,
+                       op_index, op.name(), inputs, outputs);
 }
 
 Status Interpreter::PrepareOps() {
@@ -453,8 +457,7 @@ Status Interpreter::PlanAndCommit() {
   // The scratch table goes in the tail before planning, so that the tail is
   // final when temp peaks: this makes arena_used_bytes() exact.
   if (scratch_count_ > 0) {
-    Result<uint8_t*> table =
-        AllocatePersistentFor(scratch_count_ * sizeof(uint32_t), PersistentUse::kScratchHandles);
+    Result<uint8_t*> table = AllocatePersistentFor(scratch_count_ * sizeof(uint32_t), PersistentUse::kScratchHandles);
     if (!table.ok()) return Status(table.status()).Prefix("scratch table");
     scratch_offsets_ = reinterpret_cast<uint32_t*>(*table);
   }
@@ -541,9 +544,9 @@ Status Interpreter::PlanAndCommit() {
   static const GreedyTflmPlanner kGreedyTflm;
   static const GreedyPlanner kGreedy;
   const Planner& planner = options_.custom_planner != nullptr ? *options_.custom_planner
-                           : choice == PlannerChoice::kLinear   ? static_cast<const Planner&>(kLinear)
-                           : choice == PlannerChoice::kGreedy   ? static_cast<const Planner&>(kGreedy)
-                                                                : static_cast<const Planner&>(kGreedyTflm);
+                           : choice == PlannerChoice::kLinear ? static_cast<const Planner&>(kLinear)
+                           : choice == PlannerChoice::kGreedy ? static_cast<const Planner&>(kGreedy)
+                                                              : static_cast<const Planner&>(kGreedyTflm);
   if (options_.custom_planner != nullptr) planner_used_ = PlannerChoice::kCustom;
   PlanningProblem problem;
   problem.buffers = Span<const BufferRequest>(requests, *count);
@@ -551,8 +554,8 @@ Status Interpreter::PlanAndCommit() {
   // Offline offsets that share bytes are the model's own only when the caller
   // says so, and only in OfflineMemoryAllocation: an overlap plan's shared
   // bytes stay under the kernels' permissions.
-  problem.trust_fixed_overlaps = options_.trust_offline_plan && choice == PlannerChoice::kOffline &&
-                                 offline_name == kOfflinePlanMetadataName;
+  problem.trust_fixed_overlaps =
+      options_.trust_offline_plan && choice == PlannerChoice::kOffline && offline_name == kOfflinePlanMetadataName;
   if (overlap_declaration_count_ > 0) {
     Result<uint8_t*> memory = arena_.AllocateTemp(overlap_declaration_count_ * sizeof(OverlapPermission));
     if (!memory.ok()) return Status(memory.status()).Prefix("overlap permissions");
@@ -572,10 +575,10 @@ Status Interpreter::PlanAndCommit() {
   if (!workspace.ok()) return Status(workspace.status()).Prefix("planner working memory");
   auto* offsets = reinterpret_cast<size_t*>(*offsets_memory);
   PlanSummary summary;
-  MICROARENA_RETURN_IF_ERROR(planner.Plan(problem, Span<uint8_t>(*workspace, workspace_bytes),
-                                          Span<size_t>(offsets, *count), &summary));
-  MICROARENA_RETURN_IF_ERROR(ComputeLowerBound(problem.buffers, Span<uint8_t>(*workspace, workspace_bytes),
-                                               &lower_bound_bytes_));
+  MICROARENA_RETURN_IF_ERROR(
+      planner.Plan(problem, Span<uint8_t>(*workspace, workspace_bytes), Span<size_t>(offsets, *count), &summary));
+  MICROARENA_RETURN_IF_ERROR(
+      ComputeLowerBound(problem.buffers, Span<uint8_t>(*workspace, workspace_bytes), &lower_bound_bytes_));
   // A plan that lets buffers share bytes, or one from the caller's planner,
   // is verified before any address comes from it.
   if (!problem.overlaps.empty() || options_.custom_planner != nullptr || choice == PlannerChoice::kOffline) {
@@ -599,7 +602,8 @@ Status Interpreter::PlanAndCommit() {
       return Status::Error(ErrorCode::kOutOfMemory, "buffer %zu at offset %zu is beyond 4 GiB", i, offsets[i]);
     }
     if (request.kind == BufferKind::kTensor) {
-      const size_t first = request.subgraph_index == 0 ? 0 : FirstTensorOf(model_, static_cast<size_t>(request.subgraph_index));
+      const size_t first =
+          request.subgraph_index == 0 ? 0 : FirstTensorOf(model_, static_cast<size_t>(request.subgraph_index));
       tensors_[first + static_cast<size_t>(request.owner_index)].data = arena_.head_start() + offsets[i];
     } else {
       scratch_offsets_[scratch_seen++] = static_cast<uint32_t>(offsets[i]);

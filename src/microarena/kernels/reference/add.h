@@ -1,8 +1,8 @@
 // Quantized and float ADD and SUB, elementwise, as TFLite's reference kernels.
 //
-// Quantized (int8): both inputs are brought to a common scale with extra
-// precision before they are added:
-//   1. x = (q - zero_point) << left_shift       (left_shift = 20 for int8)
+// Quantized (int8, int16): both inputs are brought to a common scale with
+// extra precision before they are added:
+//   1. x = (q - zero_point) << left_shift       (20 for int8, 15 for int16)
 //   2. x_scaled = x * input_multiplier          (each < 1: input scale over
 //                                                twice the larger input scale)
 //   3. sum = x1_scaled +/- x2_scaled
@@ -42,8 +42,9 @@ struct FloatActivationRange {
 
 // One quantized ADD (kSubtract = false) or SUB (kSubtract = true) element.
 // Plain int32 arithmetic is safe here, unlike in the other kernels: Prepare
-// keeps zero points within int8 (|q - zp| <= 255, 255 * 2^20 < 2^28) and
-// every multiplier below one, so no step can pass 2^29.
+// keeps zero points within the type (int8: |q - zp| <= 255, 255 * 2^20 <
+// 2^28; int16: |q - zp| <= 65535, 65535 * 2^15 < 2^31) and every multiplier
+// below one, so each scaled input stays below 2^30 and their sum below 2^31.
 template <bool kSubtract, typename T>
 inline T AddQuantizedElement(T x, T y, const AddQuantizedParams& p) {
   using fixed_point::MultiplyByQuantizedMultiplierSmallerThanOneExp;

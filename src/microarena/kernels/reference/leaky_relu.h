@@ -2,7 +2,8 @@
 //
 // Float: y = x > 0 ? x : x * alpha (alpha may be negative or above 1, so
 // this is not max(x, alpha * x)).
-// Quantized (int8): x = q - input_zero_point, then one of two requantizations
+// Quantized (int8, int16): x = q - input_zero_point, then one of two
+// requantizations
 //   x >= 0:  y = MultiplyByQuantizedMultiplier(x, M_identity, shift_identity)
 //   x <  0:  y = +-MultiplyByQuantizedMultiplier(x, |M_alpha|, shift_alpha)
 // with M_identity * 2^shift = s_in / s_out and M_alpha * 2^shift =
@@ -15,12 +16,13 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 #include "microarena/kernels/fixed_point.h"
 
 namespace microarena::reference {
 
-struct LeakyReluInt8Params {
+struct LeakyReluQuantizedParams {
   int32_t input_zero_point = 0;
   int32_t output_zero_point = 0;
   int32_t identity_multiplier = 0;  // s_in / s_out as mantissa ...
@@ -29,7 +31,8 @@ struct LeakyReluInt8Params {
   int32_t alpha_shift = 0;
 };
 
-inline void LeakyReluInt8(const LeakyReluInt8Params& p, size_t count, const int8_t* input, int8_t* output) {
+template <typename T>
+inline void LeakyReluQuantized(const LeakyReluQuantizedParams& p, size_t count, const T* input, T* output) {
   const bool alpha_negative = p.alpha_multiplier < 0;
   const int32_t alpha_magnitude = alpha_negative ? -p.alpha_multiplier : p.alpha_multiplier;
   for (size_t i = 0; i < count; ++i) {
@@ -44,7 +47,8 @@ inline void LeakyReluInt8(const LeakyReluInt8Params& p, size_t count, const int8
       const int32_t scaled = fixed_point::MultiplyByQuantizedMultiplier(x, alpha_magnitude, p.alpha_shift);
       y = fixed_point::WrappingAdd(y, alpha_negative ? fixed_point::WrappingNegate(scaled) : scaled);
     }
-    output[i] = static_cast<int8_t>(std::clamp<int32_t>(y, -128, 127));
+    output[i] = static_cast<T>(
+        std::clamp<int32_t>(y, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
   }
 }
 
