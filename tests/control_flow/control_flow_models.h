@@ -22,7 +22,7 @@ struct ControlFlowModel {
 // again after it; `condition` picks the branch.
 ControlFlowModel IfModel(bool condition);
 // WHILE that adds a constant to a vector until a counter reaches `limit`
-// (cond: LESS; body: two ADDs), int8 and int32 tensors.
+// (cond: LESS; body: two ADDs): a float32 counter and an int8 vector.
 ControlFlowModel WhileModel(int32_t limit);
 // CALL_ONCE whose init subgraph sets a resource variable (int8) that the
 // main subgraph reads, adds its input to and writes back.
