@@ -1,12 +1,21 @@
 #!/usr/bin/env bash
 # The Cortex-M4 target: cross-compiles the firmware of examples/cortex_m (-Os,
-# Cortex-M4F) for the demo model and, when the shared data is present,
-# kws_ref_model; runs each under QEMU (mps2-an386, semihosting); checks that
-# its outputs equal `microarena run --seed 1` on the host byte for byte; and
-# prints the flash/RAM split from arm-none-eabi-size and the link map.
+# Cortex-M4F) for the demo model and every model of the shared data; runs
+# each under QEMU (mps2-an386, semihosting, -icount shift=0 so the board's
+# timer counts instructions) and checks, per model:
+#  - its outputs equal `microarena run --seed 1` on the host byte for byte,
+#    and the golden outputs where the shared data has them;
+#  - the arena header's kTensorArenaSize is the device's minimum (the
+#    firmware finds that the used size works and one alignment step less
+#    fails);
+#  - arena + peak stack is below TFLM's minimum arena on the same board
+#    (golden/tflm_arena_cortex_m4.csv) + TFLM's Invoke stack (640 B, kws).
+# Prints arena, stack per phase, RAM, instructions per Invoke, and the
+# flash/RAM split from arm-none-eabi-size and the link map.
 #   scripts/cortex_m.sh        (uses build/release's CLI, building it if missing)
 # Environment: MICROARENA_HOST_CLI (a host CLI), MICROARENA_SHARED_DIR,
-# MICROARENA_QEMU_TIMEOUT (seconds per run, default 300).
+# MICROARENA_QEMU_TIMEOUT (seconds per run, default 300),
+# MICROARENA_CORTEX_M_MODELS (space-separated shared model names: only these).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
@@ -23,14 +32,19 @@ build=build/cortex_m
 mkdir -p "$build/models"
 "$host_cli" demo-model -o "$build/models/demo.tflite" >/dev/null
 declare -A model_paths=([demo]=$root/$build/models/demo.tflite)
-shared=${MICROARENA_SHARED_DIR:-../shared}
-if [[ -f $shared/models/kws_ref_model.tflite ]]; then
-  model_paths[kws_ref_model]=$(realpath "$shared/models/kws_ref_model.tflite")
-else
-  echo "cortex_m: SKIPPED kws_ref_model: no shared data at $shared (set MICROARENA_SHARED_DIR)"
-fi
 names=(demo)
-[[ -n ${model_paths[kws_ref_model]:-} ]] && names+=(kws_ref_model)
+shared=${MICROARENA_SHARED_DIR:-../shared}
+if [[ -d $shared/models ]]; then
+  shared=$(realpath "$shared")
+  for path in "$shared"/models/*.tflite; do
+    name=$(basename "$path" .tflite)
+    if [[ -n ${MICROARENA_CORTEX_M_MODELS:-} && " $MICROARENA_CORTEX_M_MODELS " != *" $name "* ]]; then continue; fi
+    model_paths[$name]=$path
+    names+=("$name")
+  done
+else
+  echo "cortex_m: SKIPPED the shared models: no shared data at $shared (set MICROARENA_SHARED_DIR)"
+fi
 models=""
 for name in "${names[@]}"; do models+="${models:+;}$name=${model_paths[$name]}"; done
 
@@ -41,18 +55,20 @@ cmake -S examples/cortex_m -B "$build" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/arm-n
 cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)"
 
 status=0
+summary=$build/summary.txt
+printf '%-24s %8s %8s %8s %6s %6s %6s %8s %8s %6s %12s\n' model header minimum persist load alloc invoke ram tflm_ram ratio instructions >"$summary"
 for name in "${names[@]}"; do
   echo "== cortex_m: $name under qemu-system-arm -M mps2-an386"
   elf=$build/firmware_$name.elf
   log=$build/$name.qemu.txt
-  if ! timeout "${MICROARENA_QEMU_TIMEOUT:-300}" qemu-system-arm -M mps2-an386 -kernel "$elf" \
+  if ! timeout "${MICROARENA_QEMU_TIMEOUT:-300}" qemu-system-arm -M mps2-an386 -icount shift=0 -kernel "$elf" \
       -semihosting-config enable=on,target=native -nographic -monitor none -serial none >"$log" 2>&1; then
     echo "!! $name: the firmware failed or timed out:" >&2
     cat "$log" >&2
     status=1
     continue
   fi
-  grep -E "^(model|arena|stack|ram):" "$log" | sed 's/^/   device: /'
+  grep -E "^(model|arena|minimum|stack|ram|instructions):" "$log" | sed 's/^/   device: /'
   host_dir=$build/host_$name
   mkdir -p "$host_dir"
   rm -f "$host_dir"/output_*.bin
@@ -63,20 +79,6 @@ for name in "${names[@]}"; do
   for ((i = 0; i < count; ++i)); do
     echo "output $i: $(od -An -v -tx1 "$host_dir/output_$i.bin" | tr -d ' \n')" >>"$expected"
   done
-  # RAM against TFLM on the same board: its minimum arena for the model
-  # (golden/tflm_arena_cortex_m4.csv) plus its Invoke stack at -Os (640 B for
-  # kws, measured the same way); microarena's arena + peak stack must be lower.
-  tflm_arena=$(awk -F, -v m="${model_paths[$name]##*/}" '$1 ".tflite" == m {print $2}'     "$shared/golden/tflm_arena_cortex_m4.csv" 2>/dev/null | head -1)
-  ram=$(sed -n 's/^ram: .* = \([0-9]*\)$/\1/p' "$log")
-  if [[ -n $tflm_arena && $name == kws_ref_model ]]; then
-    tflm_ram=$((tflm_arena + 640))
-    if [[ -z $ram || $ram -ge $tflm_ram ]]; then
-      echo "!! $name: arena + peak stack ${ram:-?} B is not below TFLM's $tflm_ram B" >&2
-      status=1
-    else
-      echo "   $name: arena + peak stack $ram B, TFLM $tflm_ram B ($(awk -v a="$ram" -v b="$tflm_ram" 'BEGIN {printf "%.3f", a / b}') x)"
-    fi
-  fi
   if diff <(grep "^output " "$log") "$expected" >/dev/null && grep -q "^ok$" "$log"; then
     echo "   $name: $count output(s), $(cat "$host_dir"/output_*.bin | wc -c) bytes, identical to the host run"
   else
@@ -84,7 +86,56 @@ for name in "${names[@]}"; do
     diff <(grep "^output " "$log") "$expected" | head -10 >&2 || true
     status=1
   fi
+  golden=$shared/golden/$name/seed1
+  if [[ -d $golden ]]; then
+    for ((i = 0; i < count; ++i)); do
+      if ! cmp -s "$host_dir/output_$i.bin" "$golden/output_$i.bin"; then
+        echo "!! $name: output $i differs from TFLM's golden $golden/output_$i.bin" >&2
+        status=1
+      fi
+    done
+    echo "   $name: outputs identical to TFLM's goldens"
+  fi
+
+  # The header's arena must be the device's minimum, to the byte.
+  header=$(sed -n 's/^arena: size \([0-9]*\) .*/\1/p' "$log")
+  minimum=$(sed -n 's/^minimum: \([0-9]*\) works.*/\1/p' "$log")
+  persistent=$(sed -n 's/^arena: .* persistent \([0-9]*\) .*/\1/p' "$log")
+  read -r load alloc invoke < <(sed -n 's/^stack: load_model \([0-9]*\) allocate_tensors \([0-9]*\) invoke \([0-9]*\)$/\1 \2 \3/p' "$log")
+  ram=$(sed -n 's/^ram: .* = \([0-9]*\)$/\1/p' "$log")
+  instructions=$(sed -n 's/^instructions: invoke \([0-9]*\) .*/\1/p' "$log")
+  per_tick=$(sed -n 's/^instructions: .* x \([0-9.]*\) per tick.*/\1/p' "$log")
+  if [[ -z $minimum || $header != "$minimum" ]]; then
+    echo "!! $name: the header reserves ${header:-?} B but the device's minimum arena is ${minimum:-?} B" >&2
+    status=1
+  else
+    echo "   $name: header arena $header B = the device's minimum"
+  fi
+  # The timer must count instructions: 40 per tick at 25 MHz with -icount shift=0.
+  if [[ -z $per_tick ]] || ! awk -v f="$per_tick" 'BEGIN {exit !(f > 39.9 && f < 40.1)}'; then
+    echo "!! $name: the timer counted ${per_tick:-?} instructions per tick on a known loop (expected 40)" >&2
+    status=1
+  fi
+  # RAM against TFLM on the same board: its minimum arena for the model plus
+  # its Invoke stack at -Os (640 B, measured on kws the same way).
+  tflm_arena=$(awk -F, -v m="$name" '$1 == m {print $2}' "$shared/golden/tflm_arena_cortex_m4.csv" 2>/dev/null | head -1)
+  tflm_ram=- ratio=-
+  if [[ -n $tflm_arena ]]; then
+    tflm_ram=$((tflm_arena + 640))
+    ratio=$(awk -v a="$ram" -v b="$tflm_ram" 'BEGIN {printf "%.3f", a / b}')
+    if [[ -z $ram || $ram -ge $tflm_ram ]]; then
+      echo "!! $name: arena + peak stack ${ram:-?} B is not below TFLM's $tflm_ram B" >&2
+      status=1
+    else
+      echo "   $name: arena + peak stack $ram B, TFLM $tflm_ram B (${ratio} x)"
+    fi
+  fi
+  printf '%-24s %8s %8s %8s %6s %6s %6s %8s %8s %6s %12s\n' "$name" "$header" "$minimum" "$persistent" "$load" "$alloc" \
+    "$invoke" "$ram" "$tflm_ram" "$ratio" "$instructions" >>"$summary"
 done
+
+echo "== cortex_m: per model (bytes; stack per phase; ram = arena + peak stack; tflm_ram = TFLM's arena + 640)"
+cat "$summary"
 
 echo "== cortex_m: firmware size (arm-none-eabi-size; split from the link map)"
 for name in "${names[@]}"; do

@@ -5,15 +5,18 @@
 // header was measured with; at start-up the model's SHA-256 is checked
 // against the header's). Inputs come from the same deterministic generator
 // as `microarena run --seed 1` on the host, so the outputs can be compared
-// byte for byte. Prints the arena figures and every output as hex over
-// semihosting:
+// byte for byte. Prints over semihosting:
 //   model: 53936 bytes, 13 ops, SHA-256 as in the arena header
-//   arena: size 23344 used 16624 persistent 1008 head 15616 temp_peak 2160
-//   stack: load_model 312 allocate_tensors 1184 invoke 744
-//   ram: arena 23344 + peak stack 1184 = 24528
+//   arena: size 20112 used 20112 persistent 4112 head 16000 temp_peak 1600
+//   minimum: 20112 works, 20096 fails (out of memory)
+//   stack: load_model 560 allocate_tensors 956 invoke 456
+//   ram: arena 20112 + peak stack 956 = 21068
+//   instructions: invoke 12345678 (timer ticks 308641 x 40.00 per tick)
 //   output 0: 8080...
 //   ok
-// and exits with status 0 (1 on any error, with the message).
+// and exits with status 0 (1 on any error, with the message). "minimum" is
+// the device's own answer to "how big must the arena be": AllocateTensors in
+// an arena of the used size, and again one alignment step smaller.
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -56,6 +59,51 @@ size_t StackUsedBelow(uintptr_t caller_sp) {
   const uint32_t* word = __stack_limit;
   while (*word == kStackPaint && reinterpret_cast<uintptr_t>(word) < caller_sp) ++word;
   return caller_sp - reinterpret_cast<uintptr_t>(word);
+}
+
+// Instructions, counted with the board's CMSDK APB timer 0 (a 32-bit down
+// counter on the 25 MHz system clock). Under `qemu-system-arm -icount
+// shift=0` virtual time advances 1 ns per instruction, so one tick is 40
+// instructions; the factor is measured, not assumed: Calibrate() times a loop
+// of known length.
+struct CmsdkTimer {
+  volatile uint32_t ctrl;
+  volatile uint32_t value;
+  volatile uint32_t reload;
+};
+CmsdkTimer* const kTimer0 = reinterpret_cast<CmsdkTimer*>(0x40000000u);
+
+void StartTimer() {
+  kTimer0->ctrl = 0;
+  kTimer0->reload = 0xFFFFFFFFu;
+  kTimer0->value = 0xFFFFFFFFu;
+  kTimer0->ctrl = 1;  // enable, no interrupt
+}
+uint32_t TimerNow() { return kTimer0->value; }
+
+// 2 * `turns` + 1 instructions: a subtract and a taken branch per turn.
+__attribute__((noinline)) void KnownLoop(uint32_t turns) {
+  asm volatile(
+      "1: subs %0, %0, #1\n"
+      "   bne 1b\n"
+      : "+r"(turns)
+      :
+      : "cc");
+}
+
+// Instructions per timer tick, from two loops whose lengths differ by a known
+// count (the call and the reads cancel out), times 1000.
+uint32_t InstructionsPerTickX1000() {
+  constexpr uint32_t kShort = 100000, kLong = 1100000;
+  uint32_t start = TimerNow();
+  KnownLoop(kShort);
+  const uint32_t short_ticks = start - TimerNow();
+  start = TimerNow();
+  KnownLoop(kLong);
+  const uint32_t long_ticks = start - TimerNow();
+  if (long_ticks <= short_ticks) return 0;
+  const uint64_t instructions = 2ull * (kLong - kShort);
+  return static_cast<uint32_t>(instructions * 1000u / (long_ticks - short_ticks));
 }
 
 int Fail(const char* what, const microarena::Status& status) {
@@ -128,11 +176,19 @@ int FirmwareMain() {
     EvalTensor* input = interpreter.input(i);
     GenerateInput(1, input->type, input->data, interpreter.input_bytes(i));
   }
+  // The first Invoke is measured for stack; a second one, with the same
+  // inputs, for instructions (the stack painting is not counted).
   sp = StackPointer();
   PaintStack();
   Status invoked = interpreter.Invoke();
   const size_t invoke_stack = StackUsedBelow(sp);
   if (!invoked.ok()) return Fail("Invoke", invoked);
+  StartTimer();
+  const uint32_t per_tick_x1000 = InstructionsPerTickX1000();
+  const uint32_t invoke_start = TimerNow();
+  invoked = interpreter.Invoke();
+  const uint32_t invoke_ticks = invoke_start - TimerNow();
+  if (!invoked.ok()) return Fail("Invoke (second)", invoked);
   std::snprintf(line, sizeof(line), "stack: load_model %u allocate_tensors %u invoke %u\n",
                 static_cast<unsigned>(load_stack), static_cast<unsigned>(allocate_stack),
                 static_cast<unsigned>(invoke_stack));
@@ -142,9 +198,31 @@ int FirmwareMain() {
   std::snprintf(line, sizeof(line), "ram: arena %u + peak stack %u = %u\n", static_cast<unsigned>(sizeof(tensor_arena)),
                 static_cast<unsigned>(peak_stack), static_cast<unsigned>(sizeof(tensor_arena) + peak_stack));
   semihosting::Write(line);
+  std::snprintf(line, sizeof(line), "instructions: invoke %lu (timer ticks %lu x %lu.%03lu per tick)\n",
+                static_cast<unsigned long>(static_cast<uint64_t>(invoke_ticks) * per_tick_x1000 / 1000u),
+                static_cast<unsigned long>(invoke_ticks), static_cast<unsigned long>(per_tick_x1000 / 1000u),
+                static_cast<unsigned long>(per_tick_x1000 % 1000u));
+  semihosting::Write(line);
   for (size_t o = 0; o < interpreter.outputs_size(); ++o) {
     PrintHex(o, interpreter.output(o)->data, interpreter.output_bytes(o));
   }
+
+  // The smallest arena on this device: the used size must work and one
+  // alignment step less must fail. (The interpreter above is done with the
+  // arena; each try builds a new one in the same buffer.)
+  const size_t minimum = interpreter.arena_used_bytes();
+  const size_t step = microarena_arena::kTensorArenaAlignment;
+  Interpreter at_minimum(*model, microarena_model::ModelOpResolver(), tensor_arena, minimum, kOptions);
+  Status fits = at_minimum.AllocateTensors();
+  if (!fits.ok()) return Fail("AllocateTensors in the used size", fits);
+  Interpreter below(*model, microarena_model::ModelOpResolver(), tensor_arena, minimum - step, kOptions);
+  Status too_small = below.AllocateTensors();
+  if (too_small.ok() || too_small.code() != ErrorCode::kOutOfMemory) {
+    return Fail("AllocateTensors one alignment step below the used size did not run out of memory", too_small);
+  }
+  std::snprintf(line, sizeof(line), "minimum: %u works, %u fails (out of memory)\n", static_cast<unsigned>(minimum),
+                static_cast<unsigned>(minimum - step));
+  semihosting::Write(line);
   semihosting::Write("ok\n");
   return 0;
 }

@@ -29,6 +29,7 @@ Command RegisterBudgetCommand(CLI::App& app) {
     bool overlap = false;
     double time_limit_seconds = 5.0;
     bool json = false;
+    std::string target = "host";
   };
   auto options = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
@@ -64,15 +65,25 @@ Command RegisterBudgetCommand(CLI::App& app) {
       ->default_val(5.0)
       ->check(CLI::Range(0.0, 3600.0));
   sub->add_flag("--json", options->json, "print one JSON document instead of text");
+  sub->add_option("--target", options->target,
+                  std::string("the device the arena figures are counted for: ") + TargetLayoutNames() +
+                      " (cortex-m: 32-bit Arm; exact for it)")
+      ->default_val("host");
   return {sub, [options]() -> int {
             Result<uint64_t> ram = report::ParseByteSize(options->ram);
             if (!ram.ok()) {
               Status status = ram.status();
               return PrintError(status.Prefix("--ram"));
             }
+            const TargetLayout* target = FindTargetLayout(options->target.c_str());
+            if (target == nullptr) {
+              return PrintError(Status::Error(ErrorCode::kInvalidArgument, "--target '%s' is unknown (use one of: %s)",
+                                              options->target.c_str(), TargetLayoutNames()));
+            }
             Result<ModelFile> file = ModelFile::Open(options->model_path);
             if (!file.ok()) return PrintError(file.status());
             report::BudgetOptions budget;
+            if (target != &HostLayout()) budget.target = target;
             budget.ram_bytes = *ram;
             budget.current.planner = options->planner;
             budget.current.alignment_bytes = options->alignment_bytes;

@@ -78,6 +78,7 @@ Command RegisterPlanCommand(CLI::App& app) {
     std::string header_namespace = "microarena_arena";
     bool overlap = false;
     bool trust_offline_plan = false;
+    std::string target = "host";
   };
   auto options = std::make_shared<Options>();
   CLI::App* sub = app.add_subcommand(
@@ -137,6 +138,13 @@ Command RegisterPlanCommand(CLI::App& app) {
                   "write a C++17 header for the firmware: kTensorArenaSize and the other figures the\n"
                   "runtime measured with these options, the model's SHA-256, and static_assert checks\n"
                   "that fail the firmware build when the model or the options change");
+  sub->add_option("--target", options->target,
+                  std::string("the device the runtime figures (persistent area, temp peak, arena, --header) are "
+                              "for: ") +
+                      TargetLayoutNames() +
+                      ". cortex-m: 32-bit Arm, whose tensor and op records are smaller; the figures are exact "
+                      "for it, not bounds")
+      ->default_val("host");
   sub->add_option("--header-namespace", options->header_namespace,
                   "namespace of the header's constants (one per model when a firmware holds several)")
       ->default_val("microarena_arena");
@@ -148,6 +156,16 @@ Command RegisterPlanCommand(CLI::App& app) {
                                               options->header_namespace.c_str()));
             }
             if (options->format == "json") options->json = true;
+            const TargetLayout* target = FindTargetLayout(options->target.c_str());
+            if (target == nullptr) {
+              return PrintError(Status::Error(ErrorCode::kInvalidArgument, "--target '%s' is unknown (use one of: %s)",
+                                              options->target.c_str(), TargetLayoutNames()));
+            }
+            if (options->model_paths.size() > 1 && target != &HostLayout()) {
+              return PrintError(Status::Error(ErrorCode::kInvalidArgument,
+                                              "--target %s takes one model (a shared arena is counted on the host)",
+                                              options->target.c_str()));
+            }
             options->model_path = options->model_paths.front();
             if (options->order == "best" && !options->header_path.empty()) {
               return PrintError(Status::Error(
@@ -226,6 +244,7 @@ Command RegisterPlanCommand(CLI::App& app) {
             InterpreterOptions runtime_options = RuntimeOptionsFor(options->planner, options->alignment_bytes);
             runtime_options.allow_overlap = options->overlap;
             runtime_options.trust_offline_plan = options->trust_offline_plan;
+            if (target != &HostLayout()) runtime_options.figures_for = target;
             if (plan.ok() && scratch.ok()) {
               Result<ArenaFigures> figures = MeasureArena(runtime_model, AllOpsResolver(), runtime_options);
               if (figures.ok()) {
@@ -263,6 +282,7 @@ Command RegisterPlanCommand(CLI::App& app) {
               std::string command_line = "microarena plan " + options->model_path;
               if (!options->planner.empty()) command_line += " --planner " + options->planner;
               command_line += " --align " + std::to_string(options->alignment_bytes);
+              if (target != &HostLayout()) command_line += " --target " + options->target;
               if (options->header_namespace != "microarena_arena") {
                 command_line += " --header-namespace " + options->header_namespace;
               }

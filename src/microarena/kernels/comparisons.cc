@@ -18,10 +18,10 @@ namespace {
 
 enum class Comparison : uint8_t { kEqual, kNotEqual, kLess, kLessEqual, kGreater, kGreaterEqual };
 
+// Pointer- and size_t-free, as all op data (kernel.h): the broadcast shape is
+// rebuilt at Eval from the tensors' dimensions, as add.cc does.
 struct ComparisonData {
-  reference::BroadcastShape shape;
   bool same_shape = true;
-  size_t count = 0;
   TensorType type = TensorType::kFloat32;
   // int8/uint8 rescaling.
   int32_t input1_offset = 0;
@@ -70,21 +70,21 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   auto* data = elementwise::AllocateOpData<ComparisonData>(context);
   if (data == nullptr) return context.OutOfMemory();
   data->type = type;
+  reference::BroadcastShape shape;
   if (!reference::MakeBroadcastShape(input1.shape().data(), input1.rank(), input2.shape().data(), input2.rank(),
-                                     &data->shape)) {
+                                     &shape)) {
     return context.Error(ErrorCode::kInvalidArgument,
                          "input tensors %d (rank %zu) and %d (rank %zu) do not broadcast (ranks up to %zu)",
                          input1.index(), input1.rank(), input2.index(), input2.rank(), reference::kMaxBroadcastRank);
   }
   size_t total = 1;
-  for (size_t axis = 0; axis < data->shape.rank; ++axis) total *= static_cast<size_t>(data->shape.output_dims[axis]);
+  for (size_t axis = 0; axis < shape.rank; ++axis) total *= static_cast<size_t>(shape.output_dims[axis]);
   if (output.element_count() != total) {
     return context.Error(ErrorCode::kInvalidArgument,
                          "the inputs broadcast to %zu elements but output tensor %d has %zu", total, output.index(),
                          output.element_count());
   }
   data->same_shape = elementwise::SameShape(input1.shape(), input2.shape());
-  data->count = total;
   if (type == TensorType::kInt8 || type == TensorType::kUInt8) {
     elementwise::TensorQuantization q1;
     elementwise::TensorQuantization q2;
@@ -107,9 +107,11 @@ void Run(const ComparisonData& data, const EvalTensor* input1, const EvalTensor*
   const T* a = reinterpret_cast<const T*>(input1->data);
   const T* b = reinterpret_cast<const T*>(input2->data);
   if (data.same_shape) {
-    reference::ElementwiseBinary(data.count, a, b, output, func);
+    reference::ElementwiseBinary(input1->element_count(), a, b, output, func);
   } else {
-    reference::BroadcastBinary(data.shape, a, b, output, func);
+    reference::BroadcastShape shape;  // checked at Prepare
+    (void)reference::MakeBroadcastShape(input1->dims, input1->rank, input2->dims, input2->rank, &shape);
+    reference::BroadcastBinary(shape, a, b, output, func);
   }
 }
 

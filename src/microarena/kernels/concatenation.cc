@@ -7,6 +7,7 @@
 // (TFLM's own int8 kernel copies bytes without rescaling, so it matches this
 // kernel exactly when every input shares the output's quantization.)
 #include <cstring>
+#include <new>
 
 #include "microarena/kernels/reference/concatenation.h"
 #include "microarena/kernels/registrations.h"
@@ -20,15 +21,20 @@ struct InputQuantization {
   int32_t zero_point;
 };
 
-// Persistent op data: 16 bytes on a 32-bit MCU (24 on a 64-bit host), plus 8
-// bytes per input when any int8 input
-// needs requantization.
+// Persistent op data: 16 bytes on every target (no pointer: kernel.h), and
+// right after it, in the same allocation, one InputQuantization per input
+// when any int8 input needs requantization.
 struct ConcatenationData {
   int32_t axis;
   float output_scale;
   int32_t output_zero_point;
-  const InputQuantization* inputs;  // null: every input is copied
+  int32_t requantize;  // 1: the InputQuantization array follows; 0: every input is copied
+
+  const InputQuantization* inputs() const {
+    return requantize != 0 ? reinterpret_cast<const InputQuantization*>(this + 1) : nullptr;
+  }
 };
+static_assert(sizeof(ConcatenationData) % alignof(InputQuantization) == 0, "the array must follow aligned");
 
 bool SupportedType(TensorType type) {
   return type == TensorType::kFloat32 || type == TensorType::kInt8 || type == TensorType::kInt16 ||
@@ -106,22 +112,21 @@ Status Prepare(PrepareContext& context, const void** op_data) {
                          output.shape()[static_cast<size_t>(axis)]);
   }
 
-  auto* data = static_cast<ConcatenationData*>(context.AllocatePersistent(sizeof(ConcatenationData)));
-  if (data == nullptr) return context.OutOfMemory();
+  const size_t bytes = sizeof(ConcatenationData) + (requantize ? sizeof(InputQuantization) * context.input_count() : 0);
+  void* memory = context.AllocatePersistent(bytes, alignof(ConcatenationData));
+  if (memory == nullptr) return context.OutOfMemory();
+  auto* data = new (memory) ConcatenationData();
   data->axis = axis;
   data->output_scale = is_int8 ? output.quantization().scale(0) : 0.0f;
   data->output_zero_point = is_int8 ? static_cast<int32_t>(output.quantization().zero_point(0)) : 0;
-  data->inputs = nullptr;
+  data->requantize = requantize ? 1 : 0;
   if (requantize) {
-    auto* inputs = static_cast<InputQuantization*>(
-        context.AllocatePersistent(sizeof(InputQuantization) * context.input_count(), alignof(InputQuantization)));
-    if (inputs == nullptr) return context.OutOfMemory();
+    auto* inputs = reinterpret_cast<InputQuantization*>(data + 1);
     for (size_t i = 0; i < context.input_count(); ++i) {
       const QuantizationView q = context.input(i).quantization();
       inputs[i].scale = q.scale(0);
       inputs[i].zero_point = static_cast<int32_t>(q.zero_point(0));
     }
-    data->inputs = inputs;
   }
   *op_data = data;
   return OkStatus();
@@ -144,10 +149,11 @@ Status Eval(EvalContext& context, const void* op_data) {
   for (size_t i = 0; i < context.input_count(); ++i) {
     const EvalTensor& input = *context.input(i);
     slab.input_slab = ProductOfDims(input, axis, input.rank);
-    const bool rescale = data.inputs != nullptr && (data.inputs[i].scale != data.output_scale ||
-                                                    data.inputs[i].zero_point != data.output_zero_point);
+    const InputQuantization* inputs = data.inputs();
+    const bool rescale = inputs != nullptr && (inputs[i].scale != data.output_scale ||
+                                               inputs[i].zero_point != data.output_zero_point);
     if (rescale) {
-      reference::ConcatenateRequantizeInt8(slab, data.inputs[i].scale, data.inputs[i].zero_point,
+      reference::ConcatenateRequantizeInt8(slab, inputs[i].scale, inputs[i].zero_point,
                                            data.output_scale, data.output_zero_point, input.As<const int8_t>(),
                                            output.As<int8_t>());
     } else {

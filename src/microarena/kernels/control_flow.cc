@@ -63,53 +63,29 @@ Status RequireGraph(PrepareContext& context) {
   return OkStatus();
 }
 
-// Copies tensors `from[i + from_first]` of subgraph `from_subgraph` to
-// `to[i + to_first]` of `to_subgraph`, for every i < count.
-void CopyTensors(GraphContext& graph, size_t from_subgraph, Span<const int32_t> from, size_t from_first,
-                 size_t to_subgraph, Span<const int32_t> to, size_t to_first, size_t count) {
-  for (size_t i = 0; i < count; ++i) {
-    const EvalTensor* source = graph.tensor(from_subgraph, static_cast<size_t>(from[from_first + i]));
-    EvalTensor* destination = graph.tensor(to_subgraph, static_cast<size_t>(to[to_first + i]));
-    if (source->data == destination->data) continue;
-    const size_t bytes = (source->element_count() * TensorTypeBits(source->type) + 7) / 8;
-    std::memmove(destination->data, source->data, bytes);
-  }
+// Copies `source` into `destination` (same byte size, checked at prepare).
+void CopyTensor(const EvalTensor* source, EvalTensor* destination) {
+  if (source->data == destination->data) return;
+  const size_t bytes = (source->element_count() * TensorTypeBits(source->type) + 7) / 8;
+  std::memmove(destination->data, source->data, bytes);
 }
 
-// A called subgraph as its op's data keeps it: index and tensor lists (in
-// the model).
-struct CalledGraph {
-  uint32_t index = 0;
-  const int32_t* inputs = nullptr;
-  const int32_t* outputs = nullptr;
-};
-
-CalledGraph Describe(PrepareContext& context, int32_t index) {
-  SubgraphView subgraph = context.model().subgraph(static_cast<size_t>(index));
-  return CalledGraph{static_cast<uint32_t>(index), subgraph.inputs().data(), subgraph.outputs().data()};
+// Subgraph `subgraph`'s input (or output) `i`.
+EvalTensor* SubgraphInput(GraphContext& graph, uint32_t subgraph, size_t i) {
+  return graph.tensor(subgraph, static_cast<size_t>(graph.model().subgraph(subgraph).inputs()[i]));
+}
+EvalTensor* SubgraphOutput(GraphContext& graph, uint32_t subgraph, size_t i) {
+  return graph.tensor(subgraph, static_cast<size_t>(graph.model().subgraph(subgraph).outputs()[i]));
 }
 
-// The op's own lists, for copies at eval.
-struct OpLists {
-  uint32_t subgraph = 0;
-  const int32_t* inputs = nullptr;
-  const int32_t* outputs = nullptr;
-  uint32_t input_count = 0;
-  uint32_t output_count = 0;
-};
-
-OpLists DescribeOp(PrepareContext& context) {
-  return OpLists{static_cast<uint32_t>(context.subgraph().index()), context.op().inputs().data(),
-                 context.op().outputs().data(), static_cast<uint32_t>(context.input_count()),
-                 static_cast<uint32_t>(context.output_count())};
-}
+// Op data holds subgraph numbers only (no pointers: kernel.h); the tensor
+// lists are read from the op's context and the model at eval.
 
 // --- IF ---
 
 struct IfData {
-  OpLists op;
-  CalledGraph then_branch;
-  CalledGraph else_branch;
+  uint32_t then_branch = 0;
+  uint32_t else_branch = 0;
 };
 
 Status IfPrepare(PrepareContext& context, const void** op_data) {
@@ -132,9 +108,8 @@ Status IfPrepare(PrepareContext& context, const void** op_data) {
   }
   auto* data = static_cast<IfData*>(context.AllocatePersistent(sizeof(IfData), alignof(IfData)));
   if (data == nullptr) return context.OutOfMemory();
-  data->op = DescribeOp(context);
-  data->then_branch = Describe(context, called.first);
-  data->else_branch = Describe(context, called.second);
+  data->then_branch = static_cast<uint32_t>(called.first);
+  data->else_branch = static_cast<uint32_t>(called.second);
   *op_data = data;
   return OkStatus();
 }
@@ -142,24 +117,20 @@ Status IfPrepare(PrepareContext& context, const void** op_data) {
 Status IfEval(EvalContext& context, const void* op_data) {
   const auto& data = *static_cast<const IfData*>(op_data);
   GraphContext& graph = *context.graph();
-  const CalledGraph& branch = context.input(0)->data[0] != 0 ? data.then_branch : data.else_branch;
-  const size_t values = data.op.input_count - 1;
-  Span<const int32_t> op_inputs(data.op.inputs, data.op.input_count);
-  Span<const int32_t> op_outputs(data.op.outputs, data.op.output_count);
-  CopyTensors(graph, data.op.subgraph, op_inputs, 1, branch.index, Span<const int32_t>(branch.inputs, values), 0,
-              values);
-  MICROARENA_RETURN_IF_ERROR(graph.InvokeSubgraph(branch.index));
-  CopyTensors(graph, branch.index, Span<const int32_t>(branch.outputs, data.op.output_count), 0, data.op.subgraph,
-              op_outputs, 0, data.op.output_count);
+  const uint32_t branch = context.input(0)->data[0] != 0 ? data.then_branch : data.else_branch;
+  for (size_t i = 1; i < context.input_count(); ++i) {
+    CopyTensor(context.input(i), SubgraphInput(graph, branch, i - 1));
+  }
+  MICROARENA_RETURN_IF_ERROR(graph.InvokeSubgraph(branch));
+  for (size_t i = 0; i < context.output_count(); ++i) CopyTensor(SubgraphOutput(graph, branch, i), context.output(i));
   return OkStatus();
 }
 
 // --- WHILE ---
 
 struct WhileData {
-  OpLists op;
-  CalledGraph cond;
-  CalledGraph body;
+  uint32_t cond = 0;
+  uint32_t body = 0;
 };
 
 Status WhilePrepare(PrepareContext& context, const void** op_data) {
@@ -185,9 +156,8 @@ Status WhilePrepare(PrepareContext& context, const void** op_data) {
   }
   auto* data = static_cast<WhileData*>(context.AllocatePersistent(sizeof(WhileData), alignof(WhileData)));
   if (data == nullptr) return context.OutOfMemory();
-  data->op = DescribeOp(context);
-  data->cond = Describe(context, called.first);
-  data->body = Describe(context, called.second);
+  data->cond = static_cast<uint32_t>(called.first);
+  data->body = static_cast<uint32_t>(called.second);
   *op_data = data;
   return OkStatus();
 }
@@ -195,25 +165,20 @@ Status WhilePrepare(PrepareContext& context, const void** op_data) {
 Status WhileEval(EvalContext& context, const void* op_data) {
   const auto& data = *static_cast<const WhileData*>(op_data);
   GraphContext& graph = *context.graph();
-  const size_t count = data.op.input_count;
-  Span<const int32_t> op_inputs(data.op.inputs, count);
-  Span<const int32_t> op_outputs(data.op.outputs, count);
-  Span<const int32_t> cond_inputs(data.cond.inputs, count);
-  Span<const int32_t> body_inputs(data.body.inputs, count);
-  Span<const int32_t> body_outputs(data.body.outputs, count);
+  const size_t count = context.input_count();
   auto condition = [&]() -> Result<bool> {
-    MICROARENA_RETURN_IF_ERROR(graph.InvokeSubgraph(data.cond.index));
-    return graph.tensor(data.cond.index, static_cast<size_t>(data.cond.outputs[0]))->data[0] != 0;
+    MICROARENA_RETURN_IF_ERROR(graph.InvokeSubgraph(data.cond));
+    return SubgraphOutput(graph, data.cond, 0)->data[0] != 0;
   };
-  CopyTensors(graph, data.op.subgraph, op_inputs, 0, data.cond.index, cond_inputs, 0, count);
-  CopyTensors(graph, data.op.subgraph, op_inputs, 0, data.op.subgraph, op_outputs, 0, count);
+  for (size_t i = 0; i < count; ++i) CopyTensor(context.input(i), SubgraphInput(graph, data.cond, i));
+  for (size_t i = 0; i < count; ++i) CopyTensor(context.input(i), context.output(i));
   MICROARENA_ASSIGN_OR_RETURN(bool again, condition());
   while (again) {
     MICROARENA_RETURN_IF_ERROR(graph.CountLoopTurn());
-    CopyTensors(graph, data.op.subgraph, op_outputs, 0, data.body.index, body_inputs, 0, count);
-    MICROARENA_RETURN_IF_ERROR(graph.InvokeSubgraph(data.body.index));
-    CopyTensors(graph, data.body.index, body_outputs, 0, data.op.subgraph, op_outputs, 0, count);
-    CopyTensors(graph, data.op.subgraph, op_outputs, 0, data.cond.index, cond_inputs, 0, count);
+    for (size_t i = 0; i < count; ++i) CopyTensor(context.output(i), SubgraphInput(graph, data.body, i));
+    MICROARENA_RETURN_IF_ERROR(graph.InvokeSubgraph(data.body));
+    for (size_t i = 0; i < count; ++i) CopyTensor(SubgraphOutput(graph, data.body, i), context.output(i));
+    for (size_t i = 0; i < count; ++i) CopyTensor(context.output(i), SubgraphInput(graph, data.cond, i));
     MICROARENA_ASSIGN_OR_RETURN(again, condition());
   }
   return OkStatus();

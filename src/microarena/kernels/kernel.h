@@ -9,6 +9,12 @@
 //   Invoke -> eval(EvalContext&, op_data) once per op per run: pure
 //       arithmetic on EvalTensors; no checks that prepare already made.
 //
+// Op data holds no pointer and no size_t (fixed-width integers, floats,
+// enums; arrays follow the struct in the same allocation and are found from
+// its address): so it has one layout on every target, and the arena the host
+// counts for a device (runtime/target_layout.h, `plan --target`) is exact.
+// Pointers into the model or other tensors are read at eval instead.
+//
 // Kernels keep no global or static mutable state; everything lives in the
 // arena. The reference math each eval calls is a pure function in
 // kernels/reference/ over a params struct, shapes and raw pointers.
@@ -53,6 +59,9 @@ class GraphContext {
   // Counts one turn of a WHILE loop; an error once the turns of all loops
   // in this Invoke pass the interpreter's limit (none by default, as TFLM).
   virtual Status CountLoopTurn() { return OkStatus(); }
+  // The model (its subgraphs' input and output lists, read at eval rather
+  // than kept as pointers in op data).
+  virtual const ModelView& model() const = 0;
 };
 
 class PrepareContext {

@@ -16,12 +16,6 @@ namespace {
 
 constexpr size_t kMaxLogicalBroadcastRank = 4;
 
-struct LogicalData {
-  reference::BroadcastShape shape;
-  bool same_shape = true;
-  size_t count = 0;
-};
-
 Status RequireBool(const PrepareContext& context, const TensorView& tensor, const char* role) {
   if (tensor.type() == TensorType::kBool) return OkStatus();
   return context.Error(ErrorCode::kUnsupported, "%s tensor %d '%s' is %s; only BOOL is supported", role,
@@ -52,10 +46,10 @@ Status EvalNot(EvalContext& context, const void* op_data) {
   return OkStatus();
 }
 
-bool SameDims(const TensorView& a, const TensorView& b) {
-  if (a.rank() != b.rank()) return false;
-  for (size_t axis = 0; axis < a.rank(); ++axis) {
-    if (a.shape()[axis] != b.shape()[axis]) return false;
+bool SameDims(const int32_t* a, size_t a_rank, const int32_t* b, size_t b_rank) {
+  if (a_rank != b_rank) return false;
+  for (size_t axis = 0; axis < a_rank; ++axis) {
+    if (a[axis] != b[axis]) return false;
   }
   return true;
 }
@@ -68,23 +62,20 @@ Status PrepareBinary(PrepareContext& context, const void** op_data) {
   MICROARENA_RETURN_IF_ERROR(RequireBool(context, input1, "input 0"));
   MICROARENA_RETURN_IF_ERROR(RequireBool(context, input2, "input 1"));
   MICROARENA_RETURN_IF_ERROR(RequireBool(context, output, "output"));
-  void* memory = context.AllocatePersistent(sizeof(LogicalData), alignof(LogicalData));
-  if (memory == nullptr) return context.OutOfMemory();
-  auto* data = new (memory) LogicalData();
-  data->same_shape = SameDims(input1, input2);
-  if (data->same_shape) {
-    data->count = input1.element_count();
-    if (output.element_count() != data->count) {
+  // No op data (as TFLM): Eval reads the shapes from the tensors.
+  (void)op_data;
+  if (SameDims(input1.shape().data(), input1.rank(), input2.shape().data(), input2.rank())) {
+    if (output.element_count() != input1.element_count()) {
       return context.Error(ErrorCode::kInvalidArgument, "inputs have %zu elements but output tensor %d has %zu",
-                           data->count, output.index(), output.element_count());
+                           input1.element_count(), output.index(), output.element_count());
     }
-    *op_data = data;
     return OkStatus();
   }
+  reference::BroadcastShape shape;
   const size_t max_rank = std::max(std::max(input1.rank(), input2.rank()), output.rank());
   if (max_rank > kMaxLogicalBroadcastRank ||
       !reference::MakeBroadcastShape(input1.shape().data(), input1.rank(), input2.shape().data(), input2.rank(),
-                                     &data->shape)) {
+                                     &shape)) {
     return context.Error(ErrorCode::kInvalidArgument,
                          "input tensors %d (rank %zu) and %d (rank %zu) do not broadcast (ranks up to %zu)",
                          input1.index(), input1.rank(), input2.index(), input2.rank(), kMaxLogicalBroadcastRank);
@@ -93,7 +84,7 @@ Status PrepareBinary(PrepareContext& context, const void** op_data) {
   // broadcast shape, up to leading 1s.
   bool matches = true;
   for (size_t i = 0; i < kMaxLogicalBroadcastRank; ++i) {
-    const int32_t want = i < data->shape.rank ? data->shape.output_dims[data->shape.rank - 1 - i] : 1;
+    const int32_t want = i < shape.rank ? shape.output_dims[shape.rank - 1 - i] : 1;
     const int32_t have = i < output.rank() ? output.shape()[output.rank() - 1 - i] : 1;
     matches = matches && want == have;
   }
@@ -102,21 +93,24 @@ Status PrepareBinary(PrepareContext& context, const void** op_data) {
                          "input tensors %d and %d do not broadcast to the shape of output tensor %d", input1.index(),
                          input2.index(), output.index());
   }
-  *op_data = data;
   return OkStatus();
 }
 
 template <bool kAnd>
 Status EvalBinary(EvalContext& context, const void* op_data) {
-  const auto& data = *static_cast<const LogicalData*>(op_data);
-  const bool* a = context.input(0)->As<const bool>();
-  const bool* b = context.input(1)->As<const bool>();
+  (void)op_data;
+  const EvalTensor* input1 = context.input(0);
+  const EvalTensor* input2 = context.input(1);
+  const bool* a = input1->As<const bool>();
+  const bool* b = input2->As<const bool>();
   bool* out = context.output(0)->As<bool>();
   auto func = [](bool x, bool y) { return kAnd ? (x && y) : (x || y); };
-  if (data.same_shape) {
-    reference::ElementwiseBinary(data.count, a, b, out, func);
+  if (SameDims(input1->dims, input1->rank, input2->dims, input2->rank)) {
+    reference::ElementwiseBinary(input1->element_count(), a, b, out, func);
   } else {
-    reference::BroadcastBinary(data.shape, a, b, out, func);
+    reference::BroadcastShape shape;  // checked at Prepare
+    (void)reference::MakeBroadcastShape(input1->dims, input1->rank, input2->dims, input2->rank, &shape);
+    reference::BroadcastBinary(shape, a, b, out, func);
   }
   return OkStatus();
 }

@@ -218,12 +218,26 @@ Status RunPass(const Work& work, const Pass& pass) {
 
 }  // namespace
 
-size_t GreedyPlanner::WorkspaceBytes(size_t buffer_count) const {
+namespace {
+
+// What Plan() carves, with size_t of `size_t_bytes` (its size and alignment).
+size_t WorkspaceBytesWithSizeT(size_t buffer_count, size_t size_t_bytes) {
   const size_t main = WorkspaceCarver::BytesFor<uint32_t>(buffer_count) * 3 +
                       WorkspaceCarver::BytesFor<int32_t>(buffer_count) +
-                      WorkspaceCarver::BytesFor<uint64_t>(buffer_count) +
-                      WorkspaceCarver::BytesFor<size_t>(buffer_count);
+                      WorkspaceCarver::BytesFor<uint64_t>(buffer_count) + buffer_count * size_t_bytes +
+                      size_t_bytes - 1;
   return std::max(main, LowerBoundWorkspaceBytes(buffer_count));
+}
+
+}  // namespace
+
+size_t GreedyPlanner::WorkspaceBytes(size_t buffer_count) const {
+  static_assert(WorkspaceCarver::BytesFor<size_t>(1) == sizeof(size_t) + alignof(size_t) - 1);
+  return WorkspaceBytesWithSizeT(buffer_count, sizeof(size_t));
+}
+
+size_t GreedyPlanner::TargetWorkspaceBytesFor(const PlanningProblem& problem, size_t size_t_bytes) const {
+  return WorkspaceBytesWithSizeT(problem.buffers.size(), size_t_bytes);
 }
 
 Status GreedyPlanner::Plan(const PlanningProblem& problem, Span<uint8_t> workspace,

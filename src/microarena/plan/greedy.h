@@ -47,6 +47,7 @@ class GreedyPlanner final : public Planner {
 
   const char* name() const override { return "greedy"; }
   size_t WorkspaceBytes(size_t buffer_count) const override;
+  size_t TargetWorkspaceBytesFor(const PlanningProblem& problem, size_t size_t_bytes) const override;
   [[nodiscard]] Status Plan(const PlanningProblem& problem, Span<uint8_t> workspace,
                             Span<size_t> offsets_bytes, PlanSummary* summary) const override;
 };

@@ -47,6 +47,12 @@ class Planner {
   virtual size_t WorkspaceBytesFor(const PlanningProblem& problem) const {
     return WorkspaceBytes(problem.buffers.size());
   }
+  // The same on a target whose size_t has `size_t_bytes` (the host's tools
+  // count a device's arena: runtime/target_layout.h). Planners whose
+  // workspace holds no size_t need not override it.
+  virtual size_t TargetWorkspaceBytesFor(const PlanningProblem& problem, size_t /*size_t_bytes*/) const {
+    return WorkspaceBytesFor(problem);
+  }
 
   // Plans `problem`, writing one offset per buffer into `offsets_bytes`
   // (offsets_bytes.size() == problem.buffers.size()) and the head size into

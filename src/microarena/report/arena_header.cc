@@ -139,6 +139,9 @@ constexpr bool OptionsMatch(const char* planner_name, size_t alignment_bytes) {
   return planner_ok && alignment_bytes == kTensorArenaAlignment;
 }
 
+// Whether this build's pointers are the target's the figures are for.
+constexpr bool TargetMatches() { return sizeof(void*) == kTensorArenaPointerBytes; }
+
 // Whether a constexpr microarena::InterpreterOptions (or any struct with the
 // same fields) is the one measured with.
 template <typename Options>
@@ -169,12 +172,19 @@ constexpr const char* kCheckMacros = R"(
 #define MICROARENA_CHECK_OPTIONS_IN(ns, planner_name, alignment_bytes)                                    \
   static_assert(ns::OptionsMatch(planner_name, alignment_bytes),                                        \
                 "planner or alignment differ from the ones " #ns " was measured with: use them, or re-run " \
-                "microarena plan MODEL --planner P --align A --header FILE")
+                "microarena plan MODEL --planner P --align A --header FILE");                             \
+  MICROARENA_CHECK_TARGET_IN(ns)
+// Fails the build when the figures are for a target with other pointers.
+#define MICROARENA_CHECK_TARGET_IN(ns)                                                                    \
+  static_assert(ns::TargetMatches(),                                                                    \
+                "the arena figures of " #ns " are for a target with other pointers than this build's: "  \
+                "re-run microarena plan MODEL --target T --header FILE")
 // Fails the build when a constexpr InterpreterOptions differs from the one measured with.
 #define MICROARENA_CHECK_INTERPRETER_OPTIONS_IN(ns, options)                                           \
   static_assert(ns::InterpreterOptionsMatch(options),                                                 \
                 "interpreter options (planner, alignment, copy/preserve/overlap flags) "                 \
-                "differ from the ones " #ns " was measured with: re-run microarena plan --header")
+                "differ from the ones " #ns " was measured with: re-run microarena plan --header");      \
+  MICROARENA_CHECK_TARGET_IN(ns)
 #endif
 )";
 
@@ -217,12 +227,14 @@ std::string ArenaHeader(const ArenaHeaderInput& input) {
       PlannerChoiceName(f.planner), input.options.alignment_bytes,
       input.options.copy_weights_to_arena ? "copied into the arena" : "kept in the model (flash)", Bytes(f.used_bytes),
       Bytes(f.persistent_bytes), Bytes(f.head_bytes), Bytes(f.temp_peak_bytes));
-  if (sizeof(void*) == 8) {
+  const TargetLayout* target = FindTargetLayout(f.target);
+  const size_t pointer_bytes = target != nullptr ? target->pointer_bytes : sizeof(void*);
+  out += fmt::format("// Target: {} ({}, {}-bit pointers); the build fails on a target with other pointers.\n",
+                     f.target, target != nullptr ? target->description : "unknown", 8 * pointer_bytes);
+  if (target == &HostLayout() && sizeof(void*) == 8) {
     out +=
-        "// Measured on a 64-bit host, the figures are an upper bound for a 32-bit target: the persistent\n"
-        "// area holds pointers and the temp peak size_t fields (per tensor 24 B here, 12 B on a 32-bit\n"
-        "// MCU; per op 16 B vs 8 B; per planned buffer 40 B vs 32 B), every allocation is rounded up to\n"
-        "// the alignment, and the head (tensor and scratch sizes) is the same on both.\n";
+        "// For a 32-bit microcontroller use --target cortex-m: its tensor and op records are half\n"
+        "// this size, and the figures are exact for it.\n";
   }
   out += fmt::format(
       "//\n"
@@ -255,6 +267,9 @@ std::string ArenaHeader(const ArenaHeaderInput& input) {
       "constexpr size_t kTensorArenaTempPeakSize = {};\n"
       "// The alignment of every buffer; the arena must start at a multiple of it.\n"
       "constexpr size_t kTensorArenaAlignment = {};\n"
+      "// The target the figures are for, and its pointer size.\n"
+      "constexpr char kTensorArenaTarget[] = \"{}\";\n"
+      "constexpr size_t kTensorArenaPointerBytes = {};\n"
       "// The planner the runtime used, as named by microarena and as the number of\n"
       "// microarena::PlannerChoice; whether PlannerChoice::kAuto (\"auto\") resolves to it.\n"
       "constexpr char kTensorArenaPlanner[] = \"{}\";\n"
@@ -263,8 +278,8 @@ std::string ArenaHeader(const ArenaHeaderInput& input) {
       "constexpr bool kTensorArenaCopyWeights = {};\n"
       "constexpr bool kTensorArenaPreserveAllTensors = {};\n"
       "constexpr bool kTensorArenaAllowOverlap = {};\n\n",
-      f.used_bytes, f.persistent_bytes, f.head_bytes, f.temp_peak_bytes, input.options.alignment_bytes,
-      PlannerChoiceName(f.planner), PlannerChoiceNumber(f.planner), auto_matches ? "true" : "false",
+      f.used_bytes, f.persistent_bytes, f.head_bytes, f.temp_peak_bytes, input.options.alignment_bytes, f.target,
+      pointer_bytes, PlannerChoiceName(f.planner), PlannerChoiceNumber(f.planner), auto_matches ? "true" : "false",
       input.options.copy_weights_to_arena ? "true" : "false", input.options.preserve_all_tensors ? "true" : "false",
       input.options.allow_overlap ? "true" : "false");
   std::string words;

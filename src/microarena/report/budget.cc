@@ -47,7 +47,7 @@ MeasuredAction Measure(const ModelView& model, const std::string& name, const Bu
   MeasuredAction action;
   action.name = name;
   action.setup = setup;
-  Result<ArenaFigures> figures = MeasureSetup(model, setup, options.time_limit_seconds);
+  Result<ArenaFigures> figures = MeasureSetup(model, setup, options.time_limit_seconds, options.target);
   if (!figures.ok()) {
     action.error = figures.status().message();
     return action;
@@ -131,8 +131,10 @@ const MeasuredAction* BudgetReport::best_fit() const {
   return nullptr;
 }
 
-Result<ArenaFigures> MeasureSetup(const ModelView& model, const BudgetSetup& setup, double time_limit_seconds) {
+Result<ArenaFigures> MeasureSetup(const ModelView& model, const BudgetSetup& setup, double time_limit_seconds,
+                                  const TargetLayout* target) {
   InterpreterOptions options;
+  options.figures_for = target;
   options.alignment_bytes = setup.alignment_bytes;
   options.copy_weights_to_arena = setup.copy_weights_to_arena;
   options.allow_overlap = setup.overlap;
@@ -193,7 +195,7 @@ Result<BudgetReport> AnalyzeBudget(const ModelView& model, const std::string& mo
   BudgetReport report;
   report.model_path = model_path;
   report.ram_bytes = options.ram_bytes;
-  MICROARENA_ASSIGN_OR_RETURN(report.current_figures, MeasureSetup(model, options.current, options.time_limit_seconds));
+  MICROARENA_ASSIGN_OR_RETURN(report.current_figures, MeasureSetup(model, options.current, options.time_limit_seconds, options.target));
   const size_t current_arena = report.current_figures.used_bytes;
   report.current = Measure(model, "current setup", options.current, options, current_arena);
   if (!report.current.ok) return Status::Error(ErrorCode::kInternal, "%s", report.current.error.c_str());

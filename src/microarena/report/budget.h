@@ -64,6 +64,8 @@ struct BudgetOptions {
   uint64_t ram_bytes = 0;
   BudgetSetup current;              // the setup the firmware uses today
   double time_limit_seconds = 5.0;  // for each run of the optimal planner
+  // The device every figure is counted for (runtime/target_layout.h); nullptr: this build.
+  const TargetLayout* target = nullptr;
 };
 
 struct MeasuredAction {
@@ -121,7 +123,8 @@ struct BudgetReport {
 };
 
 // Measures `setup` for `model`: the exact minimum arena.
-Result<ArenaFigures> MeasureSetup(const ModelView& model, const BudgetSetup& setup, double time_limit_seconds);
+Result<ArenaFigures> MeasureSetup(const ModelView& model, const BudgetSetup& setup, double time_limit_seconds,
+                                  const TargetLayout* target = nullptr);
 
 Result<BudgetReport> AnalyzeBudget(const ModelView& model, const std::string& model_path,
                                    const BudgetOptions& options);

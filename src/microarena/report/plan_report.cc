@@ -51,6 +51,11 @@ std::string PlanText(const ModelView& model, const std::string& model_path, cons
   out += fmt::format("model        {}\n", model_path);
   out += fmt::format("planner      {}{}\n", plan.planner, plan.proven_optimal ? " (proven optimal)" : "");
   out += fmt::format("alignment    {} B\n", plan.alignment_bytes);
+  if (plan.has_runtime) {
+    const TargetLayout* target = FindTargetLayout(plan.runtime.target);
+    out += fmt::format("target       {} ({}; runtime figures counted for it)\n", plan.runtime.target,
+                       target != nullptr ? target->description : "unknown");
+  }
   out += fmt::format("buffers      {} ({} tensors, {} scratch) over {} op steps\n", plan.buffers.size(), tensors,
                      scratch, details.step_count);
 
@@ -192,6 +197,7 @@ nlohmann::json PlanJson(const ModelView& model, const std::string& model_path, c
                          {"padding_bytes", details.persistent_padding_bytes},
                          {"by_use", by_use}};
     doc["runtime"] = {{"planner", plan.runtime.planner_name()},
+                      {"target", plan.runtime.target},
                       {"head_bytes", plan.runtime.head_bytes},
                       {"temp_peak_bytes", plan.runtime.temp_peak_bytes},
                       {"arena_bytes", plan.runtime.used_bytes}};

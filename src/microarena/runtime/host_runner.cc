@@ -89,6 +89,7 @@ class RecordingGraph final : public GraphContext {
     if (buffers_[static_cast<size_t>(id)].empty()) buffers_[static_cast<size_t>(id)].assign(bytes, fill);
     return OkStatus();
   }
+  const ModelView& model() const override { return model_; }
   Span<uint8_t> resource(int32_t id) override {
     if (id < 0 || static_cast<size_t>(id) >= buffers_.size()) return {};
     auto& buffer = buffers_[static_cast<size_t>(id)];
@@ -137,6 +138,11 @@ Result<PrepareRequests> CollectPrepareRequests(const ModelView& model, const OpR
 
 Result<SharedArenaFigures> MeasureSharedArena(const std::vector<const ModelView*>& models, const OpResolver& resolver,
                                               const InterpreterOptions& options) {
+  if (options.figures_for != nullptr) {
+    return Status::Error(ErrorCode::kUnsupported,
+                         "figures for target '%s' are counted for one model at a time, not for a shared arena",
+                         options.figures_for->name);
+  }
   size_t size = size_t{1} << 20;
   for (;;) {
     HostArena buffer(size);
@@ -197,6 +203,16 @@ Result<ArenaFigures> MeasureArena(const ModelView& model, const OpResolver& reso
       figures.used_bytes = interpreter.arena_used_bytes();
       figures.scratch_buffers = interpreter.scratch_buffer_count();
       figures.planner = interpreter.planner_used();
+      if (options.figures_for != nullptr) {
+        // The device's figures: only the persistent area and temp differ.
+        const TargetArenaFigures target = interpreter.target_figures();
+        figures.target = options.figures_for->name;
+        figures.persistent_bytes = target.persistent_bytes;
+        for (size_t u = 0; u < kPersistentUseCount; ++u) figures.persistent_by_use[u] = target.persistent_by_use[u];
+        figures.persistent_requested_bytes = target.persistent_requested_bytes;
+        figures.temp_peak_bytes = target.temp_peak_bytes;
+        figures.used_bytes = target.used_bytes;
+      }
       return figures;
     }
     if (status.code() != ErrorCode::kOutOfMemory || size >= (size_t{1} << 31)) return status;

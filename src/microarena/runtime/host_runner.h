@@ -59,6 +59,9 @@ struct ArenaFigures {
   size_t scratch_buffers = 0;
   PlannerChoice planner = PlannerChoice::kAuto;
   const char* planner_name() const { return PlannerChoiceName(planner); }
+  // The layout the figures are for (InterpreterOptions::figures_for; "host":
+  // this build).
+  const char* target = "host";
 };
 Result<ArenaFigures> MeasureArena(const ModelView& model, const OpResolver& resolver,
                                   const InterpreterOptions& options = {});

@@ -79,6 +79,44 @@ struct OverlapRecord {
 
 }  // namespace
 
+const TargetLayout& HostLayout() {
+  // kCortexMLayout states these sizes for the host's tools: hold it to the
+  // compiler's on every 32-bit Arm build.
+#if defined(__arm__) && UINTPTR_MAX == 0xFFFFFFFFu
+static_assert(sizeof(void*) == kCortexMLayout.pointer_bytes && sizeof(size_t) == kCortexMLayout.pointer_bytes);
+static_assert(sizeof(EvalTensor) == kCortexMLayout.eval_tensor_bytes);
+static_assert(sizeof(Interpreter::Node) == kCortexMLayout.node_bytes);
+static_assert(sizeof(Interpreter::Resource) == kCortexMLayout.resource_bytes);
+static_assert(sizeof(ScratchRequest) == kCortexMLayout.scratch_request_bytes);
+static_assert(sizeof(OverlapRecord) == kCortexMLayout.overlap_record_bytes);
+static_assert(sizeof(OverlapDeclaration) == kCortexMLayout.overlap_declaration_bytes);
+static_assert(sizeof(OverlapPermission) == kCortexMLayout.overlap_permission_bytes);
+static_assert(sizeof(BufferRequest) == kCortexMLayout.buffer_request_bytes);
+#endif
+  static constexpr TargetLayout kLayout{"host",
+                                        "this build",
+                                        sizeof(void*),
+                                        sizeof(EvalTensor),
+                                        sizeof(Interpreter::Node),
+                                        sizeof(Interpreter::Resource),
+                                        sizeof(ScratchRequest),
+                                        sizeof(OverlapRecord),
+                                        sizeof(OverlapDeclaration),
+                                        sizeof(OverlapPermission),
+                                        sizeof(BufferRequest)};
+  return kLayout;
+}
+
+
+const TargetLayout* FindTargetLayout(const char* name) {
+  if (name == nullptr) return nullptr;
+  if (std::strcmp(name, "host") == 0) return &HostLayout();
+  if (std::strcmp(name, kCortexMLayout.name) == 0) return &kCortexMLayout;
+  return nullptr;
+}
+
+const char* TargetLayoutNames() { return "host, cortex-m"; }
+
 class Interpreter::PrepareContextImpl final : public PrepareContext {
  public:
   PrepareContextImpl(Interpreter& interpreter, size_t subgraph_index, size_t op_index, size_t scratch_stride)
@@ -103,7 +141,13 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
     const size_t extra = alignment > arena_alignment ? alignment - arena_alignment : 0;
     size_t padded = 0;
     if (!CheckedAdd(bytes, extra, &padded)) padded = static_cast<size_t>(-1);
-    Result<uint8_t*> memory = interpreter_.AllocatePersistentFor(padded, PersistentUse::kOpData, bytes);
+    // Op data is pointer-free (kernels/kernel.h), so only the padding can
+    // differ on the target, whose granule may be smaller.
+    const size_t target_granule = interpreter_.TargetGranule();
+    size_t target_padded = padded;
+    if (alignment > target_granule) (void)CheckedAdd(bytes, alignment - target_granule, &target_padded);
+    Result<uint8_t*> memory =
+        interpreter_.AllocatePersistentFor(padded, PersistentUse::kOpData, bytes, target_padded);
     if (!memory.ok()) {
       last_error_ = memory.status();
       last_error_.Prefix("op data");
@@ -117,7 +161,9 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
     return Error(ErrorCode::kInternal, "OutOfMemory() called without a failed allocation");
   }
   Status RequestScratch(size_t bytes, int32_t* scratch_index) override {
-    Result<uint8_t*> entry = interpreter_.arena_.AllocateTemp(scratch_stride_);
+    const TargetLayout* target = interpreter_.options_.figures_for;
+    Result<uint8_t*> entry = interpreter_.AllocateTempFor(
+        scratch_stride_, target == nullptr ? 0 : AlignUpUnchecked(target->scratch_request_bytes, interpreter_.TargetGranule()));
     if (!entry.ok()) {
       Status status = entry.status();
       return status.Prefix("scratch request");
@@ -135,8 +181,10 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
       return Error(ErrorCode::kInternal, "overlap declared for input %zu and output %zu of %zu and %zu", input, output,
                    input_count(), output_count());
     }
-    Result<uint8_t*> entry =
-        interpreter_.arena_.AllocateTemp(AlignUpUnchecked(sizeof(OverlapRecord), interpreter_.arena_.granule()));
+    const TargetLayout* target = interpreter_.options_.figures_for;
+    Result<uint8_t*> entry = interpreter_.AllocateTempFor(
+        AlignUpUnchecked(sizeof(OverlapRecord), interpreter_.arena_.granule()),
+        target == nullptr ? 0 : AlignUpUnchecked(target->overlap_record_bytes, interpreter_.TargetGranule()));
     if (!entry.ok()) {
       Status status = entry.status();
       return status.Prefix("overlap declaration");
@@ -303,14 +351,56 @@ Status Interpreter::AllocateTensors() {
   return OkStatus();
 }
 
-Result<uint8_t*> Interpreter::AllocatePersistentFor(size_t bytes, PersistentUse use, size_t requested_bytes) {
+Result<uint8_t*> Interpreter::AllocatePersistentFor(size_t bytes, PersistentUse use, size_t requested_bytes,
+                                                   size_t target_bytes) {
   const size_t tail_before = arena_.persistent_bytes();
   Result<uint8_t*> memory = arena_.AllocatePersistent(bytes);
   if (memory.ok()) {
     persistent_by_use_[static_cast<size_t>(use)] += arena_.persistent_bytes() - tail_before;
     persistent_requested_bytes_ += requested_bytes == kSameAsBytes ? bytes : requested_bytes;
+    if (options_.figures_for != nullptr) {
+      // No overflow: the target's bytes never exceed what was just allocated here.
+      const size_t counted = AlignUpUnchecked(target_bytes == kSameAsBytes ? bytes : target_bytes, TargetGranule());
+      target_tail_bytes_ += counted;
+      target_requested_bytes_ += requested_bytes != kSameAsBytes ? requested_bytes
+                                 : target_bytes != kSameAsBytes  ? target_bytes
+                                                                 : bytes;
+      target_by_use_[static_cast<size_t>(use)] += counted;
+    }
   }
   return memory;
+}
+
+Result<uint8_t*> Interpreter::AllocateTempFor(size_t bytes, size_t target_bytes) {
+  Result<uint8_t*> memory = arena_.AllocateTemp(bytes);
+  if (memory.ok() && options_.figures_for != nullptr) {
+    target_temp_bytes_ += AlignUpUnchecked(target_bytes, TargetGranule());
+    if (target_temp_bytes_ > target_temp_peak_bytes_) target_temp_peak_bytes_ = target_temp_bytes_;
+  }
+  return memory;
+}
+
+void Interpreter::ResetTemp() {
+  arena_.ResetTemp();
+  target_temp_bytes_ = 0;
+}
+
+size_t Interpreter::TargetGranule() const {
+  const size_t pointer_bytes = options_.figures_for == nullptr ? sizeof(void*) : options_.figures_for->pointer_bytes;
+  return options_.alignment_bytes > pointer_bytes ? options_.alignment_bytes : pointer_bytes;
+}
+
+TargetArenaFigures Interpreter::target_figures() const {
+  TargetArenaFigures figures;
+  if (options_.figures_for == nullptr || !allocated_) return figures;
+  figures.persistent_bytes = target_tail_bytes_;
+  figures.persistent_requested_bytes = target_requested_bytes_;
+  for (size_t u = 0; u < kPersistentUseCount; ++u) figures.persistent_by_use[u] = target_by_use_[u];
+  figures.head_bytes = arena_.head_bytes();
+  figures.temp_peak_bytes = target_temp_peak_bytes_;
+  figures.used_bytes = target_tail_bytes_ + (figures.head_bytes > figures.temp_peak_bytes ? figures.head_bytes
+                                                                                         : figures.temp_peak_bytes);
+  return figures;
 }
 
 Status Interpreter::AllocateTensorsInArena() {
@@ -339,16 +429,20 @@ Status Interpreter::AllocateTailStructures() {
   if (!CheckedMul(tensor_count_, sizeof(EvalTensor), &bytes)) {
     return Status::Error(ErrorCode::kOutOfMemory, "%zu tensors overflow the size arithmetic", tensor_count_);
   }
-  Result<uint8_t*> tensors = AllocatePersistentFor(bytes, PersistentUse::kTensorMetadata);
+  const TargetLayout& target = options_.figures_for != nullptr ? *options_.figures_for : HostLayout();
+  Result<uint8_t*> tensors =
+      AllocatePersistentFor(bytes, PersistentUse::kTensorMetadata, kSameAsBytes, tensor_count_ * target.eval_tensor_bytes);
   if (!tensors.ok()) return Status(tensors.status()).Prefix("tensor metadata");
   tensors_ = reinterpret_cast<EvalTensor*>(*tensors);
-  Result<uint8_t*> nodes = AllocatePersistentFor(op_count_ * sizeof(Node), PersistentUse::kOpTable);
+  Result<uint8_t*> nodes =
+      AllocatePersistentFor(op_count_ * sizeof(Node), PersistentUse::kOpTable, kSameAsBytes, op_count_ * target.node_bytes);
   if (!nodes.ok()) return Status(nodes.status()).Prefix("op table");
   nodes_ = reinterpret_cast<Node*>(*nodes);
   for (size_t o = 0; o < op_count_; ++o) nodes_[o] = Node{};
   if (var_handles > 0) {
     // At most one resource variable per VAR_HANDLE op.
-    Result<uint8_t*> table = AllocatePersistentFor(var_handles * sizeof(Resource), PersistentUse::kVariableState);
+    Result<uint8_t*> table = AllocatePersistentFor(var_handles * sizeof(Resource), PersistentUse::kVariableState,
+                                                   kSameAsBytes, var_handles * target.resource_bytes);
     if (!table.ok()) return Status(table.status()).Prefix("resource variable table");
     resources_ = reinterpret_cast<Resource*>(*table);
     resource_capacity_ = var_handles;
@@ -454,6 +548,7 @@ Status Interpreter::PrepareOps() {
 }
 
 Status Interpreter::PlanAndCommit() {
+  const TargetLayout& target = options_.figures_for != nullptr ? *options_.figures_for : HostLayout();
   // The scratch table goes in the tail before planning, so that the tail is
   // final when temp peaks: this makes arena_used_bytes() exact.
   if (scratch_count_ > 0) {
@@ -476,7 +571,8 @@ Status Interpreter::PlanAndCommit() {
   };
   OverlapDeclaration* declarations = nullptr;
   if (overlap_declaration_count_ > 0) {
-    Result<uint8_t*> memory = arena_.AllocateTemp(overlap_declaration_count_ * sizeof(OverlapDeclaration));
+    Result<uint8_t*> memory = AllocateTempFor(overlap_declaration_count_ * sizeof(OverlapDeclaration),
+                                              overlap_declaration_count_ * target.overlap_declaration_bytes);
     if (!memory.ok()) return Status(memory.status()).Prefix("overlap declarations");
     declarations = reinterpret_cast<OverlapDeclaration*>(*memory);
     size_t position = 0;
@@ -530,7 +626,8 @@ Status Interpreter::PlanAndCommit() {
   planner_used_ = choice;
 
   const size_t capacity = LifetimeCapacity(model_, scratch_count_);
-  Result<uint8_t*> request_memory = arena_.AllocateTemp(capacity * sizeof(BufferRequest));
+  Result<uint8_t*> request_memory =
+      AllocateTempFor(capacity * sizeof(BufferRequest), capacity * target.buffer_request_bytes);
   if (!request_memory.ok()) return Status(request_memory.status()).Prefix("lifetimes");
   auto* requests = reinterpret_cast<BufferRequest*>(*request_memory);
   LifetimeOptions lifetime_options;
@@ -557,7 +654,8 @@ Status Interpreter::PlanAndCommit() {
   problem.trust_fixed_overlaps =
       options_.trust_offline_plan && choice == PlannerChoice::kOffline && offline_name == kOfflinePlanMetadataName;
   if (overlap_declaration_count_ > 0) {
-    Result<uint8_t*> memory = arena_.AllocateTemp(overlap_declaration_count_ * sizeof(OverlapPermission));
+    Result<uint8_t*> memory = AllocateTempFor(overlap_declaration_count_ * sizeof(OverlapPermission),
+                                              overlap_declaration_count_ * target.overlap_permission_bytes);
     if (!memory.ok()) return Status(memory.status()).Prefix("overlap permissions");
     auto* permissions = reinterpret_cast<OverlapPermission*>(*memory);
     Result<size_t> resolved = ResolveOverlaps(
@@ -569,9 +667,11 @@ Status Interpreter::PlanAndCommit() {
   }
   size_t workspace_bytes = planner.WorkspaceBytesFor(problem);
   if (LowerBoundWorkspaceBytes(*count) > workspace_bytes) workspace_bytes = LowerBoundWorkspaceBytes(*count);
-  Result<uint8_t*> offsets_memory = arena_.AllocateTemp(*count * sizeof(size_t));
+  size_t target_workspace_bytes = planner.TargetWorkspaceBytesFor(problem, target.pointer_bytes);
+  if (LowerBoundWorkspaceBytes(*count) > target_workspace_bytes) target_workspace_bytes = LowerBoundWorkspaceBytes(*count);
+  Result<uint8_t*> offsets_memory = AllocateTempFor(*count * sizeof(size_t), *count * target.pointer_bytes);
   if (!offsets_memory.ok()) return Status(offsets_memory.status()).Prefix("plan offsets");
-  Result<uint8_t*> workspace = arena_.AllocateTemp(workspace_bytes);
+  Result<uint8_t*> workspace = AllocateTempFor(workspace_bytes, target_workspace_bytes);
   if (!workspace.ok()) return Status(workspace.status()).Prefix("planner working memory");
   auto* offsets = reinterpret_cast<size_t*>(*offsets_memory);
   PlanSummary summary;
@@ -609,7 +709,7 @@ Status Interpreter::PlanAndCommit() {
       scratch_offsets_[scratch_seen++] = static_cast<uint32_t>(offsets[i]);
     }
   }
-  arena_.ResetTemp();
+  ResetTemp();
   Status committed = arena_.CommitHead(summary.head_bytes);
   if (!committed.ok()) return committed.Prefix("planned head");
   own_head_bytes_ = AlignUpUnchecked(summary.head_bytes, arena_.alignment());

@@ -36,6 +36,7 @@
 #include "microarena/model/model_view.h"
 #include "microarena/plan/planner.h"
 #include "microarena/runtime/shared_arena.h"
+#include "microarena/runtime/target_layout.h"
 
 namespace microarena {
 
@@ -88,6 +89,21 @@ struct InterpreterOptions {
   // Most turns all WHILE ops may take in one Invoke before Invoke fails; 0:
   // no limit, as in TFLM (a model whose loop never ends never returns).
   size_t max_loop_iterations = 0;
+  // Also count the arena as a target with this layout would use it (host
+  // tools: the exact figures for a device; see target_figures()). nullptr:
+  // only this build's own figures. Not with a shared arena.
+  const TargetLayout* figures_for = nullptr;
+};
+
+// The arena figures of a model on the target InterpreterOptions::figures_for
+// names, counted during AllocateTensors (at an aligned arena start).
+struct TargetArenaFigures {
+  size_t persistent_bytes = 0;
+  size_t persistent_by_use[kPersistentUseCount] = {};  // sums to persistent_bytes
+  size_t persistent_requested_bytes = 0;               // before rounding and op data alignment
+  size_t head_bytes = 0;       // the same on every target
+  size_t temp_peak_bytes = 0;
+  size_t used_bytes = 0;       // persistent + max(head, temp peak): the minimum arena there
 };
 
 class Interpreter {
@@ -140,6 +156,9 @@ class Interpreter {
   // start: the start padding of this arena is included). In a shared arena:
   // what the whole arena needs for every model allocated in it so far.
   size_t arena_used_bytes() const { return arena_.used_bytes(); }
+  // The same figures for InterpreterOptions::figures_for (all zero without it
+  // or before a successful AllocateTensors).
+  TargetArenaFigures target_figures() const;
   // Where a tensor / scratch buffer sits in the head (bytes from the head
   // start); SIZE_MAX for a tensor that is not in the head or a bad index.
   size_t tensor_offset_bytes(size_t tensor_index) const;
@@ -160,6 +179,8 @@ class Interpreter {
   uint32_t arena_allocation_count() const { return arena_.allocation_count(); }
 
  private:
+  // Sizes its private structures for the target layouts.
+  friend const TargetLayout& HostLayout();
   struct Node {
     const KernelRegistration* kernel = nullptr;
     const void* op_data = nullptr;
@@ -183,6 +204,7 @@ class Interpreter {
     Status AllocateResource(int32_t id, size_t bytes, uint8_t fill) override;
     Span<uint8_t> resource(int32_t id) override;
     Status CountLoopTurn() override;
+    const ModelView& model() const override { return interpreter_.model_; }
 
    private:
     Interpreter& interpreter_;
@@ -199,7 +221,14 @@ class Interpreter {
   // Arena::AllocatePersistent, counted under `use`; `requested_bytes` is what
   // the caller needed before any padding (default: `bytes`).
   static constexpr size_t kSameAsBytes = static_cast<size_t>(-1);
-  Result<uint8_t*> AllocatePersistentFor(size_t bytes, PersistentUse use, size_t requested_bytes = kSameAsBytes);
+  // `target_bytes`: what the allocation takes on InterpreterOptions::figures_for.
+  Result<uint8_t*> AllocatePersistentFor(size_t bytes, PersistentUse use, size_t requested_bytes = kSameAsBytes,
+                                         size_t target_bytes = kSameAsBytes);
+  Result<uint8_t*> AllocateTempFor(size_t bytes, size_t target_bytes);
+  // Releases temp memory here and in the target's count.
+  void ResetTemp();
+  // Rounding of the target's tail and temp allocations.
+  size_t TargetGranule() const;
 
   const ModelView& model_;
   const OpResolver& resolver_;
@@ -212,6 +241,12 @@ class Interpreter {
   size_t own_temp_peak_bytes_ = 0;
   size_t persistent_by_use_[kPersistentUseCount] = {};
   size_t persistent_requested_bytes_ = 0;
+  // The target's count (InterpreterOptions::figures_for).
+  size_t target_tail_bytes_ = 0;
+  size_t target_requested_bytes_ = 0;
+  size_t target_by_use_[kPersistentUseCount] = {};
+  size_t target_temp_bytes_ = 0;
+  size_t target_temp_peak_bytes_ = 0;
   EvalTensor* tensors_ = nullptr;
   Node* nodes_ = nullptr;  // every op, subgraph after subgraph
   Resource* resources_ = nullptr;

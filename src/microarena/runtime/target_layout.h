@@ -1,0 +1,49 @@
+// TargetLayout: the sizes of the runtime's own structures on a target, so that
+// the host can state the arena a device needs without running there.
+//
+// Everything a model puts in the arena is the same on every target except
+// what holds pointers or size_t: the tensor and op tables, the temp records
+// of planning and the planner's offsets. Kernels' op data holds neither (a
+// rule of kernels/kernel.h), nor do tensors and scratch buffers. So the
+// interpreter counts each allocation twice: as made here, and as `target`
+// would make it (InterpreterOptions::figures_for), and the target's figures
+// are exact, not bounds.
+//
+// kCortexMLayout's numbers are checked where they matter: interpreter.cc
+// static_asserts them whenever it is compiled for a 32-bit Arm target (the
+// firmware build), and the Cortex-M stage of scripts/test.sh checks under
+// QEMU that the header's arena is the device's minimum for every model.
+#pragma once
+
+#include <cstddef>
+
+namespace microarena {
+
+struct TargetLayout {
+  const char* name = "";         // what --target takes: "host", "cortex-m"
+  const char* description = "";  // one line for reports
+  size_t pointer_bytes = 0;      // pointers and size_t (size and alignment)
+  size_t eval_tensor_bytes = 0;  // per tensor (EvalTensor)
+  size_t node_bytes = 0;         // per op (kernel and op data pointers)
+  size_t resource_bytes = 0;     // per resource variable
+  size_t scratch_request_bytes = 0;      // ScratchRequest, a temp record per scratch request
+  size_t overlap_record_bytes = 0;       // temp record per overlap declaration
+  size_t overlap_declaration_bytes = 0;  // OverlapDeclaration
+  size_t overlap_permission_bytes = 0;   // OverlapPermission
+  size_t buffer_request_bytes = 0;       // BufferRequest, per planned buffer (temp)
+};
+
+// Arm Cortex-M (AAPCS, 32-bit pointers; 64-bit integers 8-aligned, as on
+// x86-64, so pointer-free structures have one layout on both).
+inline constexpr TargetLayout kCortexMLayout{
+    "cortex-m", "Arm Cortex-M (32-bit pointers, AAPCS)", 4, 12, 8, 20, 12, 20, 16, 12, 32};
+
+// This build's own layout (sizeof of the real structures).
+const TargetLayout& HostLayout();
+
+// "host" or "cortex-m"; nullptr for any other name.
+const TargetLayout* FindTargetLayout(const char* name);
+// "host, cortex-m": for --help texts and errors.
+const char* TargetLayoutNames();
+
+}  // namespace microarena
