@@ -83,7 +83,8 @@ TEST_P(ControlFlowTest, DumpOfEverySubgraphsTensorsMatchesTflms) {
   const ControlFlowModel& m = GetParam();
   const std::string dir = testing::TempDir("control_flow_dump_" + m.name);
   testing::WriteFile(dir + "/model.tflite", m.model);
-  std::vector<std::string> ours_args = {"run", dir + "/model.tflite", "--dump-tensors", dir + "/ours"};
+  std::vector<std::string> ours_args = {"run", dir + "/model.tflite", "--dump-tensors", dir + "/ours",
+                                        "--output-dir", dir};
   std::vector<std::string> tflm_args = {dir + "/model.tflite", "--no-search", "--dump-tensors", dir + "/tflm"};
   for (size_t i = 0; i < m.inputs.size(); ++i) {
     const std::string path = dir + "/input_" + std::to_string(i) + ".bin";

@@ -53,7 +53,8 @@ TEST(DumpTensorsTest, EveryTensorMatchesTflmsDump) {
       }
       fs::remove_all(dir);
       const testing::CommandResult run =
-          testing::RunCli({"run", model, "--seed", std::to_string(seed), "--dump-tensors", dir});
+          testing::RunCli({"run", model, "--seed", std::to_string(seed), "--dump-tensors", dir, "--output-dir",
+                           testing::TempDir("dump_tensors_outputs")});
       ASSERT_EQ(run.exit_code, 0) << run.stderr_text;
       EXPECT_NE(run.stdout_text.find("written to " + dir), std::string::npos) << run.stdout_text;
       EXPECT_EQ(FileNames(dir), FileNames(golden));
