@@ -71,13 +71,15 @@ TEST(DumpTensorsTest, EveryTensorMatchesTflmsDump) {
 }
 
 TEST(DumpTensorsTest, RefusesOverlapAndUnwritableFolders) {
-  const std::string model = testing::TempDir("dump_tensors_errors") + "/demo.tflite";
+  const std::string dir = testing::TempDir("dump_tensors_errors");
+  const std::string model = dir + "/demo.tflite";
   ASSERT_EQ(testing::RunCli({"demo-model", "-o", model}).exit_code, 0);
   const testing::CommandResult both = testing::RunCli({"run", model, "--overlap", "--dump-tensors", "/tmp/x"});
   EXPECT_NE(both.exit_code, 0);
   EXPECT_NE(both.stderr_text.find("excludes"), std::string::npos) << both.stderr_text;
   // A folder that cannot be made: a path under a regular file.
-  const testing::CommandResult bad = testing::RunCli({"run", model, "--dump-tensors", model + "/tensors"});
+  const testing::CommandResult bad =
+      testing::RunCli({"run", model, "--dump-tensors", model + "/tensors", "--output-dir", dir});
   EXPECT_EQ(bad.exit_code, 1);
   EXPECT_NE(bad.stderr_text.find(model + "/tensors"), std::string::npos) << bad.stderr_text;
 }
