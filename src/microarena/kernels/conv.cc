@@ -1,8 +1,10 @@
-// CONV_2D: int8 (per-channel or per-tensor filter scales, int32 bias) and
-// float32, with SAME/VALID padding, strides, dilation, groups and a fused clamp.
+// CONV_2D: int8 (per-channel or per-tensor filter scales, int32 bias), 16x8
+// (int16 input and output, int8 filter, int32 or int64 bias) and float32,
+// with SAME/VALID padding, strides, dilation, groups and a fused clamp.
 //
-// Persistent op data: ConvOpData followed, for int8, by one int32 multiplier
-// and one int32 shift per output channel (8 B per channel, as TFLM).
+// Persistent op data: ConvOpData followed, when quantized, by one int32
+// multiplier and one int8 shift per output channel (5 B per channel; TFLM
+// keeps 8).
 #include <cstdint>
 
 #include "microarena/kernels/conv_common.h"
@@ -13,9 +15,24 @@
 namespace microarena {
 namespace {
 
+// The (input, filter, output) types TFLM's CONV_2D runs: float32, int8, and
+// int16 activations with int8 weights.
+Status RequireConvTypes(const PrepareContext& context, const TensorView& input, const TensorView& filter,
+                        const TensorView& output) {
+  const TensorType type = input.type();
+  if (type != TensorType::kInt8 && type != TensorType::kInt16 && type != TensorType::kFloat32) {
+    return context.Error(ErrorCode::kUnsupported,
+                         "input tensor %d '%s' is %s; CONV_2D supports INT8, INT16 and FLOAT32", input.index(),
+                         input.name(), TensorTypeName(type));
+  }
+  MICROARENA_RETURN_IF_ERROR(
+      RequireType(context, "filter", filter, type == TensorType::kInt16 ? TensorType::kInt8 : type));
+  return RequireType(context, "output", output, type);
+}
+
 struct ConvOpData {
   reference::ConvParams params;
-  reference::QuantizedConvParams quant;   // int8: points at the arrays after this struct
+  reference::QuantizedConvParams quant;   // int8, int16: points at the arrays after this struct
   reference::FloatActivation activation;  // float32
 };
 
@@ -28,7 +45,7 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   const TensorView filter = context.input(1);
   const TensorView output = context.output(0);
 
-  MICROARENA_RETURN_IF_ERROR(RequireInt8OrFloat32Operands(context, "CONV_2D", input, filter, output));
+  MICROARENA_RETURN_IF_ERROR(RequireConvTypes(context, input, filter, output));
   MICROARENA_RETURN_IF_ERROR(RequireNhwcOperands(context, input, filter, output));
 
   const int32_t channels = Dim(output, 3);
@@ -61,7 +78,20 @@ Status Eval(EvalContext& context, const void* op_data) {
   const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
   EvalTensor& output = *context.output(0);
   const reference::ConvFilterShape filter_shape{filter.dim(0), filter.dim(1), filter.dim(2), filter.dim(3)};
-  if (input.type == TensorType::kInt8) {
+  if (input.type == TensorType::kInt16) {
+    // TFLM: an int32 bias takes int32 accumulators and the 32-bit rescale;
+    // an int64 bias, or none, int64 ones and the 64-bit rescale.
+    if (bias != nullptr && bias->type == TensorType::kInt32) {
+      reference::ConvPerChannelInt16(data->params, data->quant, NhwcShapeOf(input), input.As<const int16_t>(),
+                                     filter_shape, filter.As<const int8_t>(), bias->As<const int32_t>(),
+                                     NhwcShapeOf(output), output.As<int16_t>());
+    } else {
+      reference::ConvPerChannelInt16(data->params, data->quant, NhwcShapeOf(input), input.As<const int16_t>(),
+                                     filter_shape, filter.As<const int8_t>(),
+                                     bias != nullptr ? bias->As<const int64_t>() : nullptr, NhwcShapeOf(output),
+                                     output.As<int16_t>());
+    }
+  } else if (input.type == TensorType::kInt8) {
     reference::ConvPerChannelInt8(data->params, data->quant, NhwcShapeOf(input), input.As<const int8_t>(),
                                   filter_shape, filter.As<const int8_t>(),
                                   bias != nullptr ? bias->As<const int32_t>() : nullptr, NhwcShapeOf(output),

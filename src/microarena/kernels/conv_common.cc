@@ -60,6 +60,13 @@ Status PrepareWindow(const PrepareContext& context, const WindowOptions& window,
 
 Status PrepareInt8Activation(const PrepareContext& context, tflite::ActivationFunctionType activation,
                              const TensorView& output, int32_t* act_min, int32_t* act_max) {
+  return PrepareQuantizedActivation(context, activation, output, std::numeric_limits<int8_t>::min(),
+                                    std::numeric_limits<int8_t>::max(), act_min, act_max);
+}
+
+Status PrepareQuantizedActivation(const PrepareContext& context, tflite::ActivationFunctionType activation,
+                                  const TensorView& output, int32_t qmin, int32_t qmax, int32_t* act_min,
+                                  int32_t* act_max) {
   if (!IsClampActivation(activation)) {
     return context.Error(ErrorCode::kUnsupported, "fused activation %s is not supported (only NONE, RELU, RELU6, "
                          "RELU_N1_TO_1)", tflite::EnumNameActivationFunctionType(activation));
@@ -67,8 +74,7 @@ Status PrepareInt8Activation(const PrepareContext& context, tflite::ActivationFu
   const QuantizationView quantization = output.quantization();
   const float scale = quantization.scale(0);
   const auto zero_point = static_cast<int32_t>(quantization.zero_point(0));
-  if (!QuantizedActivationRange(activation, scale, zero_point, std::numeric_limits<int8_t>::min(),
-                                std::numeric_limits<int8_t>::max(), act_min, act_max)) {
+  if (!QuantizedActivationRange(activation, scale, zero_point, qmin, qmax, act_min, act_max)) {
     return context.Error(ErrorCode::kInvalidArgument,
                          "fused activation %s cannot be quantized with output tensor %d '%s' scale %g zero point %d",
                          tflite::EnumNameActivationFunctionType(activation), output.index(), output.name(),
@@ -96,9 +102,13 @@ Status RequireInt8PerTensorInputOutput(const PrepareContext& context, const Tens
 
 Status PreparePerChannelQuantization(const PrepareContext& context, const TensorView& input, const TensorView& filter,
                                      const TensorView& output, tflite::ActivationFunctionType activation,
-                                     int32_t channels, int32_t channel_dimension, int32_t* multipliers,
-                                     int8_t* shifts, reference::QuantizedConvParams* quant) {
-  MICROARENA_RETURN_IF_ERROR(RequireInt8PerTensorInputOutput(context, input, output));
+                                     int32_t channels, int32_t channel_dimension, int32_t* multipliers, int8_t* shifts,
+                                     reference::QuantizedConvParams* quant, int max_shift) {
+  const bool is_int16 = input.type() == TensorType::kInt16;
+  const int32_t qmin = is_int16 ? std::numeric_limits<int16_t>::min() : std::numeric_limits<int8_t>::min();
+  const int32_t qmax = is_int16 ? std::numeric_limits<int16_t>::max() : std::numeric_limits<int8_t>::max();
+  MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "input", input, qmin, qmax));
+  MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "output", output, qmin, qmax));
   const QuantizationView filter_quantization = filter.quantization();
   const size_t scale_count = filter_quantization.is_quantized() ? filter_quantization.channel_count() : 0;
   if (scale_count != 1 && scale_count != static_cast<size_t>(channels)) {
@@ -133,13 +143,20 @@ Status PreparePerChannelQuantization(const PrepareContext& context, const Tensor
     fixed_point::QuantizeMultiplier(multiplier, &multipliers[c], &shift);
     // In [-31, 31] once checked, so it fits the int8 array.
     MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, multiplier, shift));
+    if (shift > max_shift) {
+      return context.Error(ErrorCode::kUnsupported,
+                           "output tensor %d '%s': channel %d multiplier %g (input scale x filter scale / output "
+                           "scale) needs shift %d; the 64-bit rescale of this 16x8 op allows at most %d",
+                           output.index(), output.name(), c, multiplier, shift, max_shift);
+    }
     shifts[c] = static_cast<int8_t>(shift);
   }
   quant->input_offset = -static_cast<int32_t>(input.quantization().zero_point(0));
   quant->output_offset = static_cast<int32_t>(output.quantization().zero_point(0));
   quant->output_multiplier = multipliers;
   quant->output_shift = shifts;
-  return PrepareInt8Activation(context, activation, output, &quant->activation_min, &quant->activation_max);
+  return PrepareQuantizedActivation(context, activation, output, qmin, qmax, &quant->activation_min,
+                                    &quant->activation_max);
 }
 
 Status RequireInt8OrFloat32Operands(const PrepareContext& context, const char* op_name, const TensorView& input,
@@ -165,11 +182,19 @@ Status RequireNhwcOperands(const PrepareContext& context, const TensorView& inpu
   return OkStatus();
 }
 
-Status PrepareBias(const PrepareContext& context, TensorType operand_type, int32_t channels) {
-  if (!context.has_input(2)) return OkStatus();
-  const TensorView bias = context.input(2);
-  const TensorType type = operand_type == TensorType::kInt8 ? TensorType::kInt32 : TensorType::kFloat32;
-  MICROARENA_RETURN_IF_ERROR(RequireType(context, "bias", bias, type));
+Status PrepareBias(const PrepareContext& context, TensorType operand_type, int32_t channels, size_t bias_input) {
+  if (!context.has_input(bias_input)) return OkStatus();
+  const TensorView bias = context.input(bias_input);
+  if (operand_type == TensorType::kInt16) {
+    if (bias.type() != TensorType::kInt32 && bias.type() != TensorType::kInt64) {
+      return context.Error(ErrorCode::kUnsupported,
+                           "bias tensor %d '%s' is %s; an INT16 op takes an INT32 or INT64 bias", bias.index(),
+                           bias.name(), TensorTypeName(bias.type()));
+    }
+  } else {
+    const TensorType type = operand_type == TensorType::kInt8 ? TensorType::kInt32 : TensorType::kFloat32;
+    MICROARENA_RETURN_IF_ERROR(RequireType(context, "bias", bias, type));
+  }
   if (bias.element_count() != static_cast<size_t>(channels)) {
     return context.Error(ErrorCode::kInvalidArgument, "bias tensor %d '%s' has %zu elements; expected %d",
                          bias.index(), bias.name(), bias.element_count(), channels);

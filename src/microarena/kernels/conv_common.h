@@ -1,7 +1,7 @@
 // Prepare-time work shared by CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and
 // the 2-D pools: operand types and shapes, window geometry checked against the
 // output shape, fused-activation clamps, and the per-channel requantization
-// multipliers of the int8 convolutions.
+// multipliers of the int8 and 16x8 convolutions.
 #pragma once
 
 #include <cstddef>
@@ -9,6 +9,7 @@
 #include <new>
 
 #include "microarena/base/status.h"
+#include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/kernel.h"
 #include "microarena/kernels/overlap.h"
 #include "microarena/kernels/reference/conv.h"
@@ -35,6 +36,11 @@ struct WindowOptions {
 Status PrepareWindow(const PrepareContext& context, const WindowOptions& window, const TensorView& input,
                      const TensorView& output, int32_t* padding_height, int32_t* padding_width);
 
+// The clamp of `activation` for `output` within [qmin, qmax] (the output
+// type's range; quantization already checked).
+Status PrepareQuantizedActivation(const PrepareContext& context, tflite::ActivationFunctionType activation,
+                                  const TensorView& output, int32_t qmin, int32_t qmax, int32_t* act_min,
+                                  int32_t* act_max);
 // The int8 clamp of `activation` for `output` (quantization already checked).
 Status PrepareInt8Activation(const PrepareContext& context, tflite::ActivationFunctionType activation,
                              const TensorView& output, int32_t* act_min, int32_t* act_max);
@@ -47,8 +53,9 @@ Status PrepareFloatActivation(const PrepareContext& context, tflite::ActivationF
 Status RequireInt8PerTensorInputOutput(const PrepareContext& context, const TensorView& input,
                                        const TensorView& output);
 
-// For int8 CONV_2D and DEPTHWISE_CONV_2D: checks the input and output
-// quantization (one scale and zero point each) and the filter's (one scale, or
+// For int8 and 16x8 CONV_2D, DEPTHWISE_CONV_2D and TRANSPOSE_CONV: checks the
+// input and output quantization (one scale and zero point each, within the
+// input type's range) and the filter's (one scale, or
 // one per output channel along `channel_dimension`; zero points all 0), then
 // fills `quant` (offsets, clamp) and the `channels` multipliers and shifts it
 // points to, each from double(input scale) * double(filter scale) /
@@ -57,10 +64,16 @@ Status RequireInt8PerTensorInputOutput(const PrepareContext& context, const Tens
 // A shift is the power-of-two exponent of its multiplier (-31 for tiny
 // scales, a few units above 0 for large ones), so it is kept in an int8
 // (5 B per channel instead of TFLM's 8); one that does not fit is an error.
+// `max_shift` is lower for the 64-bit rescale (kMaxMultiplierShift64).
 Status PreparePerChannelQuantization(const PrepareContext& context, const TensorView& input, const TensorView& filter,
                                      const TensorView& output, tflite::ActivationFunctionType activation,
-                                     int32_t channels, int32_t channel_dimension, int32_t* multipliers,
-                                     int8_t* shifts, reference::QuantizedConvParams* quant);
+                                     int32_t channels, int32_t channel_dimension, int32_t* multipliers, int8_t* shifts,
+                                     reference::QuantizedConvParams* quant,
+                                     int max_shift = fixed_point::kMaxMultiplierShift);
+
+// The largest shift MultiplyByQuantizedMultiplier64 accepts: it shifts right
+// by 15 - shift, which must stay >= 1.
+constexpr int kMaxMultiplierShift64 = 14;
 
 // For CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED: the input is INT8 or
 // FLOAT32 (`op_name` names the op in the error) and the filter and output
@@ -73,9 +86,10 @@ Status RequireInt8OrFloat32Operands(const PrepareContext& context, const char* o
 Status RequireNhwcOperands(const PrepareContext& context, const TensorView& input, const TensorView& filter,
                            const TensorView& output);
 
-// Checks an optional bias (input 2): INT32 for an INT8 op, FLOAT32 for a
-// FLOAT32 one (`operand_type`), with `channels` elements.
-Status PrepareBias(const PrepareContext& context, TensorType operand_type, int32_t channels);
+// Checks an optional bias (input `bias_input`): INT32 for an INT8 op, INT32
+// or INT64 for an INT16 one, FLOAT32 for a FLOAT32 one (`operand_type`),
+// with `channels` elements.
+Status PrepareBias(const PrepareContext& context, TensorType operand_type, int32_t channels, size_t bias_input = 2);
 
 // For CONV_2D and DEPTHWISE_CONV_2D (`Options` is Conv2DOptions or
 // DepthwiseConv2DOptions, which name these fields alike): checks the window of
@@ -109,33 +123,36 @@ Status AllocateWithChannelArrays(PrepareContext& context, size_t header_bytes, s
 // The rest of CONV_2D's and DEPTHWISE_CONV_2D's prepare once their own shape
 // checks pass: checks the bias and the window, allocates the persistent
 // `OpData` (with `params`, `quant` and `activation` members) followed, for
-// int8, by its multiplier and shift arrays, and fills it: the int8
+// int8 and int16, by its multiplier and shift arrays, and fills it: the
 // requantization (PreparePerChannelQuantization, filter scales along
-// `channel_dimension`) or the float clamp.
+// `channel_dimension`; an int16 op takes the 64-bit rescale unless it has an
+// int32 bias and `int16_rescale64` is false) or the float clamp.
 template <typename OpData, typename Options>
 Status PrepareConvOpData(PrepareContext& context, const Options& options, const TensorView& input,
                          const TensorView& filter, const TensorView& output, int32_t channels,
-                         int32_t channel_dimension, OpData** data) {
+                         int32_t channel_dimension, OpData** data, bool int16_rescale64 = false) {
   MICROARENA_RETURN_IF_ERROR(PrepareBias(context, input.type(), channels));
   reference::ConvParams params;
   MICROARENA_RETURN_IF_ERROR(PrepareConvWindow(context, options, input, filter, output, &params));
-  const bool is_int8 = input.type() == TensorType::kInt8;
+  const bool is_quantized = input.type() != TensorType::kFloat32;
   void* memory = nullptr;
   MICROARENA_RETURN_IF_ERROR(
-      AllocateWithChannelArrays(context, sizeof(OpData), alignof(OpData), channels, is_int8, &memory));
+      AllocateWithChannelArrays(context, sizeof(OpData), alignof(OpData), channels, is_quantized, &memory));
   *data = new (memory) OpData();
   (*data)->params = params;
   const tflite::ActivationFunctionType activation = options.fused_activation_function();
-  if (!is_int8) {
+  if (!is_quantized) {
     MICROARENA_RETURN_IF_ERROR(
         PrepareFloatActivation(context, activation, &(*data)->activation.min, &(*data)->activation.max));
   } else {
     // OpData holds int32 fields, so the multipliers right after it are aligned.
     auto* multipliers = reinterpret_cast<int32_t*>(*data + 1);
     auto* shifts = reinterpret_cast<int8_t*>(multipliers + channels);
-    MICROARENA_RETURN_IF_ERROR(PreparePerChannelQuantization(context, input, filter, output, activation, channels,
-                                                             channel_dimension, multipliers, shifts,
-                                                             &(*data)->quant));
+    const bool int32_bias = context.has_input(2) && context.input(2).type() == TensorType::kInt32;
+    const bool rescale64 = input.type() == TensorType::kInt16 && (int16_rescale64 || !int32_bias);
+    MICROARENA_RETURN_IF_ERROR(PreparePerChannelQuantization(
+        context, input, filter, output, activation, channels, channel_dimension, multipliers, shifts, &(*data)->quant,
+        rescale64 ? kMaxMultiplierShift64 : fixed_point::kMaxMultiplierShift));
   }
   // The loops write output rows in ascending order (reference/conv.h,
   // reference/depthwise_conv.h): the output may trail the input by a row lag.

@@ -194,14 +194,15 @@ TEST(Conv2dKernelTest, PersistentDataIsEightBytesPerChannelPlusParams) {
 TEST(Conv2dKernelTest, PrepareRejectsUnsupportedTypesAndBadShapes) {
   const auto int8_filter = PerChannel("filter", {1, 1, 1, 1}, {1.0f}, 0);
   {
-    // int16 activations are not supported.
+    // int16 activations take int8 weights (16x8); int16 weights are not a TFLM variant.
     OneOp op(BuiltinOp::kConv2d);
     op.Input({"in", TensorType::kInt16, {1, 1, 1, 1}, 0, QuantizationSpec::PerTensor(1.0f, 0), false},
              Bytes<int16_t>({1}));
-    op.Constant(int8_filter, Bytes<int8_t>({1}));
+    op.Constant({"filter", TensorType::kInt16, {1, 1, 1, 1}, 0, QuantizationSpec::PerTensor(1.0f, 0), false},
+                Bytes<int16_t>({1}));
     op.Output({"out", TensorType::kInt16, {1, 1, 1, 1}, 0, QuantizationSpec::PerTensor(1.0f, 0), false});
     op.Options(ConvOptions(Padding::VALID, 1, 1, ActivationFunctionType::NONE));
-    ExpectError(op.Run(), ErrorCode::kUnsupported, "INT16");
+    ExpectError(op.Run(), ErrorCode::kUnsupported, "filter tensor 1 'filter' is INT16 where INT8 is required");
   }
   {
     // Hybrid: float input with int8 filter.

@@ -1,9 +1,11 @@
 // DEPTHWISE_CONV_2D: int8 (per-channel or per-tensor filter scales, int32
-// bias) and float32, with depth multiplier, SAME/VALID padding, strides,
-// dilation and a fused clamp.
+// bias), 16x8 (int16 input and output, int8 filter, int64 bias) and float32,
+// with depth multiplier, SAME/VALID padding, strides, dilation and a fused
+// clamp.
 //
-// Persistent op data: DepthwiseConvOpData followed, for int8, by one int32
-// multiplier and one int32 shift per output channel (8 B per channel, as TFLM).
+// Persistent op data: DepthwiseConvOpData followed, when quantized, by one
+// int32 multiplier and one int8 shift per output channel (5 B per channel;
+// TFLM keeps 8).
 #include <cstdint>
 
 #include "microarena/kernels/conv_common.h"
@@ -16,7 +18,7 @@ namespace {
 
 struct DepthwiseConvOpData {
   reference::ConvParams params;
-  reference::QuantizedConvParams quant;   // int8: points at the arrays after this struct
+  reference::QuantizedConvParams quant;   // int8, int16: points at the arrays after this struct
   reference::FloatActivation activation;  // float32
   int32_t depth_multiplier = 1;
 };
@@ -30,7 +32,16 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   const TensorView filter = context.input(1);
   const TensorView output = context.output(0);
 
-  MICROARENA_RETURN_IF_ERROR(RequireInt8OrFloat32Operands(context, "DEPTHWISE_CONV_2D", input, filter, output));
+  if (input.type() == TensorType::kInt16) {
+    // 16x8, as TFLM: int8 weights, and a bias read as int64 whatever its type.
+    MICROARENA_RETURN_IF_ERROR(RequireType(context, "filter", filter, TensorType::kInt8));
+    MICROARENA_RETURN_IF_ERROR(RequireType(context, "output", output, TensorType::kInt16));
+    if (context.has_input(2)) {
+      MICROARENA_RETURN_IF_ERROR(RequireType(context, "bias", context.input(2), TensorType::kInt64));
+    }
+  } else {
+    MICROARENA_RETURN_IF_ERROR(RequireInt8OrFloat32Operands(context, "DEPTHWISE_CONV_2D", input, filter, output));
+  }
   MICROARENA_RETURN_IF_ERROR(RequireNhwcOperands(context, input, filter, output));
 
   const int32_t channels = Dim(output, 3);
@@ -46,8 +57,9 @@ Status Prepare(PrepareContext& context, const void** op_data) {
                          filter.name(), Dim(filter, 0), Dim(filter, 1), Dim(filter, 2), Dim(filter, 3), channels);
   }
   DepthwiseConvOpData* data = nullptr;
-  MICROARENA_RETURN_IF_ERROR(
-      PrepareConvOpData(context, *options, input, filter, output, channels, /*channel_dimension=*/3, &data));
+  MICROARENA_RETURN_IF_ERROR(PrepareConvOpData(context, *options, input, filter, output, channels,
+                                               /*channel_dimension=*/3, &data,
+                                               /*int16_rescale64=*/true));
   data->depth_multiplier = depth_multiplier;
   *op_data = data;
   return OkStatus();
@@ -59,7 +71,12 @@ Status Eval(EvalContext& context, const void* op_data) {
   const EvalTensor& filter = *context.input(1);
   const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
   EvalTensor& output = *context.output(0);
-  if (input.type == TensorType::kInt8) {
+  if (input.type == TensorType::kInt16) {
+    reference::DepthwiseConvPerChannelInt16(data->params, data->depth_multiplier, data->quant, NhwcShapeOf(input),
+                                            input.As<const int16_t>(), NhwcShapeOf(filter), filter.As<const int8_t>(),
+                                            bias != nullptr ? bias->As<const int64_t>() : nullptr, NhwcShapeOf(output),
+                                            output.As<int16_t>());
+  } else if (input.type == TensorType::kInt8) {
     reference::DepthwiseConvPerChannelInt8(data->params, data->depth_multiplier, data->quant, NhwcShapeOf(input),
                                            input.As<const int8_t>(), NhwcShapeOf(filter), filter.As<const int8_t>(),
                                            bias != nullptr ? bias->As<const int32_t>() : nullptr,

@@ -1,5 +1,7 @@
-// FULLY_CONNECTED: int8 (per-tensor filter scale, optional int32 bias) and
-// float32 (optional float bias), with keep_num_dims and a fused clamp.
+// FULLY_CONNECTED: int8 (per-tensor filter scale, optional int32 bias), 16x8
+// (int16 input and output, per-tensor int8 filter, optional int32 or int64
+// bias) and float32 (optional float bias), with keep_num_dims and a fused
+// clamp.
 //
 // The int8 multiplier follows TFLite's GetQuantizedConvolutionMultipler:
 // double(input scale * filter scale, multiplied in float) / double(output
@@ -8,6 +10,7 @@
 // (|difference| / output scale <= 0.02), as TFLite requires.
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <new>
 
 #include "microarena/kernels/conv_common.h"
@@ -20,7 +23,7 @@ namespace microarena {
 namespace {
 
 struct FullyConnectedOpData {
-  reference::QuantizedFullyConnectedParams quant;  // int8
+  reference::QuantizedFullyConnectedParams quant;  // int8, int16
   float activation_min = 0.0f;                     // float32
   float activation_max = 0.0f;
 };
@@ -58,10 +61,16 @@ Status CheckShapes(const PrepareContext& context, const TensorView& input, const
   return OkStatus();
 }
 
-Status PrepareInt8(const PrepareContext& context, const TensorView& input, const TensorView& filter,
-                   const TensorView& output, tflite::ActivationFunctionType activation,
-                   reference::QuantizedFullyConnectedParams* quant) {
-  MICROARENA_RETURN_IF_ERROR(RequireInt8PerTensorInputOutput(context, input, output));
+// int8 and 16x8: one multiplier for the tensor, and the zero points as
+// offsets (TFLM applies them to int16 too).
+Status PrepareQuantized(const PrepareContext& context, const TensorView& input, const TensorView& filter,
+                        const TensorView& output, tflite::ActivationFunctionType activation,
+                        reference::QuantizedFullyConnectedParams* quant) {
+  const bool is_int16 = input.type() == TensorType::kInt16;
+  const int32_t qmin = is_int16 ? std::numeric_limits<int16_t>::min() : std::numeric_limits<int8_t>::min();
+  const int32_t qmax = is_int16 ? std::numeric_limits<int16_t>::max() : std::numeric_limits<int8_t>::max();
+  MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "input", input, qmin, qmax));
+  MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "output", output, qmin, qmax));
   const QuantizationView filter_quantization = filter.quantization();
   if (filter_quantization.is_quantized() && filter_quantization.channel_count() > 1) {
     return context.Error(ErrorCode::kUnsupported,
@@ -88,11 +97,19 @@ Status PrepareInt8(const PrepareContext& context, const TensorView& input, const
   int shift = 0;
   fixed_point::QuantizeMultiplier(multiplier, &quant->output_multiplier, &shift);
   MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, multiplier, shift));
+  const bool int32_bias = context.has_input(2) && context.input(2).type() == TensorType::kInt32;
+  if (is_int16 && !int32_bias && shift > kMaxMultiplierShift64) {
+    return context.Error(ErrorCode::kUnsupported,
+                         "output tensor %d '%s': multiplier %g needs shift %d; the 64-bit rescale of this 16x8 op "
+                         "allows at most %d",
+                         output.index(), output.name(), multiplier, shift, kMaxMultiplierShift64);
+  }
   quant->output_shift = shift;
   quant->input_offset = -static_cast<int32_t>(input.quantization().zero_point(0));
   quant->filter_offset = 0;
   quant->output_offset = static_cast<int32_t>(output.quantization().zero_point(0));
-  return PrepareInt8Activation(context, activation, output, &quant->activation_min, &quant->activation_max);
+  return PrepareQuantizedActivation(context, activation, output, qmin, qmax, &quant->activation_min,
+                                    &quant->activation_max);
 }
 
 Status Prepare(PrepareContext& context, const void** op_data) {
@@ -111,7 +128,12 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   const TensorView filter = context.input(1);
   const TensorView output = context.output(0);
 
-  MICROARENA_RETURN_IF_ERROR(RequireInt8OrFloat32Operands(context, "FULLY_CONNECTED", input, filter, output));
+  if (input.type() == TensorType::kInt16) {
+    MICROARENA_RETURN_IF_ERROR(RequireType(context, "filter", filter, TensorType::kInt8));
+    MICROARENA_RETURN_IF_ERROR(RequireType(context, "output", output, TensorType::kInt16));
+  } else {
+    MICROARENA_RETURN_IF_ERROR(RequireInt8OrFloat32Operands(context, "FULLY_CONNECTED", input, filter, output));
+  }
   MICROARENA_RETURN_IF_ERROR(RequireRank(context, "filter", filter, 2));
   MICROARENA_RETURN_IF_ERROR(CheckShapes(context, input, filter, output, keep_num_dims));
   MICROARENA_RETURN_IF_ERROR(PrepareBias(context, input.type(), Dim(filter, 0)));
@@ -119,8 +141,8 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   void* memory = context.AllocatePersistent(sizeof(FullyConnectedOpData), alignof(FullyConnectedOpData));
   if (memory == nullptr) return context.OutOfMemory();
   auto* data = new (memory) FullyConnectedOpData();
-  if (input.type() == TensorType::kInt8) {
-    MICROARENA_RETURN_IF_ERROR(PrepareInt8(context, input, filter, output, activation, &data->quant));
+  if (input.type() != TensorType::kFloat32) {
+    MICROARENA_RETURN_IF_ERROR(PrepareQuantized(context, input, filter, output, activation, &data->quant));
   } else {
     MICROARENA_RETURN_IF_ERROR(PrepareFloatActivation(context, activation, &data->activation_min,
                                                       &data->activation_max));
@@ -139,7 +161,16 @@ Status Eval(EvalContext& context, const void* op_data) {
   shape.output_depth = filter.dim(0);
   shape.accum_depth = filter.dim(1);
   shape.batches = static_cast<int32_t>(output.element_count() / static_cast<size_t>(shape.output_depth));
-  if (input.type == TensorType::kInt8) {
+  if (input.type == TensorType::kInt16) {
+    // TFLM: an int32 bias takes int32 accumulators; an int64 bias, or none, int64 ones.
+    if (bias != nullptr && bias->type == TensorType::kInt32) {
+      reference::FullyConnectedInt16(data->quant, shape, input.As<const int16_t>(), filter.As<const int8_t>(),
+                                     bias->As<const int32_t>(), output.As<int16_t>());
+    } else {
+      reference::FullyConnectedInt16(data->quant, shape, input.As<const int16_t>(), filter.As<const int8_t>(),
+                                     bias != nullptr ? bias->As<const int64_t>() : nullptr, output.As<int16_t>());
+    }
+  } else if (input.type == TensorType::kInt8) {
     reference::FullyConnectedInt8(data->quant, shape, input.As<const int8_t>(), filter.As<const int8_t>(),
                                   bias != nullptr ? bias->As<const int32_t>() : nullptr, output.As<int8_t>());
   } else {

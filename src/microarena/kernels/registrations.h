@@ -35,6 +35,7 @@ extern const KernelRegistration kSqueezeKernel;
 extern const KernelRegistration kStridedSliceKernel;
 extern const KernelRegistration kSubKernel;
 extern const KernelRegistration kTanhKernel;
+extern const KernelRegistration kTransposeConvKernel;
 extern const KernelRegistration kTransposeKernel;
 // Comparisons (comparisons.cc).
 extern const KernelRegistration kEqualKernel;
@@ -43,6 +44,37 @@ extern const KernelRegistration kGreaterKernel;
 extern const KernelRegistration kLessEqualKernel;
 extern const KernelRegistration kLessKernel;
 extern const KernelRegistration kNotEqualKernel;
+// Binary elementwise math (binary_math.cc).
+extern const KernelRegistration kDivKernel;
+extern const KernelRegistration kFloorDivKernel;
+extern const KernelRegistration kFloorModKernel;
+extern const KernelRegistration kMaximumKernel;
+extern const KernelRegistration kMinimumKernel;
+extern const KernelRegistration kSquaredDifferenceKernel;
+// Casts, fills and shape ops (cast.cc, fill.cc, broadcast_ops.cc).
+extern const KernelRegistration kBroadcastArgsKernel;
+extern const KernelRegistration kBroadcastToKernel;
+extern const KernelRegistration kCastKernel;
+extern const KernelRegistration kFillKernel;
+extern const KernelRegistration kSelectV2Kernel;
+extern const KernelRegistration kShapeKernel;
+extern const KernelRegistration kZerosLikeKernel;
+// Data movement (pack_split.cc, gather_slice.cc).
+extern const KernelRegistration kGatherKernel;
+extern const KernelRegistration kGatherNdKernel;
+extern const KernelRegistration kPackKernel;
+extern const KernelRegistration kReverseV2Kernel;
+extern const KernelRegistration kSliceKernel;
+extern const KernelRegistration kSplitKernel;
+extern const KernelRegistration kSplitVKernel;
+extern const KernelRegistration kUnpackKernel;
+// Reductions and ADD_N (reduce.cc, arg_min_max.cc, add_n.cc).
+extern const KernelRegistration kAddNKernel;
+extern const KernelRegistration kArgMaxKernel;
+extern const KernelRegistration kArgMinKernel;
+extern const KernelRegistration kReduceMaxKernel;
+extern const KernelRegistration kReduceMinKernel;
+extern const KernelRegistration kSumKernel;
 // Unary math (unary_math.cc) and logical ops (logical.cc).
 extern const KernelRegistration kAbsKernel;
 extern const KernelRegistration kCeilKernel;
@@ -74,21 +106,33 @@ extern const KernelRegistration kWhileKernel;
 #define MICROARENA_FOR_EACH_KERNEL(X) \
   X(kAbsKernel) \
   X(kAddKernel) \
+  X(kAddNKernel) \
+  X(kArgMaxKernel) \
+  X(kArgMinKernel) \
   X(kAssignVariableKernel) \
   X(kAveragePool2dKernel) \
   X(kBatchMatmulKernel) \
+  X(kBroadcastArgsKernel) \
+  X(kBroadcastToKernel) \
   X(kCallOnceKernel) \
+  X(kCastKernel) \
   X(kCeilKernel) \
   X(kConcatenationKernel) \
   X(kConv2dKernel) \
   X(kCosKernel) \
   X(kDepthwiseConv2dKernel) \
   X(kDequantizeKernel) \
+  X(kDivKernel) \
   X(kEqualKernel) \
   X(kExpKernel) \
   X(kExpandDimsKernel) \
+  X(kFillKernel) \
+  X(kFloorDivKernel) \
   X(kFloorKernel) \
+  X(kFloorModKernel) \
   X(kFullyConnectedKernel) \
+  X(kGatherKernel) \
+  X(kGatherNdKernel) \
   X(kGreaterEqualKernel) \
   X(kGreaterKernel) \
   X(kHardSwishKernel) \
@@ -102,30 +146,46 @@ extern const KernelRegistration kWhileKernel;
   X(kLogicalOrKernel) \
   X(kLogisticKernel) \
   X(kMaxPool2dKernel) \
+  X(kMaximumKernel) \
   X(kMeanKernel) \
+  X(kMinimumKernel) \
   X(kMulKernel) \
   X(kNegKernel) \
   X(kNotEqualKernel) \
+  X(kPackKernel) \
   X(kPadKernel) \
   X(kQuantizeKernel) \
   X(kReadVariableKernel) \
+  X(kReduceMaxKernel) \
+  X(kReduceMinKernel) \
   X(kRelu6Kernel) \
   X(kReluKernel) \
   X(kReshapeKernel) \
+  X(kReverseV2Kernel) \
   X(kRoundKernel) \
   X(kRsqrtKernel) \
+  X(kSelectV2Kernel) \
+  X(kShapeKernel) \
   X(kSinKernel) \
+  X(kSliceKernel) \
   X(kSoftmaxKernel) \
+  X(kSplitKernel) \
+  X(kSplitVKernel) \
   X(kSqrtKernel) \
   X(kSquareKernel) \
+  X(kSquaredDifferenceKernel) \
   X(kSqueezeKernel) \
   X(kStridedSliceKernel) \
   X(kSubKernel) \
+  X(kSumKernel) \
   X(kSvdfKernel) \
   X(kTanhKernel) \
+  X(kTransposeConvKernel) \
   X(kTransposeKernel) \
   X(kUnidirectionalSequenceLstmKernel) \
+  X(kUnpackKernel) \
   X(kVarHandleKernel) \
-  X(kWhileKernel)
+  X(kWhileKernel) \
+  X(kZerosLikeKernel)
 
 }  // namespace microarena

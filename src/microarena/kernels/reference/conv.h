@@ -8,6 +8,10 @@
 // (groups = input depth / I; 1 for an ordinary convolution).
 //   int8:  out = clamp(MultiplyByQuantizedMultiplier(acc + bias[o], M[o], s[o]) + zp_out)
 //          with every input value offset by -zp_in before the multiply;
+//   16x8 (int16 input and output, int8 filter): no offsets (TFLM ignores
+//          both zero points), acc and bias int32 (int32 bias: the 32-bit
+//          rescale) or int64 (int64 bias or none: the 64-bit rescale),
+//          out = clamp(MultiplyByQuantizedMultiplier(acc + bias[o], M[o], s[o]));
 //   float: out = clamp(acc + bias[o]), summed in float in the loop order above.
 // Cost: one multiply-add per output element per filter tap; no scratch.
 //
@@ -85,6 +89,7 @@ inline int8_t RequantizeToInt8(int32_t acc, const QuantizedConvParams& q, int32_
 // sum of many taps and the bias add wrap in TFLite: WrappingAdd does the same.
 struct Int8ConvMath {
   using Value = int8_t;
+  using Filter = int8_t;
   using Accumulator = int32_t;
   const QuantizedConvParams& quant;
   const int32_t* bias;  // nullptr: no bias
@@ -100,10 +105,54 @@ struct Int8ConvMath {
   }
 };
 
+// 16x8: int16 input and output, int8 filter, `Acc` int32_t or int64_t, as
+// TFLite's 16-bit reference kernels: CONV_2D accumulates in the bias's type,
+// in int64 without a bias (an int32 sum wraps, as TFLite's does);
+// DEPTHWISE_CONV_2D and TRANSPOSE_CONV always in int64 (TRANSPOSE_CONV
+// widens an int16 bias). The rescale is the 32-bit
+// MultiplyByQuantizedMultiplier for an int32 accumulator and the 64-bit one
+// (multiplier rounded to 16 bits) for an int64 accumulator. Neither zero
+// point is applied; only the clamp bounds, computed at Prepare from the
+// output zero point, reflect it.
+template <typename Acc, typename Bias = Acc>
+struct Int16ConvMath {
+  using Value = int16_t;
+  using Filter = int8_t;
+  using Accumulator = Acc;
+  const QuantizedConvParams& quant;
+  const Bias* bias;  // nullptr: no bias
+
+  static Acc Add(Acc a, Acc b) {
+    if constexpr (sizeof(Acc) == sizeof(int64_t)) {
+      return fixed_point::WrappingAdd64(a, b);
+    } else {
+      return fixed_point::WrappingAdd(a, b);
+    }
+  }
+  void Accumulate(Acc& acc, int16_t input, int8_t filter) const {
+    // |product| < 2^22: exact in int32.
+    acc = Add(acc, static_cast<Acc>(int32_t{filter} * int32_t{input}));
+  }
+  int16_t Output(Acc acc, int32_t o) const {
+    if (bias != nullptr) acc = Add(acc, static_cast<Acc>(bias[o]));
+    const auto c = static_cast<size_t>(o);
+    int32_t value = 0;
+    if constexpr (sizeof(Acc) == sizeof(int64_t)) {
+      value = fixed_point::MultiplyByQuantizedMultiplier64(acc, quant.output_multiplier[c], quant.output_shift[c]);
+    } else {
+      value = fixed_point::MultiplyByQuantizedMultiplier(acc, quant.output_multiplier[c], quant.output_shift[c]);
+    }
+    value = std::max(value, quant.activation_min);
+    value = std::min(value, quant.activation_max);
+    return static_cast<int16_t>(value);
+  }
+};
+
 // float: sum of input * filter in tap order, plus the bias (0 when absent, as
 // TFLite adds it unconditionally), clamped.
 struct FloatConvMath {
   using Value = float;
+  using Filter = float;
   using Accumulator = float;
   const FloatActivation& activation;
   const float* bias;  // nullptr: no bias
@@ -133,12 +182,12 @@ inline void ForEachConvTap(const ConvParams& params, const NhwcShape& input_shap
   }
 }
 
-// CONV_2D with the arithmetic of `math` (Int8ConvMath or FloatConvMath);
+// CONV_2D with the arithmetic of `math` (Int8ConvMath, Int16ConvMath or FloatConvMath);
 // taps are summed in (fy, fx, i) order, as TFLite's reference loops do.
 template <typename Math>
 inline void Conv(const ConvParams& params, const Math& math, const NhwcShape& input_shape,
                  const typename Math::Value* input, const ConvFilterShape& filter_shape,
-                 const typename Math::Value* filter, const NhwcShape& output_shape, typename Math::Value* output) {
+                 const typename Math::Filter* filter, const NhwcShape& output_shape, typename Math::Value* output) {
   const int32_t filters_per_group =
       output_shape.channels / (input_shape.channels / filter_shape.input_channels);
   ForEachNhwcPosition(output_shape, [&](int32_t b, int32_t out_y, int32_t out_x) {
@@ -163,6 +212,16 @@ inline void ConvPerChannelInt8(const ConvParams& params, const QuantizedConvPara
                                const ConvFilterShape& filter_shape, const int8_t* filter, const int32_t* bias,
                                const NhwcShape& output_shape, int8_t* output) {
   Conv(params, Int8ConvMath{quant, bias}, input_shape, input, filter_shape, filter, output_shape, output);
+}
+
+// int16 input/output, int8 filter, int32 or int64 bias (nullptr: no bias,
+// which TFLM computes as int64), per-channel scales.
+template <typename Bias>
+inline void ConvPerChannelInt16(const ConvParams& params, const QuantizedConvParams& quant,
+                                const NhwcShape& input_shape, const int16_t* input, const ConvFilterShape& filter_shape,
+                                const int8_t* filter, const Bias* bias, const NhwcShape& output_shape,
+                                int16_t* output) {
+  Conv(params, Int16ConvMath<Bias>{quant, bias}, input_shape, input, filter_shape, filter, output_shape, output);
 }
 
 // float input/filter/output, float bias (nullptr: no bias).

@@ -7,6 +7,8 @@
 //   (window positions outside the input contribute nothing: zero padding)
 //   int8:  out = clamp(MultiplyByQuantizedMultiplier(acc + bias[o], M[o], s[o]) + zp_out)
 //          with every input value offset by -zp_in before the multiply;
+//   16x8:  int64 acc and int64 bias, the 64-bit rescale, no offsets
+//          (Int16ConvMath<int64_t>, conv.h), as TFLite's 16-bit kernel;
 //   float: out = clamp(acc + bias[o]), summed in float in the loop order above.
 // Cost: one multiply-add per output element per filter tap; no scratch.
 //
@@ -23,12 +25,12 @@
 
 namespace microarena::reference {
 
-// DEPTHWISE_CONV_2D with the arithmetic of `math` (Int8ConvMath or
-// FloatConvMath, conv.h). The filter is [1, height, width, output channels].
+// DEPTHWISE_CONV_2D with the arithmetic of `math` (Int8ConvMath,
+// Int16ConvMath<int64_t> or FloatConvMath, conv.h). The filter is [1, height, width, output channels].
 template <typename Math>
 inline void DepthwiseConv(const ConvParams& params, int32_t depth_multiplier, const Math& math,
                           const NhwcShape& input_shape, const typename Math::Value* input,
-                          const NhwcShape& filter_shape, const typename Math::Value* filter,
+                          const NhwcShape& filter_shape, const typename Math::Filter* filter,
                           const NhwcShape& output_shape, typename Math::Value* output) {
   ForEachNhwcPosition(output_shape, [&](int32_t b, int32_t out_y, int32_t out_x) {
     for (int32_t c = 0; c < input_shape.channels; ++c) {
@@ -52,6 +54,15 @@ inline void DepthwiseConvPerChannelInt8(const ConvParams& params, int32_t depth_
                                         const int8_t* input, const NhwcShape& filter_shape, const int8_t* filter,
                                         const int32_t* bias, const NhwcShape& output_shape, int8_t* output) {
   DepthwiseConv(params, depth_multiplier, Int8ConvMath{quant, bias}, input_shape, input, filter_shape, filter,
+                output_shape, output);
+}
+
+// int16 input/output, int8 filter, int64 bias (nullptr: no bias), per-channel scales.
+inline void DepthwiseConvPerChannelInt16(const ConvParams& params, int32_t depth_multiplier,
+                                         const QuantizedConvParams& quant, const NhwcShape& input_shape,
+                                         const int16_t* input, const NhwcShape& filter_shape, const int8_t* filter,
+                                         const int64_t* bias, const NhwcShape& output_shape, int16_t* output) {
+  DepthwiseConv(params, depth_multiplier, Int16ConvMath<int64_t>{quant, bias}, input_shape, input, filter_shape, filter,
                 output_shape, output);
 }
 

@@ -6,6 +6,10 @@
 //   int8:  out[b, o] = clamp(MultiplyByQuantizedMultiplier(acc + bias[o], M, s) + zp_out)
 //          with input values offset by -zp_in and filter values by -zp_filter
 //          before the multiply (one multiplier for the whole tensor);
+//   16x8:  int16 input and output, int8 filter; int32 acc and the 32-bit
+//          rescale with an int32 bias, int64 acc and the 64-bit one with an
+//          int64 bias or none; all three offsets applied as for int8 (TFLM's
+//          general kernel, unlike its 16x8 convolutions);
 //   float: out[b, o] = clamp(acc + bias[o]), summed in float in order of d.
 // Cost: batches * output_depth * accum_depth multiply-adds; no scratch.
 #pragma once
@@ -58,6 +62,43 @@ inline void FullyConnectedInt8(const QuantizedFullyConnectedParams& params, cons
       acc = std::max(acc, params.activation_min);
       acc = std::min(acc, params.activation_max);
       output[RowMajorOffset(b, shape.output_depth, o)] = static_cast<int8_t>(acc);
+    }
+  }
+}
+
+// int16 input/output, int8 filter, `Acc` (int32_t or int64_t) bias
+// (nullptr: no bias), as TFLM's general integer kernel computes them.
+// |(filter - zp) * (input - zp)| < 2^23: each product is exact in int32.
+template <typename Acc>
+inline void FullyConnectedInt16(const QuantizedFullyConnectedParams& params, const FullyConnectedShape& shape,
+                                const int16_t* input, const int8_t* filter, const Acc* bias, int16_t* output) {
+  constexpr bool kWide = sizeof(Acc) == sizeof(int64_t);
+  const auto add = [](Acc a, Acc b) -> Acc {
+    if constexpr (kWide) {
+      return fixed_point::WrappingAdd64(a, b);
+    } else {
+      return fixed_point::WrappingAdd(a, b);
+    }
+  };
+  for (int32_t b = 0; b < shape.batches; ++b) {
+    for (int32_t o = 0; o < shape.output_depth; ++o) {
+      Acc acc = 0;
+      for (int32_t d = 0; d < shape.accum_depth; ++d) {
+        const int32_t input_value = input[RowMajorOffset(b, shape.accum_depth, d)];
+        const int32_t filter_value = filter[RowMajorOffset(o, shape.accum_depth, d)];
+        acc = add(acc, static_cast<Acc>((filter_value + params.filter_offset) * (input_value + params.input_offset)));
+      }
+      if (bias != nullptr) acc = add(acc, bias[o]);
+      int32_t value = 0;
+      if constexpr (kWide) {
+        value = fixed_point::MultiplyByQuantizedMultiplier64(acc, params.output_multiplier, params.output_shift);
+      } else {
+        value = fixed_point::MultiplyByQuantizedMultiplier(acc, params.output_multiplier, params.output_shift);
+      }
+      value = fixed_point::WrappingAdd(value, params.output_offset);
+      value = std::max(value, params.activation_min);
+      value = std::min(value, params.activation_max);
+      output[RowMajorOffset(b, shape.output_depth, o)] = static_cast<int16_t>(value);
     }
   }
 }

@@ -18,6 +18,7 @@
 #include <cstdint>
 
 #include "microarena/kernels/fixed_point.h"
+#include "microarena/kernels/reference/reduce.h"
 
 namespace microarena::reference {
 
@@ -67,32 +68,17 @@ inline float AddInto(float acc, float value) { return acc + value; }
 inline int32_t AddInto(int32_t acc, int32_t value) { return fixed_point::WrappingAdd(acc, value); }
 
 // Adds every input element to accumulator[output offset], walking the input
-// in row-major order. `accumulators` must be zeroed by the caller.
+// in row-major order (reference/reduce.h). `accumulators` must be zeroed by
+// the caller.
 template <typename In, typename Acc>
 void MeanAccumulate(const MeanShape& shape, const In* input, Acc* accumulators) {
-  size_t count = 1;
-  for (size_t d = 0; d < shape.rank; ++d) count *= static_cast<size_t>(shape.input_dims[d]);
-  if (count == 0) return;
-  // Output stride of each input dimension (0 for reduced dimensions).
-  size_t output_stride[kMeanMaxRank] = {};
-  size_t stride = 1;
-  for (size_t d = shape.rank; d-- > 0;) {
-    if (MeanIsReduced(shape, d)) continue;
-    output_stride[d] = stride;
-    stride *= static_cast<size_t>(shape.input_dims[d]);
+  ReduceShape reduce;
+  reduce.rank = shape.rank;
+  for (size_t d = 0; d < shape.rank; ++d) {
+    reduce.dims[d] = shape.input_dims[d];
+    reduce.reduced[d] = MeanIsReduced(shape, d);
   }
-  size_t index[kMeanMaxRank] = {};
-  size_t output_offset = 0;
-  for (size_t i = 0; i < count; ++i) {
-    accumulators[output_offset] = AddInto(accumulators[output_offset], static_cast<Acc>(input[i]));
-    for (size_t d = shape.rank; d-- > 0;) {
-      ++index[d];
-      output_offset += output_stride[d];
-      if (index[d] < static_cast<size_t>(shape.input_dims[d])) break;
-      output_offset -= output_stride[d] * index[d];
-      index[d] = 0;
-    }
-  }
+  ReduceInto(reduce, input, accumulators, [](Acc acc, In value) { return AddInto(acc, static_cast<Acc>(value)); });
 }
 
 // Float mean; `output` (output_count elements) doubles as the accumulator.
