@@ -32,7 +32,7 @@ Status RequireConvTypes(const PrepareContext& context, const TensorView& input, 
 
 struct ConvOpData {
   reference::ConvParams params;
-  reference::QuantizedConvParams quant;   // int8, int16: points at the arrays after this struct
+  StoredConvQuantization quant;           // int8, int16: the arrays follow this struct
   reference::FloatActivation activation;  // float32
 };
 
@@ -78,21 +78,22 @@ Status Eval(EvalContext& context, const void* op_data) {
   const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
   EvalTensor& output = *context.output(0);
   const reference::ConvFilterShape filter_shape{filter.dim(0), filter.dim(1), filter.dim(2), filter.dim(3)};
+  const reference::QuantizedConvParams quant = data->quant.Load(data + 1);
   if (input.type == TensorType::kInt16) {
     // TFLM: an int32 bias takes int32 accumulators and the 32-bit rescale;
     // an int64 bias, or none, int64 ones and the 64-bit rescale.
     if (bias != nullptr && bias->type == TensorType::kInt32) {
-      reference::ConvPerChannelInt16(data->params, data->quant, NhwcShapeOf(input), input.As<const int16_t>(),
+      reference::ConvPerChannelInt16(data->params, quant, NhwcShapeOf(input), input.As<const int16_t>(),
                                      filter_shape, filter.As<const int8_t>(), bias->As<const int32_t>(),
                                      NhwcShapeOf(output), output.As<int16_t>());
     } else {
-      reference::ConvPerChannelInt16(data->params, data->quant, NhwcShapeOf(input), input.As<const int16_t>(),
+      reference::ConvPerChannelInt16(data->params, quant, NhwcShapeOf(input), input.As<const int16_t>(),
                                      filter_shape, filter.As<const int8_t>(),
                                      bias != nullptr ? bias->As<const int64_t>() : nullptr, NhwcShapeOf(output),
                                      output.As<int16_t>());
     }
   } else if (input.type == TensorType::kInt8) {
-    reference::ConvPerChannelInt8(data->params, data->quant, NhwcShapeOf(input), input.As<const int8_t>(),
+    reference::ConvPerChannelInt8(data->params, quant, NhwcShapeOf(input), input.As<const int8_t>(),
                                   filter_shape, filter.As<const int8_t>(),
                                   bias != nullptr ? bias->As<const int32_t>() : nullptr, NhwcShapeOf(output),
                                   output.As<int8_t>());

@@ -36,6 +36,37 @@ struct WindowOptions {
 Status PrepareWindow(const PrepareContext& context, const WindowOptions& window, const TensorView& input,
                      const TensorView& output, int32_t* padding_height, int32_t* padding_width);
 
+// QuantizedConvParams as op data keeps it: no pointers (kernels/kernel.h),
+// so the op data has one size on every target. The `channels` multipliers
+// and then shifts follow the op data in its allocation.
+struct StoredConvQuantization {
+  int32_t input_offset = 0;
+  int32_t output_offset = 0;
+  int32_t activation_min = -128;
+  int32_t activation_max = 127;
+  int32_t channels = 0;
+
+  void Store(const reference::QuantizedConvParams& quant, int32_t channel_count) {
+    input_offset = quant.input_offset;
+    output_offset = quant.output_offset;
+    activation_min = quant.activation_min;
+    activation_max = quant.activation_max;
+    channels = channel_count;
+  }
+  // The params, with pointers to the arrays at `arrays` (the first byte
+  // after the op data).
+  reference::QuantizedConvParams Load(const void* arrays) const {
+    reference::QuantizedConvParams quant;
+    quant.input_offset = input_offset;
+    quant.output_offset = output_offset;
+    quant.activation_min = activation_min;
+    quant.activation_max = activation_max;
+    quant.output_multiplier = static_cast<const int32_t*>(arrays);
+    quant.output_shift = reinterpret_cast<const int8_t*>(quant.output_multiplier + channels);
+    return quant;
+  }
+};
+
 // The clamp of `activation` for `output` within [qmin, qmax] (the output
 // type's range; quantization already checked).
 Status PrepareQuantizedActivation(const PrepareContext& context, tflite::ActivationFunctionType activation,
@@ -150,9 +181,11 @@ Status PrepareConvOpData(PrepareContext& context, const Options& options, const 
     auto* shifts = reinterpret_cast<int8_t*>(multipliers + channels);
     const bool int32_bias = context.has_input(2) && context.input(2).type() == TensorType::kInt32;
     const bool rescale64 = input.type() == TensorType::kInt16 && (int16_rescale64 || !int32_bias);
+    reference::QuantizedConvParams quant;
     MICROARENA_RETURN_IF_ERROR(PreparePerChannelQuantization(
-        context, input, filter, output, activation, channels, channel_dimension, multipliers, shifts, &(*data)->quant,
+        context, input, filter, output, activation, channels, channel_dimension, multipliers, shifts, &quant,
         rescale64 ? kMaxMultiplierShift64 : fixed_point::kMaxMultiplierShift));
+    (*data)->quant.Store(quant, channels);
   }
   // The loops write output rows in ascending order (reference/conv.h,
   // reference/depthwise_conv.h): the output may trail the input by a row lag.

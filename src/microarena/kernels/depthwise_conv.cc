@@ -18,7 +18,7 @@ namespace {
 
 struct DepthwiseConvOpData {
   reference::ConvParams params;
-  reference::QuantizedConvParams quant;   // int8, int16: points at the arrays after this struct
+  StoredConvQuantization quant;           // int8, int16: the arrays follow this struct
   reference::FloatActivation activation;  // float32
   int32_t depth_multiplier = 1;
 };
@@ -71,13 +71,14 @@ Status Eval(EvalContext& context, const void* op_data) {
   const EvalTensor& filter = *context.input(1);
   const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
   EvalTensor& output = *context.output(0);
+  const reference::QuantizedConvParams quant = data->quant.Load(data + 1);
   if (input.type == TensorType::kInt16) {
-    reference::DepthwiseConvPerChannelInt16(data->params, data->depth_multiplier, data->quant, NhwcShapeOf(input),
+    reference::DepthwiseConvPerChannelInt16(data->params, data->depth_multiplier, quant, NhwcShapeOf(input),
                                             input.As<const int16_t>(), NhwcShapeOf(filter), filter.As<const int8_t>(),
                                             bias != nullptr ? bias->As<const int64_t>() : nullptr, NhwcShapeOf(output),
                                             output.As<int16_t>());
   } else if (input.type == TensorType::kInt8) {
-    reference::DepthwiseConvPerChannelInt8(data->params, data->depth_multiplier, data->quant, NhwcShapeOf(input),
+    reference::DepthwiseConvPerChannelInt8(data->params, data->depth_multiplier, quant, NhwcShapeOf(input),
                                            input.As<const int8_t>(), NhwcShapeOf(filter), filter.As<const int8_t>(),
                                            bias != nullptr ? bias->As<const int32_t>() : nullptr,
                                            NhwcShapeOf(output), output.As<int8_t>());

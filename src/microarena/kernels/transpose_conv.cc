@@ -31,7 +31,7 @@ constexpr size_t kBiasInput = 3;
 
 struct TransposeConvOpData {
   reference::TransposeConvParams params;
-  reference::QuantizedConvParams quant;   // int8, int16: points at the arrays after this struct
+  StoredConvQuantization quant;           // int8, int16: the arrays follow this struct
   reference::FloatActivation activation;  // float32
 };
 
@@ -161,9 +161,11 @@ Status Prepare(PrepareContext& context, const void** op_data) {
     auto* shifts = reinterpret_cast<int8_t*>(multipliers + channels);
     // TFLM's 16x8 kernel always accumulates in int64 and so always takes the 64-bit rescale.
     const int max_shift = input.type() == TensorType::kInt16 ? kMaxMultiplierShift64 : fixed_point::kMaxMultiplierShift;
+    reference::QuantizedConvParams quant;
     MICROARENA_RETURN_IF_ERROR(PreparePerChannelQuantization(context, input, filter, output, activation, channels,
-                                                             /*channel_dimension=*/0, multipliers, shifts, &data->quant,
+                                                             /*channel_dimension=*/0, multipliers, shifts, &quant,
                                                              max_shift));
+    data->quant.Store(quant, channels);
   }
   *op_data = data;
   return OkStatus();
@@ -178,20 +180,21 @@ Status Eval(EvalContext& context, const void* op_data) {
   const reference::ConvFilterShape filter_shape{filter.dim(0), filter.dim(1), filter.dim(2), filter.dim(3)};
   const reference::NhwcShape input_shape = NhwcShapeOf(input);
   const reference::NhwcShape output_shape = NhwcShapeOf(output);
+  const reference::QuantizedConvParams quant = data->quant.Load(data + 1);
   switch (input.type) {
     case TensorType::kInt8: {
-      const reference::Int8ConvMath math{data->quant, bias != nullptr ? bias->As<const int32_t>() : nullptr};
+      const reference::Int8ConvMath math{quant, bias != nullptr ? bias->As<const int32_t>() : nullptr};
       reference::TransposeConv(data->params, math, input_shape, input.As<const int8_t>(), filter_shape,
                                filter.As<const int8_t>(), output_shape, output.As<int8_t>());
       break;
     }
     case TensorType::kInt16: {
       if (bias != nullptr && bias->type == TensorType::kInt16) {
-        const reference::Int16ConvMath<int64_t, int16_t> math{data->quant, bias->As<const int16_t>()};
+        const reference::Int16ConvMath<int64_t, int16_t> math{quant, bias->As<const int16_t>()};
         reference::TransposeConv(data->params, math, input_shape, input.As<const int16_t>(), filter_shape,
                                  filter.As<const int8_t>(), output_shape, output.As<int16_t>());
       } else {
-        const reference::Int16ConvMath<int64_t> math{data->quant,
+        const reference::Int16ConvMath<int64_t> math{quant,
                                                      bias != nullptr ? bias->As<const int64_t>() : nullptr};
         reference::TransposeConv(data->params, math, input_shape, input.As<const int16_t>(), filter_shape,
                                  filter.As<const int8_t>(), output_shape, output.As<int16_t>());

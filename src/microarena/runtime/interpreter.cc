@@ -77,6 +77,20 @@ struct OverlapRecord {
   OverlapDeclaration declaration;
 };
 
+// `verified` named as the offline plan's or the planner's fault. Its own
+// frame, off the success path: AllocateTensors' stack does not carry the
+// message buffer.
+[[gnu::noinline, gnu::cold]] Status InvalidPlan(Status verified, bool offline, const char* offline_name,
+                                                const char* planner_name) {
+  char where[96];
+  if (offline) {
+    std::snprintf(where, sizeof(where), "the offline plan (%s) is an invalid plan", offline_name);
+  } else {
+    std::snprintf(where, sizeof(where), "planner '%s' made an invalid plan", planner_name);
+  }
+  return verified.Prefix(where);
+}
+
 }  // namespace
 
 const TargetLayout& HostLayout() {
@@ -684,13 +698,8 @@ Status Interpreter::PlanAndCommit() {
   if (!problem.overlaps.empty() || options_.custom_planner != nullptr || choice == PlannerChoice::kOffline) {
     Status verified = VerifyPlan(problem, Span<const size_t>(offsets, *count), summary.head_bytes);
     if (!verified.ok()) {
-      char where[96];
-      if (choice == PlannerChoice::kOffline && options_.custom_planner == nullptr) {
-        std::snprintf(where, sizeof(where), "the offline plan (%s) is an invalid plan", offline_name);
-      } else {
-        std::snprintf(where, sizeof(where), "planner '%s' made an invalid plan", planner.name());
-      }
-      return verified.Prefix(where);
+      return InvalidPlan(verified, choice == PlannerChoice::kOffline && options_.custom_planner == nullptr,
+                         offline_name, planner.name());
     }
   }
 
