@@ -10,14 +10,15 @@
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_file.h"
 #include "microarena/model/model_rewriter.h"
-#include "microarena/plan/reorder.h"
 #include "microarena/plan/problem_csv.h"
+#include "microarena/plan/reorder.h"
 #include "microarena/report/arena_header.h"
 #include "microarena/report/format.h"
 #include "microarena/report/html_report.h"
 #include "microarena/report/model_plan.h"
 #include "microarena/report/plan_report.h"
 #include "microarena/report/shared_plan_report.h"
+#include "microarena/report/tflm_arena.h"
 #include "microarena/report/timeline.h"
 #include "microarena/runtime/host_runner.h"
 #include "tools/microarena/cli_util.h"
@@ -57,6 +58,24 @@ Status WriteHeaderFile(const std::string& path, const std::string& namespace_nam
   return OkStatus();
 }
 
+// `plan MODEL --runtime tflm`: stock TFLM's arena, predicted.
+int PrintTflmArena(const std::string& model_path, const std::string& target, bool json) {
+  Result<ModelFile> file = ModelFile::Open(model_path);
+  if (!file.ok()) return PrintError(file.status());
+  const report::TflmLayout& layout = target == "cortex-m" ? report::TflmCortexMLayout() : report::TflmHostLayout();
+  Result<report::TflmArenaPrediction> prediction = report::PredictTflmArena(file->view(), layout);
+  if (!prediction.ok()) {
+    Status status = prediction.status();
+    return PrintError(status.Prefix(model_path.c_str()));
+  }
+  if (json) {
+    std::printf("%s\n", report::TflmArenaJson(model_path, *prediction).dump(2).c_str());
+  } else {
+    std::fputs(report::TflmArenaText(model_path, *prediction).c_str(), stdout);
+  }
+  return kExitOk;
+}
+
 }  // namespace
 
 Command RegisterPlanCommand(CLI::App& app) {
@@ -78,6 +97,7 @@ Command RegisterPlanCommand(CLI::App& app) {
     std::string header_namespace = "microarena_arena";
     bool overlap = false;
     bool trust_offline_plan = false;
+    std::string runtime;  // empty: microarena's own plan; "tflm": stock TFLM's arena
     std::string target = "host";
   };
   auto options = std::make_shared<Options>();
@@ -143,12 +163,44 @@ Command RegisterPlanCommand(CLI::App& app) {
                               "for: ") +
                       TargetLayoutNames() +
                       ". cortex-m: 32-bit Arm, whose tensor and op records are smaller; the figures are exact "
-                      "for it, not bounds")
+                      "for it, not bounds. With --runtime tflm: the struct sizes of TFLM's build for it")
       ->default_val("host");
   sub->add_option("--header-namespace", options->header_namespace,
                   "namespace of the header's constants (one per model when a firmware holds several)")
       ->default_val("microarena_arena");
-  return {sub, [options]() -> int {
+  sub->add_option("--runtime", options->runtime,
+                  "tflm: instead of microarena's plan, predict the tensor arena stock TFLM needs for the\n"
+                  "model (tflite-micro 90b983c2, reference kernels, GreedyMemoryPlanner, MicroInterpreter\n"
+                  "with a MicroMutableOpResolver), to the byte: the minimum arena (kTensorArenaSize), the\n"
+                  "head/tail split, the tail by use, and the temporary memory of Prepare and planning that\n"
+                  "can make the minimum exceed arena_used_bytes(). Ops it cannot model exactly are named\n"
+                  "in an error instead of a number. Takes one MODEL, --target, --json/--format")
+      ->check(CLI::IsMember({"tflm"}));
+  return {sub, [options, sub]() -> int {
+            const TargetLayout* target = FindTargetLayout(options->target.c_str());
+            if (target == nullptr) {
+              return PrintError(Status::Error(ErrorCode::kInvalidArgument, "--target '%s' is unknown (use one of: %s)",
+                                              options->target.c_str(), TargetLayoutNames()));
+            }
+            if (options->runtime == "tflm") {
+              for (const char* name :
+                   {"--order", "--planner", "--align", "--time-limit", "--timeline", "--html", "--columns", "--overlap",
+                    "--trust-offline-plan", "--csv", "--name-width", "--header", "--header-namespace"}) {
+                if (sub->count(name) > 0) {
+                  return PrintError(Status::Error(ErrorCode::kInvalidArgument,
+                                                  "%s does not apply with --runtime tflm (which takes one MODEL, "
+                                                  "--target and --json/--format)",
+                                                  name));
+                }
+              }
+              if (options->model_paths.size() != 1) {
+                return PrintError(Status::Error(ErrorCode::kInvalidArgument,
+                                                "--runtime tflm predicts the arena of one MODEL; %zu were given",
+                                                options->model_paths.size()));
+              }
+              return PrintTflmArena(options->model_paths.front(), options->target,
+                                    options->json || options->format == "json");
+            }
             if (!options->header_path.empty() && !report::IsValidHeaderNamespace(options->header_namespace)) {
               return PrintError(Status::Error(ErrorCode::kInvalidArgument,
                                               "--header-namespace '%s' is not a C++ identifier (letters, digits "
@@ -156,11 +208,6 @@ Command RegisterPlanCommand(CLI::App& app) {
                                               options->header_namespace.c_str()));
             }
             if (options->format == "json") options->json = true;
-            const TargetLayout* target = FindTargetLayout(options->target.c_str());
-            if (target == nullptr) {
-              return PrintError(Status::Error(ErrorCode::kInvalidArgument, "--target '%s' is unknown (use one of: %s)",
-                                              options->target.c_str(), TargetLayoutNames()));
-            }
             if (options->model_paths.size() > 1 && target != &HostLayout()) {
               return PrintError(Status::Error(ErrorCode::kInvalidArgument,
                                               "--target %s takes one model (a shared arena is counted on the host)",

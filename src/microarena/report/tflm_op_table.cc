@@ -1,0 +1,288 @@
+#include "microarena/report/tflm_op_table.h"
+
+#include "microarena/model/builtin_op.h"
+#include "microarena/model/tensor_type.h"
+
+namespace microarena::report {
+
+const TflmLayout& TflmHostLayout() {
+  static const TflmLayout layout = [] {
+    TflmLayout l;
+    l.name = "host";
+    return l;  // the defaults are the 64-bit sizes
+  }();
+  return layout;
+}
+
+const TflmLayout& TflmCortexMLayout() {
+  static const TflmLayout layout = [] {
+    TflmLayout l;
+    l.name = "cortex-m";
+    l.pointer_bytes = 4;
+    l.enum_bytes = 1;
+    l.eval_tensor_bytes = 12;
+    l.tflite_tensor_bytes = 32;
+    l.affine_quantization_bytes = 12;
+    l.node_and_registration_bytes = 32;
+    l.subgraph_allocations_bytes = 8;
+    l.scratch_request_bytes = 12;
+    l.scratch_handle_bytes = 4;
+    l.allocation_info_bytes = 24;
+    l.arena_allocator_bytes = 36;
+    l.memory_planner_bytes = 44;
+    l.micro_allocator_bytes = 36;
+    l.builtin_allocator_bytes = 8;
+    l.fully_connected_op_data_bytes = 48;
+    l.conv_op_data_bytes = 56;
+    l.softmax_op_data_bytes = 56;
+    return l;
+  }();
+  return layout;
+}
+
+namespace {
+
+using Kind = TflmPrepareStep::Kind;
+
+TflmPrepareStep In(int32_t index) { return {Kind::kTempInput, index, 0}; }
+TflmPrepareStep Out(int32_t index) { return {Kind::kTempOutput, index, 0}; }
+TflmPrepareStep Persistent(size_t bytes) { return {Kind::kPersistent, 0, bytes}; }
+TflmPrepareStep Scratch(size_t bytes) { return {Kind::kScratch, 0, bytes}; }
+
+TflmOpFacts Unknown(const std::string& reason) {
+  TflmOpFacts facts;
+  facts.known = false;
+  facts.unknown_reason = reason;
+  return facts;
+}
+
+// The optional tensor in `slot` (absent or -1 count as missing).
+bool HasInput(const OperatorView& op, size_t slot) { return slot < op.inputs().size() && op.inputs()[slot] >= 0; }
+
+TensorType InputType(const SubgraphView& subgraph, const OperatorView& op, size_t slot) {
+  return subgraph.tensor(static_cast<size_t>(op.inputs()[slot])).type();
+}
+
+// Each element-wise kernel below temp-allocates its inputs then its output.
+void AddUnaryTemps(TflmOpFacts& facts) { facts.prepare = {In(0), Out(0)}; }
+void AddBinaryTemps(TflmOpFacts& facts) { facts.prepare = {In(0), In(1), Out(0)}; }
+
+// Convolutions: Prepare takes output, input and filter, allocates the
+// per-channel multiplier and shift arrays (4 bytes per output channel each,
+// every type), then a helper takes input, filter, bias and output again.
+void AddConvSteps(TflmOpFacts& facts, size_t channels) {
+  facts.prepare = {Out(0), In(0), In(1), Persistent(4 * channels), Persistent(4 * channels)};
+  for (const TflmPrepareStep& step : {In(0), In(1), In(2), Out(0)}) facts.prepare.push_back(step);
+}
+
+// The input types each op's facts were checked with against the oracle.
+bool TypeChecked(BuiltinOp code, TensorType input) {
+  const bool common = input == TensorType::kInt8 || input == TensorType::kFloat32;
+  switch (code) {
+    case BuiltinOp::kAdd:
+    case BuiltinOp::kSub:
+    case BuiltinOp::kConv2d:
+    case BuiltinOp::kPad:
+    case BuiltinOp::kStridedSlice:
+    case BuiltinOp::kLeakyRelu:
+    case BuiltinOp::kReshape: return common || input == TensorType::kInt16;
+    case BuiltinOp::kQuantize: return common || input == TensorType::kInt16 || input == TensorType::kInt32;
+    case BuiltinOp::kEqual:
+    case BuiltinOp::kNotEqual:
+    case BuiltinOp::kLess:
+    case BuiltinOp::kLessEqual:
+    case BuiltinOp::kGreater:
+    case BuiltinOp::kGreaterEqual: return common || input == TensorType::kInt32;
+    case BuiltinOp::kSvdf:
+    case BuiltinOp::kUnidirectionalSequenceLstm: return input == TensorType::kInt8;
+    case BuiltinOp::kIf: return input == TensorType::kBool;
+    case BuiltinOp::kWhile: return true;  // its inputs are the loop state, of any type
+    default: return common;
+  }
+}
+
+}  // namespace
+
+TflmOpFacts TflmFactsForOp(const ModelView& model, size_t subgraph_index, size_t op_index, const TflmLayout& layout,
+                           const std::vector<size_t>& kernel_scratch_bytes) {
+  const SubgraphView subgraph = model.subgraph(subgraph_index);
+  const OperatorView op = subgraph.op(op_index);
+  const BuiltinOp code = op.code();
+  if (op.is_custom()) return Unknown(std::string("custom op '") + op.name() + "'");
+  if (op.inputs().empty() || op.outputs().empty()) return Unknown("an op without inputs or outputs");
+  for (int32_t t : op.inputs()) {
+    if (t >= 0 && subgraph.tensor(static_cast<size_t>(t)).type() == TensorType::kInt4) {
+      return Unknown("int4 tensors (TFLM unpacks them in scratch)");
+    }
+  }
+  if (!HasInput(op, 0)) return Unknown("no first input");
+  const TensorType input_type = InputType(subgraph, op, 0);
+
+  const bool short_enums = layout.enum_bytes == 1;
+  TflmOpFacts facts;
+  facts.known = true;
+  switch (code) {
+    case BuiltinOp::kFullyConnected: {
+      // activation, weights format, 2 bools, bias type
+      facts.builtin_data_bytes = short_enums ? 5 : 16;
+      facts.builtin_data_align = short_enums ? 1 : 4;
+      facts.init_bytes = layout.fully_connected_op_data_bytes;
+      facts.prepare = {In(0), In(1), In(2), Out(0)};
+      if (!HasInput(op, 1)) return Unknown("FULLY_CONNECTED without weights");
+      const QuantizationView q = subgraph.tensor(static_cast<size_t>(op.inputs()[1])).quantization();
+      // Per-channel weights: the tail matches two 4-byte arrays per channel,
+      // but Prepare's temporary memory is not known exactly.
+      if (q.channel_count() > 1) return Unknown("per-channel FULLY_CONNECTED");
+      break;
+    }
+    case BuiltinOp::kConv2d:
+    case BuiltinOp::kDepthwiseConv2d: {
+      facts.builtin_data_bytes = 28;  // padding, strides, activation, dilations, 7th int
+      facts.init_bytes = layout.conv_op_data_bytes;
+      if (!HasInput(op, 1)) return Unknown("a convolution without a filter");
+      const TensorView filter = subgraph.tensor(static_cast<size_t>(op.inputs()[1]));
+      if (filter.rank() != 4) return Unknown("a convolution whose filter is not 4-D");
+      // The quantized dimension: output channels are dim 0 (conv) or 3 (depthwise).
+      const size_t channels = static_cast<size_t>(filter.shape()[code == BuiltinOp::kConv2d ? 0 : 3]);
+      AddConvSteps(facts, channels);
+      break;
+    }
+    case BuiltinOp::kAveragePool2d:
+    case BuiltinOp::kMaxPool2d:
+      facts.builtin_data_bytes = 40;  // 6 ints + computed padding (4 ints)
+      facts.init_bytes = 32;          // padding + int and float activation limits
+      AddUnaryTemps(facts);
+      break;
+    case BuiltinOp::kReshape:
+      facts.builtin_data_bytes = 36;  // shape[8] + count
+      facts.init_bytes = 0;
+      AddUnaryTemps(facts);
+      break;
+    case BuiltinOp::kSoftmax:
+      // int16 input adds two lookup tables; int8 in, int16 out adds nothing.
+      if (input_type == TensorType::kInt16) return Unknown("SOFTMAX with int16 input (lookup tables)");
+      facts.builtin_data_bytes = 4;  // beta
+      facts.init_bytes = layout.softmax_op_data_bytes;
+      AddUnaryTemps(facts);
+      break;
+    case BuiltinOp::kAdd:
+    case BuiltinOp::kSub:
+      facts.builtin_data_bytes = short_enums ? 2 : 8;  // activation + pot_scale_int16
+      facts.builtin_data_align = short_enums ? 1 : 4;
+      facts.init_bytes = code == BuiltinOp::kAdd ? 60 : 56;
+      AddBinaryTemps(facts);
+      break;
+    case BuiltinOp::kMul:
+      if (input_type == TensorType::kInt16) return Unknown("int16 MUL");
+      facts.builtin_data_bytes = short_enums ? 1 : 4;  // activation
+      facts.builtin_data_align = short_enums ? 1 : 4;
+      facts.init_bytes = 36;
+      AddBinaryTemps(facts);
+      break;
+    case BuiltinOp::kQuantize:
+      facts.init_bytes = 32;
+      facts.prepare = {Out(0), In(0)};
+      break;
+    case BuiltinOp::kDequantize:
+      facts.init_bytes = 32;
+      facts.prepare = {In(0), Out(0)};
+      break;
+    case BuiltinOp::kSvdf:
+      facts.builtin_data_bytes = short_enums ? 8 : 12;  // rank, activation, bool
+      facts.init_bytes = 36;
+      facts.prepare = {In(0), In(1), In(2), In(3), In(4), Out(0)};
+      for (size_t bytes : kernel_scratch_bytes) facts.prepare.push_back(Scratch(bytes));
+      break;
+    case BuiltinOp::kUnidirectionalSequenceLstm:
+      if (op.inputs().size() != 24) return Unknown("UNIDIRECTIONAL_SEQUENCE_LSTM without 24 inputs");
+      facts.builtin_data_bytes = 16;
+      facts.init_bytes = 688;  // sizes, gate and inter-gate parameters: no pointers, one size for both targets
+      for (int32_t i = 0; i < 24; ++i) facts.prepare.push_back(In(i));
+      facts.prepare.push_back(Out(0));
+      for (size_t bytes : kernel_scratch_bytes) facts.prepare.push_back(Scratch(bytes));
+      break;
+    case BuiltinOp::kRelu:
+      facts.init_bytes = 32;
+      AddUnaryTemps(facts);
+      break;
+    case BuiltinOp::kRelu6:
+      facts.init_bytes = 6;  // the int8 and int16 forms of 0 and 6
+      facts.prepare = {In(0)};
+      break;
+    case BuiltinOp::kLeakyRelu:
+      facts.builtin_data_bytes = 4;  // alpha
+      facts.init_bytes = 24;
+      AddUnaryTemps(facts);
+      break;
+    case BuiltinOp::kHardSwish:
+      facts.init_bytes = 24;
+      AddUnaryTemps(facts);
+      break;
+    case BuiltinOp::kLogistic:
+      facts.init_bytes = 16;
+      AddUnaryTemps(facts);
+      break;
+    case BuiltinOp::kTanh:
+      facts.init_bytes = 16;
+      // Prepare takes input and output, then its helper the input once more.
+      facts.prepare = {In(0), Out(0), In(0)};
+      break;
+    case BuiltinOp::kMean: {
+      if (input_type != TensorType::kInt8 && input_type != TensorType::kFloat32) {
+        return Unknown("MEAN other than int8 or float32");
+      }
+      if (!HasInput(op, 1)) return Unknown("MEAN without axes");
+      facts.builtin_data_bytes = 1;  // keep_dims
+      facts.builtin_data_align = 1;
+      facts.init_bytes = 40;  // OpDataReduce: 10 ints
+      // The mean helper takes input, output and axes; the shared checks take
+      // input and axes again, and the output once more for int8.
+      facts.prepare = {In(0), Out(0), In(1), In(0), In(1)};
+      if (input_type == TensorType::kInt8) facts.prepare.push_back(Out(0));
+      const TensorView input = subgraph.tensor(static_cast<size_t>(op.inputs()[0]));
+      const TensorView output = subgraph.tensor(static_cast<size_t>(op.outputs()[0]));
+      const TensorView axes = subgraph.tensor(static_cast<size_t>(op.inputs()[1]));
+      // int8 sums in int32 per output element; both types keep an index per
+      // input dimension and a resolved axis per reduced axis.
+      if (input_type == TensorType::kInt8) facts.prepare.push_back(Scratch(4 * output.element_count()));
+      facts.prepare.push_back(Scratch(4 * input.rank()));
+      facts.prepare.push_back(Scratch(4 * axes.element_count()));
+      break;
+    }
+    case BuiltinOp::kIf:
+      facts.builtin_data_bytes = 8;  // then and else subgraph indices
+      facts.init_bytes = 8;
+      facts.prepare = {In(0)};  // the condition
+      break;
+    case BuiltinOp::kWhile:
+      facts.builtin_data_bytes = 8;  // cond and body subgraph indices
+      facts.init_bytes = 8;
+      break;
+    case BuiltinOp::kPad:
+      facts.init_bytes = 56;  // padding counts and amounts, resizing category, zero point
+      facts.prepare = {In(0), In(1), In(2), Out(0)};
+      break;
+    case BuiltinOp::kStridedSlice:
+      facts.builtin_data_bytes = 24;  // five masks and the offset flag
+      facts.init_bytes = 84;
+      facts.prepare = {In(0), In(1), In(2), In(3), Out(0)};
+      break;
+    case BuiltinOp::kEqual:
+    case BuiltinOp::kNotEqual:
+    case BuiltinOp::kLess:
+    case BuiltinOp::kLessEqual:
+    case BuiltinOp::kGreater:
+    case BuiltinOp::kGreaterEqual:
+      facts.init_bytes = 28;
+      facts.prepare = {In(0), In(1)};  // the output is not looked at
+      break;
+    default: return Unknown(std::string("op ") + BuiltinOpName(code) + " is not in the TFLM arena table");
+  }
+  if (!TypeChecked(code, input_type)) {
+    return Unknown(std::string(BuiltinOpName(code)) + " with " + TensorTypeName(input_type) +
+                   " input (not checked against TFLM)");
+  }
+  return facts;
+}
+
+}  // namespace microarena::report

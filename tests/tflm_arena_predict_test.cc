@@ -1,0 +1,382 @@
+// `plan --runtime tflm`'s prediction of stock TFLM's arena against TFLM
+// itself: the oracle's min_arena_bytes, arena_used_bytes, head and tail for
+// every shared model (host), golden/tflm_arena_cortex_m4.csv for the
+// Cortex-M4 rows, and the oracle again for the differential suite's
+// one-op models, the integration suite's models, offline-planned models and
+// a few hand-built forms: every op the per-op table claims must match to the
+// byte; the others must be refused. (About 15 s with the oracle.)
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "microarena/model/model_file.h"
+#include "microarena/report/tflm_arena.h"
+#include "tests/differential/case_generator.h"
+#include "tests/oracle_support.h"
+#include "tests/test_support.h"
+
+namespace microarena {
+namespace {
+
+// The oracle's one-line summary, e.g. "min_arena_bytes=1608 arena_used_bytes=...".
+struct OracleArena {
+  bool ok = false;
+  std::string error;
+  std::map<std::string, size_t> values;
+  size_t at(const std::string& key) const {
+    auto it = values.find(key);
+    return it == values.end() ? 0 : it->second;
+  }
+};
+
+OracleArena RunOracleArena(const std::string& model_path) {
+  OracleArena arena;
+  const testing::CommandResult result = testing::RunOracle({model_path});
+  if (result.exit_code != 0) {
+    arena.error = "oracle exit " + std::to_string(result.exit_code) + ": " + result.stderr_text;
+    return arena;
+  }
+  std::istringstream words(result.stdout_text);
+  std::string word;
+  while (words >> word) {
+    const size_t eq = word.find('=');
+    if (eq == std::string::npos) continue;
+    arena.values[word.substr(0, eq)] = std::strtoull(word.c_str() + eq + 1, nullptr, 10);
+  }
+  arena.ok = arena.values.count("min_arena_bytes") == 1;
+  if (!arena.ok) arena.error = "no min_arena_bytes in: " + result.stdout_text;
+  return arena;
+}
+
+Result<report::TflmArenaPrediction> PredictFile(const std::string& path, const report::TflmLayout& layout) {
+  MICROARENA_ASSIGN_OR_RETURN(ModelFile file, ModelFile::Open(path));
+  return report::PredictTflmArena(file.view(), layout);
+}
+
+TEST(TflmArenaPredictTest, EverySharedModelMatchesTheOracleOnTheHost) {
+  MICROARENA_REQUIRE_ORACLE();
+  const std::vector<std::string> names = testing::SharedModelNames();
+  ASSERT_FALSE(names.empty());
+  for (const std::string& name : names) {
+    SCOPED_TRACE(name);
+    const std::string path = testing::SharedDir() + "/models/" + name + ".tflite";
+    const OracleArena truth = RunOracleArena(path);
+    ASSERT_TRUE(truth.ok) << truth.error;
+    Result<report::TflmArenaPrediction> predicted = PredictFile(path, report::TflmHostLayout());
+    ASSERT_TRUE(predicted.ok()) << predicted.status().message();
+    EXPECT_EQ(predicted->min_arena_bytes, truth.at("min_arena_bytes"));
+    EXPECT_EQ(predicted->arena_used_bytes, truth.at("arena_used_bytes"));
+    EXPECT_EQ(predicted->head_bytes, truth.at("head_bytes"));
+    EXPECT_EQ(predicted->tail_bytes, truth.at("tail_bytes"));
+    EXPECT_EQ(predicted->planned_tensor_buffers + predicted->planned_scratch_buffers, truth.at("planned_buffers"));
+  }
+}
+
+// Models carrying an offline plan (microarena's, written by `optimize`):
+// TFLM places the planned tensors at the given offsets.
+TEST(TflmArenaPredictTest, OfflinePlannedModelsMatchTheOracle) {
+  MICROARENA_REQUIRE_ORACLE();
+  const std::string dir = testing::TempDir("tflm_arena_offline");
+  for (const std::string name : {"kws_ref_model", "vww_96_int8", "keyword_scrambled_8bit"}) {
+    SCOPED_TRACE(name);
+    const std::string out = dir + "/" + name + ".tflite";
+    const testing::CommandResult optimized = testing::RunCli(
+        {"optimize", testing::SharedDir() + "/models/" + name + ".tflite", "-o", out, "--planner", "greedy"});
+    ASSERT_EQ(optimized.exit_code, 0) << optimized.stderr_text;
+    const OracleArena truth = RunOracleArena(out);
+    ASSERT_TRUE(truth.ok) << truth.error;
+    Result<report::TflmArenaPrediction> p = PredictFile(out, report::TflmHostLayout());
+    ASSERT_TRUE(p.ok()) << p.status().message();
+    EXPECT_EQ(p->min_arena_bytes, truth.at("min_arena_bytes"));
+    EXPECT_EQ(p->arena_used_bytes, truth.at("arena_used_bytes"));
+    EXPECT_EQ(p->head_bytes, truth.at("head_bytes"));
+  }
+}
+
+// The integration suite's models (<shared>/tflm_integration): every one the
+// table models must match the oracle.
+TEST(TflmArenaPredictTest, IntegrationModelsMatchTheOracle) {
+  MICROARENA_REQUIRE_ORACLE();
+  const testing::CommandResult list = testing::RunCommand(
+      "find " + testing::ShellQuote(testing::SharedDir() + "/tflm_integration") + " -name '*.tflite' | sort");
+  ASSERT_EQ(list.exit_code, 0);
+  std::istringstream paths(list.stdout_text);
+  std::string path;
+  int compared = 0, refused = 0;
+  while (std::getline(paths, path)) {
+    SCOPED_TRACE(path);
+    Result<report::TflmArenaPrediction> p = PredictFile(path, report::TflmHostLayout());
+    if (!p.ok()) {
+      EXPECT_EQ(p.status().code(), ErrorCode::kUnsupported) << p.status().message();
+      ++refused;
+      continue;
+    }
+    const OracleArena truth = RunOracleArena(path);
+    ASSERT_TRUE(truth.ok) << truth.error;
+    EXPECT_EQ(p->min_arena_bytes, truth.at("min_arena_bytes"));
+    EXPECT_EQ(p->arena_used_bytes, truth.at("arena_used_bytes"));
+    EXPECT_EQ(p->head_bytes, truth.at("head_bytes"));
+    ++compared;
+  }
+  std::printf("[tflm arena] %d integration models compared with the oracle, %d refused\n", compared, refused);
+}
+
+// golden/tflm_arena.csv's tail breakdown for the parts measured the same way.
+TEST(TflmArenaPredictTest, TailPartsMatchTheGoldenBreakdown) {
+  MICROARENA_REQUIRE_SHARED();
+  std::ifstream csv(testing::SharedDir() + "/golden/tflm_arena.csv");
+  ASSERT_TRUE(csv.good());
+  std::string line;
+  std::getline(csv, line);
+  std::vector<std::string> header;
+  {
+    std::istringstream fields(line);
+    std::string field;
+    while (std::getline(fields, field, ',')) header.push_back(field);
+  }
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    std::istringstream fields(line);
+    std::string field;
+    std::map<std::string, std::string> row;
+    for (size_t i = 0; std::getline(fields, field, ','); ++i) {
+      if (i < header.size()) row[header[i]] = field;
+    }
+    const std::string& name = row["model"];
+    SCOPED_TRACE(name);
+    Result<report::TflmArenaPrediction> p =
+        PredictFile(testing::SharedDir() + "/models/" + name + ".tflite", report::TflmHostLayout());
+    ASSERT_TRUE(p.ok()) << p.status().message();
+    auto value = [&row](const char* key) { return static_cast<size_t>(std::strtoull(row[key].c_str(), nullptr, 10)); };
+    EXPECT_EQ(p->min_arena_bytes, value("min_arena_bytes"));
+    EXPECT_EQ(p->arena_used_bytes, value("arena_used_bytes"));
+    EXPECT_EQ(p->head_bytes, value("head_bytes"));
+    EXPECT_EQ(p->tail_bytes, value("tail_bytes"));
+    EXPECT_EQ(p->tail.eval_tensor_bytes, value("eval_tensor_bytes"));
+    EXPECT_EQ(p->tail.node_and_registration_bytes, value("node_and_registration_bytes"));
+    EXPECT_EQ(p->tail.variable_tensor_bytes, value("variable_tensor_bytes"));
+    EXPECT_EQ(p->planned_scratch_buffers, value("planned_scratch_buffers"));
+    EXPECT_EQ(p->planned_tensor_buffers, value("planned_tensor_buffers"));
+    ++rows;
+  }
+  EXPECT_GE(rows, 9);
+}
+
+TEST(TflmArenaPredictTest, CortexM4RowsMatchTheGolden) {
+  MICROARENA_REQUIRE_SHARED();
+  std::ifstream csv(testing::SharedDir() + "/golden/tflm_arena_cortex_m4.csv");
+  ASSERT_TRUE(csv.good());
+  std::string line;
+  std::getline(csv, line);
+  ASSERT_EQ(line.rfind("model,min_arena_bytes,arena_used_bytes", 0), 0u) << line;
+  int rows = 0;
+  while (std::getline(csv, line)) {
+    std::istringstream fields(line);
+    std::string name, min_text, used_text;
+    std::getline(fields, name, ',');
+    std::getline(fields, min_text, ',');
+    std::getline(fields, used_text, ',');
+    SCOPED_TRACE(name);
+    Result<report::TflmArenaPrediction> p =
+        PredictFile(testing::SharedDir() + "/models/" + name + ".tflite", report::TflmCortexMLayout());
+    ASSERT_TRUE(p.ok()) << p.status().message();
+    EXPECT_EQ(p->min_arena_bytes, std::strtoull(min_text.c_str(), nullptr, 10));
+    EXPECT_EQ(p->arena_used_bytes, std::strtoull(used_text.c_str(), nullptr, 10));
+    ++rows;
+  }
+  EXPECT_EQ(rows, 8);
+}
+
+// The differential suite's one-op models: every case the table claims to
+// model must match the oracle to the byte; the others must be refused.
+TEST(TflmArenaPredictTest, DifferentialOneOpModelsMatchTheOracle) {
+  MICROARENA_REQUIRE_ORACLE();
+  const uint64_t kinds = differential::CaseKindCount();
+  const std::string dir = testing::TempDir("tflm_arena_predict");
+  int compared = 0, refused = 0;
+  for (uint64_t seed = 0; seed < kinds * 3; ++seed) {
+    const differential::GeneratedCase c = differential::GenerateCase(seed);
+    SCOPED_TRACE("seed " + std::to_string(seed) + " " + c.op + ": " + c.description);
+    Result<ModelView> view = LoadModel(Span<const uint8_t>(c.model.data(), c.model.size()));
+    ASSERT_TRUE(view.ok());
+    Result<report::TflmArenaPrediction> p = report::PredictTflmArena(*view, report::TflmHostLayout());
+    if (!p.ok()) {
+      EXPECT_EQ(p.status().code(), ErrorCode::kUnsupported) << p.status().message();
+      ++refused;
+      continue;
+    }
+    const std::string path = dir + "/case_" + std::to_string(seed) + ".tflite";
+    testing::WriteFile(path, c.model);
+    const OracleArena truth = RunOracleArena(path);
+    ASSERT_TRUE(truth.ok) << truth.error;
+    EXPECT_EQ(p->min_arena_bytes, truth.at("min_arena_bytes"));
+    EXPECT_EQ(p->arena_used_bytes, truth.at("arena_used_bytes"));
+    EXPECT_EQ(p->head_bytes, truth.at("head_bytes"));
+    EXPECT_EQ(p->tail_bytes, truth.at("tail_bytes"));
+    ++compared;
+  }
+  std::printf("[tflm arena] %d one-op models compared with the oracle, %d refused\n", compared, refused);
+  EXPECT_GT(compared, 0);
+}
+
+// Convolutions with many output channels: the two per-channel zero-point
+// arrays Prepare copies into temp make Prepare, not planning, set the
+// minimum, so the order and count of its temporary tensors show. Odd and
+// even channel counts give different alignment padding.
+TEST(TflmArenaPredictTest, PrepareBoundConvolutionsMatchTheOracle) {
+  MICROARENA_REQUIRE_ORACLE();
+  const std::string dir = testing::TempDir("tflm_arena_prepare_bound");
+  for (const bool depthwise : {false, true}) {
+    for (const int32_t channels : {200, 201}) {
+      const std::string name = std::string(depthwise ? "depthwise" : "conv") + "_" + std::to_string(channels);
+      SCOPED_TRACE(name);
+      testing::OneOp op;
+      const int32_t in_channels = depthwise ? channels : 8;
+      op.Input(TensorType::kInt8, {1, 1, 1, in_channels}, 0.5f, 1);
+      const std::vector<float> scales(static_cast<size_t>(channels), 0.01f);
+      const std::vector<int64_t> zeros(static_cast<size_t>(channels), 0);
+      const std::vector<int32_t> filter_shape =
+          depthwise ? std::vector<int32_t>{1, 1, 1, channels} : std::vector<int32_t>{channels, 1, 1, 8};
+      const size_t filter_bytes = static_cast<size_t>(channels) * (depthwise ? 1 : 8);
+      op.Constant("filter", TensorType::kInt8, filter_shape, testing::Bytes(filter_bytes, 3),
+                  QuantizationSpec::PerChannel(scales, zeros, depthwise ? 3 : 0));
+      std::vector<float> bias_scales(scales.size(), 0.005f);
+      op.Constant("bias", TensorType::kInt32, {channels}, testing::Bytes(static_cast<size_t>(channels) * 4, 0),
+                  QuantizationSpec::PerChannel(bias_scales, zeros, 0));
+      tflite::BuiltinOptionsUnion options;
+      if (depthwise) {
+        tflite::DepthwiseConv2DOptionsT o;
+        o.padding = tflite::Padding::VALID;
+        o.stride_w = o.stride_h = 1;
+        o.depth_multiplier = 1;
+        options = MakeBuiltinOptions(o);
+      } else {
+        tflite::Conv2DOptionsT o;
+        o.padding = tflite::Padding::VALID;
+        o.stride_w = o.stride_h = 1;
+        options = MakeBuiltinOptions(o);
+      }
+      const testing::Bytes model = op.Finish(depthwise ? BuiltinOp::kDepthwiseConv2d : BuiltinOp::kConv2d, options,
+                                             TensorType::kInt8, {1, 1, 1, channels}, 0.25f, -2);
+      const std::string path = dir + "/" + name + ".tflite";
+      testing::WriteFile(path, model);
+      const OracleArena truth = RunOracleArena(path);
+      ASSERT_TRUE(truth.ok) << truth.error;
+      Result<ModelView> view = LoadModel(Span<const uint8_t>(model.data(), model.size()));
+      ASSERT_TRUE(view.ok());
+      Result<report::TflmArenaPrediction> p = report::PredictTflmArena(*view, report::TflmHostLayout());
+      ASSERT_TRUE(p.ok()) << p.status().message();
+      EXPECT_EQ(p->min_arena_bytes, truth.at("min_arena_bytes"));
+      EXPECT_EQ(p->arena_used_bytes, truth.at("arena_used_bytes"));
+      EXPECT_EQ(p->tail_bytes, truth.at("tail_bytes"));
+      EXPECT_EQ(p->limited_by.rfind("Prepare of op 0", 0), 0u) << p->limited_by;
+    }
+  }
+}
+
+// Forms of the modelled ops the differential suite does not generate.
+TEST(TflmArenaPredictTest, OtherOneOpFormsMatchTheOracle) {
+  MICROARENA_REQUIRE_ORACLE();
+  const std::string dir = testing::TempDir("tflm_arena_other_forms");
+  std::vector<std::pair<std::string, testing::Bytes>> models;
+  {
+    testing::OneOp op;
+    op.Input(TensorType::kInt8, {1, 40}, 0.5f, 3);
+    models.emplace_back("dequantize", op.Finish(BuiltinOp::kDequantize, {}, TensorType::kFloat32, {1, 40}, 0, 0));
+  }
+  {
+    testing::OneOp op;
+    op.FloatInput({1, 24});
+    models.emplace_back("quantize", op.Finish(BuiltinOp::kQuantize, {}, TensorType::kInt8, {1, 24}, 0.1f, -5));
+  }
+  {
+    testing::OneOp op;
+    op.Input(TensorType::kInt8, {1, 10}, 0.2f, 4);
+    tflite::SoftmaxOptionsT o;
+    o.beta = 1.0f;
+    models.emplace_back("softmax_int8_to_int16", op.Finish(BuiltinOp::kSoftmax, MakeBuiltinOptions(o),
+                                                           TensorType::kInt16, {1, 10}, 1.0f / 65536, -32768));
+  }
+  {
+    testing::OneOp op;
+    op.Input(TensorType::kInt8, {1, 4, 6}, 0.2f, 4);
+    tflite::ReshapeOptionsT o;
+    o.new_shape = {1, 24};
+    models.emplace_back("reshape",
+                        op.Finish(BuiltinOp::kReshape, MakeBuiltinOptions(o), TensorType::kInt8, {1, 24}, 0.2f, 4));
+  }
+  for (const auto& [name, model] : models) {
+    SCOPED_TRACE(name);
+    const std::string path = dir + "/" + name + ".tflite";
+    testing::WriteFile(path, model);
+    const OracleArena truth = RunOracleArena(path);
+    ASSERT_TRUE(truth.ok) << truth.error;
+    Result<ModelView> view = LoadModel(Span<const uint8_t>(model.data(), model.size()));
+    ASSERT_TRUE(view.ok());
+    Result<report::TflmArenaPrediction> p = report::PredictTflmArena(*view, report::TflmHostLayout());
+    ASSERT_TRUE(p.ok()) << p.status().message();
+    EXPECT_EQ(p->min_arena_bytes, truth.at("min_arena_bytes"));
+    EXPECT_EQ(p->arena_used_bytes, truth.at("arena_used_bytes"));
+    EXPECT_EQ(p->tail_bytes, truth.at("tail_bytes"));
+  }
+}
+
+// The CLI: the option, its target, its JSON, and its refusals.
+TEST(TflmArenaPredictTest, CommandLine) {
+  MICROARENA_REQUIRE_SHARED();
+  const std::string kws = testing::SharedDir() + "/models/kws_ref_model.tflite";
+  testing::CommandResult text = testing::RunCli({"plan", kws, "--runtime", "tflm"});
+  EXPECT_EQ(text.exit_code, 0) << text.stderr_text;
+  EXPECT_NE(text.stdout_text.find("min arena    23,992 B"), std::string::npos) << text.stdout_text;
+  testing::CommandResult json = testing::RunCli({"plan", kws, "--runtime", "tflm", "--target", "cortex-m", "--json"});
+  EXPECT_EQ(json.exit_code, 0) << json.stderr_text;
+  EXPECT_NE(json.stdout_text.find("\"min_arena_bytes\": 22772"), std::string::npos) << json.stdout_text;
+  EXPECT_NE(json.stdout_text.find("\"target\": \"cortex-m\""), std::string::npos);
+  EXPECT_NE(testing::RunCli({"plan", kws, "--runtime", "tf"}).exit_code, 0);
+  EXPECT_NE(testing::RunCli({"plan", kws, "--runtime", "tflm", "--target", "arm"}).exit_code, 0);
+  // Without --runtime tflm, --target gives microarena's own figures for the target.
+  testing::CommandResult ours = testing::RunCli({"plan", kws, "--target", "cortex-m"});
+  EXPECT_EQ(ours.exit_code, 0) << ours.stderr_text;
+  EXPECT_NE(ours.stdout_text.find("target       cortex-m"), std::string::npos) << ours.stdout_text;
+  EXPECT_NE(testing::RunCli({"plan", kws, "--runtime", "tflm", "--planner", "greedy"}).exit_code, 0);
+  EXPECT_NE(testing::RunCli({"plan", kws, kws, "--runtime", "tflm"}).exit_code, 0);
+}
+
+// An arena whose start is not 16-byte aligned loses the bytes up to the boundary.
+TEST(TflmArenaPredictTest, MisalignedArenaStartCostsTheBytesToTheBoundary) {
+  testing::OneOp op;
+  op.Input(TensorType::kInt8, {1, 4, 4, 3}, 0.5f, 2);
+  const testing::Bytes bytes = op.Finish(BuiltinOp::kLogistic, {}, TensorType::kInt8, {1, 4, 4, 3}, 1.0f / 256, -128);
+  Result<ModelView> view = LoadModel(Span<const uint8_t>(bytes.data(), bytes.size()));
+  ASSERT_TRUE(view.ok());
+  Result<report::TflmArenaPrediction> aligned = report::PredictTflmArena(*view, report::TflmHostLayout(), 0);
+  ASSERT_TRUE(aligned.ok()) << aligned.status().message();
+  for (size_t offset : {4u, 8u, 12u}) {
+    Result<report::TflmArenaPrediction> shifted = report::PredictTflmArena(*view, report::TflmHostLayout(), offset);
+    ASSERT_TRUE(shifted.ok());
+    EXPECT_EQ(shifted->min_arena_bytes, aligned->min_arena_bytes + 16 - offset) << offset;
+    EXPECT_EQ(shifted->arena_used_bytes, aligned->arena_used_bytes) << offset;
+  }
+}
+
+// Ops the table cannot model exactly are refused by name, never guessed.
+TEST(TflmArenaPredictTest, UnmodelledOpsAreRefusedByName) {
+  testing::OneOp op;
+  op.FloatInput({1, 2, 3, 4});
+  const testing::Bytes model = op.Finish(BuiltinOp::kAbs, {}, TensorType::kFloat32, {1, 2, 3, 4}, 0, 0);
+  Result<ModelView> view = LoadModel(Span<const uint8_t>(model.data(), model.size()));
+  ASSERT_TRUE(view.ok());
+  Result<report::TflmArenaPrediction> p = report::PredictTflmArena(*view, report::TflmCortexMLayout());
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), ErrorCode::kUnsupported);
+  EXPECT_NE(std::string(p.status().message()).find("op 0 (ABS)"), std::string::npos) << p.status().message();
+}
+
+}  // namespace
+}  // namespace microarena
