@@ -262,7 +262,8 @@ Status PrepareReverse(PrepareContext& context, const void** op_data) {
   }
   int32_t values[kMaxRank] = {};
   size_t count = 0;
-  if (axes.rank() != 1 || !shape_op::ReadConstantIndices(axes, values, input.rank(), &count) || count == 0) {
+  const size_t capacity = input.rank() < kMaxRank ? input.rank() : kMaxRank;
+  if (axes.rank() != 1 || !shape_op::ReadConstantIndices(axes, values, capacity, &count) || count == 0) {
     return context.Error(ErrorCode::kUnsupported,
                          "axis tensor %d '%s' must be constant, 1-D, with 1 to %zu values (the input's rank)",
                          axes.index(), axes.name(), input.rank());
@@ -275,7 +276,10 @@ Status PrepareReverse(PrepareContext& context, const void** op_data) {
       return context.Error(ErrorCode::kInvalidArgument, "axis %d is out of range for rank %d", given, rank);
     }
   }
-  std::sort(values, values + count);
+  // Insertion sort: at most kMaxRank values.
+  for (size_t i = 1; i < count && i < kMaxRank; ++i) {
+    for (size_t j = i; j > 0 && values[j] < values[j - 1]; --j) std::swap(values[j], values[j - 1]);
+  }
   for (size_t i = 1; i < count; ++i) {
     if (values[i] != values[i - 1] + 1) {
       return context.Error(ErrorCode::kUnsupported, "axes must be distinct and adjacent (as in TFLM)");

@@ -165,7 +165,7 @@ reference::ReduceShape ShapeOf(const EvalTensor& input, uint8_t reduced_mask) {
   shape.rank = input.rank;
   for (size_t d = 0; d < input.rank; ++d) {
     shape.dims[d] = input.dims[d];
-    shape.reduced[d] = ((reduced_mask >> d) & 1u) != 0;
+    shape.reduced[d] = ((static_cast<unsigned>(reduced_mask) >> d) & 1u) != 0;
   }
   return shape;
 }
