@@ -13,7 +13,9 @@
 
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/kernels/op_types.h"
+#include "microarena/model/model_builder.h"
 #include "microarena/report/op_support.h"
+#include "tests/kernel_harness.h"
 #include "tests/test_support.h"
 
 namespace microarena {
@@ -72,6 +74,60 @@ TEST(OpsTableTest, MissingTflmBuiltinsAreTflmsOpsWithoutAKernel) {
   }
   const std::vector<std::string> missing = report::MissingTflmBuiltins();
   EXPECT_EQ(missing.size() + OpTypeTable().size(), tflm.size());
+}
+
+// The table against the kernels themselves, for the elementwise ops whose
+// operands all share one type: Prepare refuses every type the table leaves
+// out, and accepts FLOAT32 where the table lists it (integer types need
+// op-specific quantization, which the oracle tests cover).
+TEST(OpsTableTest, ElementwiseKernelsRefuseEveryTypeTheTableLeavesOut) {
+  struct Case {
+    BuiltinOp op;
+    size_t inputs;
+  };
+  const Case cases[] = {
+      {BuiltinOp::kAbs, 1},       {BuiltinOp::kCeil, 1},       {BuiltinOp::kCos, 1},
+      {BuiltinOp::kExp, 1},       {BuiltinOp::kFloor, 1},      {BuiltinOp::kLog, 1},
+      {BuiltinOp::kNeg, 1},       {BuiltinOp::kRound, 1},      {BuiltinOp::kRsqrt, 1},
+      {BuiltinOp::kSin, 1},       {BuiltinOp::kSqrt, 1},       {BuiltinOp::kSquare, 1},
+      {BuiltinOp::kRelu, 1},      {BuiltinOp::kRelu6, 1},      {BuiltinOp::kLogistic, 1},
+      {BuiltinOp::kTanh, 1},      {BuiltinOp::kHardSwish, 1},  {BuiltinOp::kLeakyRelu, 1},
+      {BuiltinOp::kZerosLike, 1}, {BuiltinOp::kLogicalNot, 1}, {BuiltinOp::kAdd, 2},
+      {BuiltinOp::kSub, 2},       {BuiltinOp::kMul, 2},        {BuiltinOp::kDiv, 2},
+      {BuiltinOp::kMaximum, 2},   {BuiltinOp::kMinimum, 2},    {BuiltinOp::kSquaredDifference, 2},
+      {BuiltinOp::kFloorDiv, 2},  {BuiltinOp::kFloorMod, 2},   {BuiltinOp::kLogicalAnd, 2},
+      {BuiltinOp::kLogicalOr, 2},
+  };
+  for (const Case& c : cases) {
+    const OpTypes* entry = FindOpTypes(c.op);
+    ASSERT_NE(entry, nullptr) << BuiltinOpName(c.op);
+    ASSERT_EQ(entry->operand, TypedOperand::kInput0);
+    for (int value = 0; value < 18; ++value) {
+      const TensorType type = static_cast<TensorType>(value);
+      SCOPED_TRACE(std::string(BuiltinOpName(c.op)) + " " + TensorTypeName(type));
+      const bool is_integer = type == TensorType::kInt8 || type == TensorType::kUInt8 || type == TensorType::kInt16;
+      const QuantizationSpec q = is_integer ? QuantizationSpec::PerTensor(0.5f, 0) : QuantizationSpec();
+      ModelBuilder builder;
+      OperatorSpec op;
+      op.op = c.op;
+      for (size_t i = 0; i < c.inputs; ++i) op.inputs.push_back(builder.AddTensor({"in", type, {1, 4}, 0, q}));
+      op.outputs = {builder.AddTensor({"out", type, {1, 4}, 0, q})};
+      builder.SetInputs(op.inputs);
+      builder.SetOutputs(op.outputs);
+      builder.AddOperator(std::move(op));
+      const std::vector<uint8_t> bytes = builder.Build();
+      Result<ModelView> model = LoadModel(Span<const uint8_t>(bytes.data(), bytes.size()));
+      if (!model.ok()) continue;  // a type no model may hold (STRING, VARIANT)
+      testing::KernelHarness harness(*model, 0, AllOpsResolver());
+      ASSERT_TRUE(harness.has_kernel());
+      const Status status = harness.Prepare();
+      if (!Accepts(*entry, type)) {
+        EXPECT_FALSE(status.ok()) << "the table refuses this type but Prepare accepts it";
+      } else if (type == TensorType::kFloat32) {
+        EXPECT_TRUE(status.ok()) << status.message();
+      }
+    }
+  }
 }
 
 TEST(OpsTableTest, ReadmeHoldsTheMarkdownOfTheOpsCommand) {
