@@ -77,26 +77,53 @@ TEST(OpsTableTest, MissingTflmBuiltinsAreTflmsOpsWithoutAKernel) {
 }
 
 // The table against the kernels themselves, for the elementwise ops whose
-// operands all share one type: Prepare refuses every type the table leaves
+// operands all share one type (comparisons: a BOOL output): Prepare refuses every type the table leaves
 // out, and accepts FLOAT32 where the table lists it (integer types need
 // op-specific quantization, which the oracle tests cover).
 TEST(OpsTableTest, ElementwiseKernelsRefuseEveryTypeTheTableLeavesOut) {
   struct Case {
     BuiltinOp op;
     size_t inputs;
+    bool bool_output = false;  // comparisons
   };
   const Case cases[] = {
-      {BuiltinOp::kAbs, 1},       {BuiltinOp::kCeil, 1},       {BuiltinOp::kCos, 1},
-      {BuiltinOp::kExp, 1},       {BuiltinOp::kFloor, 1},      {BuiltinOp::kLog, 1},
-      {BuiltinOp::kNeg, 1},       {BuiltinOp::kRound, 1},      {BuiltinOp::kRsqrt, 1},
-      {BuiltinOp::kSin, 1},       {BuiltinOp::kSqrt, 1},       {BuiltinOp::kSquare, 1},
-      {BuiltinOp::kRelu, 1},      {BuiltinOp::kRelu6, 1},      {BuiltinOp::kLogistic, 1},
-      {BuiltinOp::kTanh, 1},      {BuiltinOp::kHardSwish, 1},  {BuiltinOp::kLeakyRelu, 1},
-      {BuiltinOp::kZerosLike, 1}, {BuiltinOp::kLogicalNot, 1}, {BuiltinOp::kAdd, 2},
-      {BuiltinOp::kSub, 2},       {BuiltinOp::kMul, 2},        {BuiltinOp::kDiv, 2},
-      {BuiltinOp::kMaximum, 2},   {BuiltinOp::kMinimum, 2},    {BuiltinOp::kSquaredDifference, 2},
-      {BuiltinOp::kFloorDiv, 2},  {BuiltinOp::kFloorMod, 2},   {BuiltinOp::kLogicalAnd, 2},
+      {BuiltinOp::kAbs, 1},
+      {BuiltinOp::kCeil, 1},
+      {BuiltinOp::kCos, 1},
+      {BuiltinOp::kExp, 1},
+      {BuiltinOp::kFloor, 1},
+      {BuiltinOp::kLog, 1},
+      {BuiltinOp::kNeg, 1},
+      {BuiltinOp::kRound, 1},
+      {BuiltinOp::kRsqrt, 1},
+      {BuiltinOp::kSin, 1},
+      {BuiltinOp::kSqrt, 1},
+      {BuiltinOp::kSquare, 1},
+      {BuiltinOp::kRelu, 1},
+      {BuiltinOp::kRelu6, 1},
+      {BuiltinOp::kLogistic, 1},
+      {BuiltinOp::kTanh, 1},
+      {BuiltinOp::kHardSwish, 1},
+      {BuiltinOp::kLeakyRelu, 1},
+      {BuiltinOp::kZerosLike, 1},
+      {BuiltinOp::kLogicalNot, 1},
+      {BuiltinOp::kAdd, 2},
+      {BuiltinOp::kSub, 2},
+      {BuiltinOp::kMul, 2},
+      {BuiltinOp::kDiv, 2},
+      {BuiltinOp::kMaximum, 2},
+      {BuiltinOp::kMinimum, 2},
+      {BuiltinOp::kSquaredDifference, 2},
+      {BuiltinOp::kFloorDiv, 2},
+      {BuiltinOp::kFloorMod, 2},
+      {BuiltinOp::kLogicalAnd, 2},
       {BuiltinOp::kLogicalOr, 2},
+      {BuiltinOp::kEqual, 2, true},
+      {BuiltinOp::kNotEqual, 2, true},
+      {BuiltinOp::kLess, 2, true},
+      {BuiltinOp::kLessEqual, 2, true},
+      {BuiltinOp::kGreater, 2, true},
+      {BuiltinOp::kGreaterEqual, 2, true},
   };
   for (const Case& c : cases) {
     const OpTypes* entry = FindOpTypes(c.op);
@@ -111,7 +138,8 @@ TEST(OpsTableTest, ElementwiseKernelsRefuseEveryTypeTheTableLeavesOut) {
       OperatorSpec op;
       op.op = c.op;
       for (size_t i = 0; i < c.inputs; ++i) op.inputs.push_back(builder.AddTensor({"in", type, {1, 4}, 0, q}));
-      op.outputs = {builder.AddTensor({"out", type, {1, 4}, 0, q})};
+      op.outputs = {c.bool_output ? builder.AddTensor({"out", TensorType::kBool, {1, 4}})
+                                  : builder.AddTensor({"out", type, {1, 4}, 0, q})};
       builder.SetInputs(op.inputs);
       builder.SetOutputs(op.outputs);
       builder.AddOperator(std::move(op));
