@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <string>
 
+#include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_file.h"
 #include "microarena/report/inspect_report.h"
 #include "tools/microarena/cli_util.h"
@@ -22,8 +23,9 @@ Command RegisterInspectCommand(CLI::App& app) {
       "tensor counts by kind), a tensor table (index, name, type, shape, bytes, kind), an op\n"
       "table (inputs -> outputs, MAC estimate for CONV_2D / DEPTHWISE_CONV_2D /\n"
       "FULLY_CONNECTED) and the read-only bytes (flash: weights, biases, quantization\n"
-      "parameters) each layer adds. The model is verified first; a malformed file is\n"
-      "reported as 'error: FILE: ...' with a non-zero exit.");
+      "parameters) each layer adds, and which ops the runtime lacks (no kernel) or refuses\n"
+      "(a tensor type its kernel does not accept; see 'microarena ops'). The model is\n"
+      "verified first; a malformed file is reported as 'error: FILE: ...' with a non-zero exit.");
   sub->add_option("MODEL", options->model_path, "the .tflite file")->required();
   sub->add_flag("--json", options->json, "print one JSON document instead of text");
   sub->add_option("--name-width", options->name_width, "cut tensor names to this many characters in text")
@@ -34,12 +36,13 @@ Command RegisterInspectCommand(CLI::App& app) {
             if (!file.ok()) return PrintError(file.status());
             report::ModelSummary summary =
                 report::Summarize(file->view(), file->path(), file->size_bytes());
+            const report::OpSupport support = report::CheckOpSupport(file->view(), AllOpsResolver());
             if (options->json) {
-              std::printf("%s\n", report::InspectJson(summary).dump(2).c_str());
+              std::printf("%s\n", report::InspectJson(summary, support).dump(2).c_str());
             } else {
               report::InspectTextOptions text_options;
               text_options.name_width = options->name_width;
-              std::fputs(report::InspectText(summary, text_options).c_str(), stdout);
+              std::fputs(report::InspectText(summary, support, text_options).c_str(), stdout);
             }
             return kExitOk;
           }};

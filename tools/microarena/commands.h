@@ -27,5 +27,6 @@ Command RegisterSolveCommand(CLI::App& app);
 Command RegisterBudgetCommand(CLI::App& app);
 Command RegisterEmbedCommand(CLI::App& app);
 Command RegisterOptimizeCommand(CLI::App& app);
+Command RegisterOpsCommand(CLI::App& app);
 
 }  // namespace microarena::cli

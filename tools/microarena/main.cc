@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
       cli::RegisterBudgetCommand(app),
       cli::RegisterEmbedCommand(app),
       cli::RegisterOptimizeCommand(app),
+      cli::RegisterOpsCommand(app),
   };
 
   try {

@@ -1,5 +1,7 @@
 // The kernels microarena provides, one constant registration per op. Each is
-// defined in kernels/<op>.cc and listed in all_ops.cc.
+// defined in kernels/<op>.cc and listed in all_ops.cc, and the tensor types
+// its Prepare accepts are in the op table (op_types.cc; a kernel added here
+// without an entry there fails tests/ops_table_test.cc).
 #pragma once
 
 #include "microarena/kernels/kernel.h"

@@ -31,9 +31,37 @@ std::string QuantizationText(const TensorSummary& tensor) {
   return fmt::format("per-channel({})", tensor.quantization_channels);
 }
 
+// The runtime's verdict on the model's ops: one line, then a table of the
+// ops without a kernel and one of the types a kernel refuses.
+std::string SupportText(const OpSupport& support) {
+  if (support.ok()) return "runtime      every op has a kernel that accepts its types\n";
+  std::string out = fmt::format("runtime      {} op(s) without a kernel, {} refused type(s)\n", support.missing.size(),
+                                support.refused.size());
+  if (!support.missing.empty()) {
+    out += "\nOps the runtime lacks\n";
+    TextTable table({"subgraph", "#", "op"}, {true, true, false});
+    for (const MissingOp& op : support.missing) {
+      table.AddRow(
+          {std::to_string(op.subgraph), std::to_string(op.op_index), op.custom ? "CUSTOM '" + op.op + "'" : op.op});
+    }
+    out += table.Render("  ");
+  }
+  if (!support.refused.empty()) {
+    out += "\nOp/type combinations the runtime refuses\n";
+    TextTable table({"subgraph", "#", "op", "operand", "tensor", "type", "accepted"},
+                    {true, true, false, false, true, false, false});
+    for (const RefusedOp& op : support.refused) {
+      table.AddRow({std::to_string(op.subgraph), std::to_string(op.op_index), op.op, op.operand,
+                    std::to_string(op.tensor_index), op.type, op.accepts});
+    }
+    out += table.Render("  ");
+  }
+  return out;
+}
+
 }  // namespace
 
-std::string InspectText(const ModelSummary& summary, const InspectTextOptions& options) {
+std::string InspectText(const ModelSummary& summary, const OpSupport& support, const InspectTextOptions& options) {
   std::string out;
   out += fmt::format("model        {}\n", summary.path);
   out += fmt::format("file size    {}\n", Bytes(summary.file_size_bytes));
@@ -48,6 +76,7 @@ std::string InspectText(const ModelSummary& summary, const InspectTextOptions& o
     }
     out += fmt::format("metadata     {}\n", list);
   }
+  out += SupportText(support);
   for (const SubgraphSummary& subgraph : summary.subgraphs) {
     out += fmt::format("\n== subgraph {}{} ==\n", subgraph.index,
                        subgraph.name.empty() ? "" : " '" + subgraph.name + "'");
@@ -95,7 +124,7 @@ std::string InspectText(const ModelSummary& summary, const InspectTextOptions& o
   return out;
 }
 
-nlohmann::json InspectJson(const ModelSummary& summary) {
+nlohmann::json InspectJson(const ModelSummary& summary, const OpSupport& support) {
   using nlohmann::json;
   json doc;
   doc["file"] = summary.path;
@@ -154,6 +183,21 @@ nlohmann::json InspectJson(const ModelSummary& summary) {
     subgraphs.push_back(sg);
   }
   doc["subgraphs"] = subgraphs;
+  json missing = json::array();
+  for (const MissingOp& op : support.missing) {
+    missing.push_back({{"subgraph", op.subgraph}, {"op_index", op.op_index}, {"op", op.op}, {"custom", op.custom}});
+  }
+  json refused = json::array();
+  for (const RefusedOp& op : support.refused) {
+    refused.push_back({{"subgraph", op.subgraph},
+                       {"op_index", op.op_index},
+                       {"op", op.op},
+                       {"operand", op.operand},
+                       {"tensor_index", op.tensor_index},
+                       {"type", op.type},
+                       {"accepted", op.accepts}});
+  }
+  doc["runtime_support"] = {{"ok", support.ok()}, {"missing_ops", missing}, {"refused_types", refused}};
   return doc;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "microarena/report/model_summary.h"
+#include "microarena/report/op_support.h"
 
 namespace microarena::report {
 
@@ -12,10 +13,12 @@ struct InspectTextOptions {
   size_t name_width = 48;  // tensor names longer than this are cut ("..."); JSON keeps them whole
 };
 
-std::string InspectText(const ModelSummary& summary, const InspectTextOptions& options = {});
+// `support` is CheckOpSupport of the same model: the ops the runtime lacks
+// or refuses are listed after the summary.
+std::string InspectText(const ModelSummary& summary, const OpSupport& support, const InspectTextOptions& options = {});
 
 // One JSON document with the same content as the text. Keys are stable and
 // documented in the README.
-nlohmann::json InspectJson(const ModelSummary& summary);
+nlohmann::json InspectJson(const ModelSummary& summary, const OpSupport& support);
 
 }  // namespace microarena::report
