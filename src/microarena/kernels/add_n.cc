@@ -124,7 +124,7 @@ Status Eval(EvalContext& context, const void* op_data) {
     const int32_t raw = fixed_point::WrappingAdd(
         fixed_point::MultiplyByQuantizedMultiplierSmallerThanOneExp(sum, data.output_multiplier, data.output_shift),
         data.output_offset);
-    out[i] = static_cast<int8_t>(std::min(127, std::max(-128, raw)));
+    out[i] = static_cast<int8_t>(std::min<int32_t>(127, std::max<int32_t>(-128, raw)));
   }
   return OkStatus();
 }
