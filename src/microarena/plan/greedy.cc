@@ -5,6 +5,7 @@
 
 #include "microarena/base/align.h"
 #include "microarena/base/checked_math.h"
+#include "microarena/base/heap_sort.h"
 #include "microarena/plan/lower_bound.h"
 #include "microarena/plan/time_index.h"
 
@@ -134,8 +135,10 @@ void ComputeKeys(const Work& work, Order order) {
   }
 }
 
-// Runs one pass into work.offsets. Fails only on size overflow.
-Status RunPass(const Work& work, const Pass& pass) {
+// Fills work.order for `pass`: the fixed buffers, then the others sorted.
+// Sorts without recursion (HeapSort): the planner runs inside
+// AllocateTensors, whose stack a device budgets.
+[[gnu::noinline]] void OrderBuffers(const Work& work, const Pass& pass) {
   const Span<const BufferRequest> buffers = work.buffers;
   const size_t count = buffers.size();
   ComputeKeys(work, pass.order);
@@ -149,68 +152,87 @@ Status RunPass(const Work& work, const Pass& pass) {
   }
   const uint64_t* key = work.key;
   const bool tflm_ties = pass.order == Order::kSizeTflm;
-  std::sort(work.order + fixed_count, work.order + count, [&](uint32_t a, uint32_t b) {
+  // A strict total order (ties by index): any sort gives the same order.
+  HeapSort(work.order + fixed_count, count - fixed_count, [&](uint32_t a, uint32_t b) {
     if (key[a] != key[b]) return key[a] > key[b];
     if (buffers[a].size_bytes != buffers[b].size_bytes) {
       return buffers[a].size_bytes > buffers[b].size_bytes;
     }
     return tflm_ties ? a > b : a < b;
   });
+}
 
+// Chooses the offset of buffer `id` among the placed ones (work.offsets)
+// under `gap_rule`. False when the head size overflows.
+[[gnu::noinline]] bool PlaceBuffer(const Work& work, GapRule gap_rule, uint32_t id, size_t* chosen_offset) {
+  const BufferRequest& wanted = work.buffers[id];
+  const size_t* offsets = work.offsets;
+  size_t neighbours = 0;
+  work.index->ForEachOverlapping(wanted.lifetime, [&](uint32_t other) {
+    if (offsets[other] != kUnplaced) work.gathered[neighbours++] = other;
+  });
+  uint32_t* gathered = work.gathered;
+  // The keys are free once the order is sorted: key[other] = 1 + the index
+  // of the permission between `id` and `other`, 0 for none.
+  for (size_t n = 0; n < neighbours; ++n) work.key[gathered[n]] = 0;
+  for (size_t p = 0; p < work.overlaps.size(); ++p) {
+    const OverlapPermission& permission = work.overlaps[p];
+    if (permission.output_buffer == id) work.key[permission.input_buffer] = p + 1;
+    if (permission.input_buffer == id) work.key[permission.output_buffer] = p + 1;
+  }
+  const auto begin_of = [&](uint32_t other) { return BlockedBegin(work, id, other); };
+  HeapSort(gathered, neighbours, [&](uint32_t a, uint32_t b) {
+    const size_t begin_a = begin_of(a);
+    const size_t begin_b = begin_of(b);
+    return begin_a != begin_b ? begin_a < begin_b : a < b;
+  });
+  size_t candidate = 0;
+  size_t chosen = kUnplaced;
+  size_t chosen_gap = SIZE_MAX;
+  for (size_t n = 0; n < neighbours; ++n) {
+    const size_t other_offset = begin_of(gathered[n]);
+    if (other_offset >= candidate && other_offset - candidate >= wanted.size_bytes) {
+      const size_t gap = other_offset - candidate;
+      if (gap < chosen_gap) {
+        chosen = candidate;
+        chosen_gap = gap;
+      }
+      if (gap_rule == GapRule::kFirstFit || gap == wanted.size_bytes) break;
+    }
+    size_t other_end = 0;
+    if (!BlockedEnd(work, id, gathered[n], &other_end) || !AlignUp(other_end, work.alignment, &other_end)) {
+      return false;
+    }
+    candidate = std::max(candidate, other_end);
+  }
+  if (chosen == kUnplaced) chosen = candidate;
+  size_t end = 0;
+  if (!CheckedAdd(chosen, wanted.size_bytes, &end)) return false;
+  *chosen_offset = chosen;
+  return true;
+}
+
+// Off the success path, in its own frame.
+[[gnu::noinline, gnu::cold]] Status HeadOverflow(uint32_t id) {
+  return Status::Error(ErrorCode::kInvalidArgument, "greedy planner: buffer %u: the head size overflows", id);
+}
+
+// Runs one pass into work.offsets. Fails only on size overflow. Ordering and
+// placing have their own frames: only one of them is on the stack at a time.
+[[gnu::noinline]] Status RunPass(const Work& work, const Pass& pass) {
+  const size_t count = work.buffers.size();
+  OrderBuffers(work, pass);
   size_t* offsets = work.offsets;
   for (size_t i = 0; i < count; ++i) offsets[i] = kUnplaced;
   for (size_t position = 0; position < count; ++position) {
     const uint32_t id = work.order[position];
-    const BufferRequest& wanted = buffers[id];
+    const BufferRequest& wanted = work.buffers[id];
     if (wanted.fixed_offset_bytes != kNoFixedOffset) {
       offsets[id] = static_cast<size_t>(wanted.fixed_offset_bytes);
       continue;
     }
-    size_t neighbours = 0;
-    work.index->ForEachOverlapping(wanted.lifetime, [&](uint32_t other) {
-      if (offsets[other] != kUnplaced) work.gathered[neighbours++] = other;
-    });
-    uint32_t* gathered = work.gathered;
-    // The keys are free once the order is sorted: key[other] = 1 + the index
-    // of the permission between `id` and `other`, 0 for none.
-    for (size_t n = 0; n < neighbours; ++n) work.key[gathered[n]] = 0;
-    for (size_t p = 0; p < work.overlaps.size(); ++p) {
-      const OverlapPermission& permission = work.overlaps[p];
-      if (permission.output_buffer == id) work.key[permission.input_buffer] = p + 1;
-      if (permission.input_buffer == id) work.key[permission.output_buffer] = p + 1;
-    }
-    const auto begin_of = [&](uint32_t other) { return BlockedBegin(work, id, other); };
-    std::sort(gathered, gathered + neighbours, [&](uint32_t a, uint32_t b) {
-      const size_t begin_a = begin_of(a);
-      const size_t begin_b = begin_of(b);
-      return begin_a != begin_b ? begin_a < begin_b : a < b;
-    });
-    size_t candidate = 0;
-    size_t chosen = kUnplaced;
-    size_t chosen_gap = SIZE_MAX;
-    for (size_t n = 0; n < neighbours; ++n) {
-      const size_t other_offset = begin_of(gathered[n]);
-      if (other_offset >= candidate && other_offset - candidate >= wanted.size_bytes) {
-        const size_t gap = other_offset - candidate;
-        if (gap < chosen_gap) {
-          chosen = candidate;
-          chosen_gap = gap;
-        }
-        if (pass.gap_rule == GapRule::kFirstFit || gap == wanted.size_bytes) break;
-      }
-      size_t other_end = 0;
-      if (!BlockedEnd(work, id, gathered[n], &other_end) || !AlignUp(other_end, work.alignment, &other_end)) {
-        return Status::Error(ErrorCode::kInvalidArgument,
-                             "greedy planner: buffer %u: the head size overflows", id);
-      }
-      candidate = std::max(candidate, other_end);
-    }
-    if (chosen == kUnplaced) chosen = candidate;
-    size_t end = 0;
-    if (!CheckedAdd(chosen, wanted.size_bytes, &end)) {
-      return Status::Error(ErrorCode::kInvalidArgument,
-                           "greedy planner: buffer %u: the head size overflows", id);
-    }
+    size_t chosen = 0;
+    if (!PlaceBuffer(work, pass.gap_rule, id, &chosen)) return HeadOverflow(id);
     offsets[id] = chosen;
   }
   return OkStatus();

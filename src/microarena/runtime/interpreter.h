@@ -214,6 +214,17 @@ class Interpreter {
   Status AllocateTailStructures();
   Status PrepareOps();
   Status PlanAndCommit();
+  // PlanAndCommit's steps, each in its own frame (AllocateTensors' stack).
+  struct PlanState;
+  [[gnu::noinline]] Status PackTempRecords(PlanState& state);
+  [[gnu::noinline]] Status AnalyzeBuffers(PlanState& state);
+  [[gnu::noinline]] Status RunPlanner(PlanState& state);
+  [[gnu::noinline]] Status AllocatePlanMemory(PlanState& state, const Planner& planner, const PlanningProblem& problem,
+                                              Span<uint8_t>* workspace);
+  [[gnu::noinline]] Status ResolvePermissions(const PlanState& state, PlanningProblem& problem);
+  [[gnu::noinline]] Status Verify(const PlanState& state, const PlanningProblem& problem,
+                                  const char* planner_name) const;
+  [[gnu::noinline]] Status CommitPlan(const PlanState& state);
   void ResetVariable(size_t tensor_index);
   Status UnsupportedOp(size_t subgraph_index, size_t op_index) const;
   Status InvokeSubgraph(size_t subgraph_index);
