@@ -103,8 +103,9 @@ bool BlockedEnd(const Work& work, uint32_t id, uint32_t other, size_t* end) {
   return CheckedAdd(work.offsets[other], extent, end);
 }
 
-// Fills work.key for `order` (larger key = placed earlier).
-void ComputeKeys(const Work& work, Order order) {
+// Fills work.key for `order` (larger key = placed earlier). Its own frame:
+// its index walk recurses, and does not need the sort's locals below it.
+[[gnu::noinline]] void ComputeKeys(const Work& work, Order order) {
   const size_t count = work.buffers.size();
   for (uint32_t i = 0; i < count; ++i) {
     const BufferRequest& buffer = work.buffers[i];
@@ -162,35 +163,49 @@ void ComputeKeys(const Work& work, Order order) {
   });
 }
 
-// Chooses the offset of buffer `id` among the placed ones (work.offsets)
-// under `gap_rule`. False when the head size overflows.
-[[gnu::noinline]] bool PlaceBuffer(const Work& work, GapRule gap_rule, uint32_t id, size_t* chosen_offset) {
-  const BufferRequest& wanted = work.buffers[id];
+// Placing buffer `id` takes three steps, each in its own frame (noinline),
+// so that the index walk's recursion and the sort never run below each
+// other's locals: the planner runs inside AllocateTensors.
+
+// Writes the placed buffers live alongside `id` to work.gathered and sets
+// their keys to 1 + the index of their permission with `id` (0 for none);
+// returns how many.
+[[gnu::noinline]] size_t GatherPlacedNeighbours(const Work& work, uint32_t id) {
   const size_t* offsets = work.offsets;
   size_t neighbours = 0;
-  work.index->ForEachOverlapping(wanted.lifetime, [&](uint32_t other) {
+  work.index->ForEachOverlapping(work.buffers[id].lifetime, [&](uint32_t other) {
     if (offsets[other] != kUnplaced) work.gathered[neighbours++] = other;
   });
-  uint32_t* gathered = work.gathered;
-  // The keys are free once the order is sorted: key[other] = 1 + the index
-  // of the permission between `id` and `other`, 0 for none.
-  for (size_t n = 0; n < neighbours; ++n) work.key[gathered[n]] = 0;
+  // The keys are free once the order is sorted.
+  for (size_t n = 0; n < neighbours; ++n) work.key[work.gathered[n]] = 0;
   for (size_t p = 0; p < work.overlaps.size(); ++p) {
     const OverlapPermission& permission = work.overlaps[p];
     if (permission.output_buffer == id) work.key[permission.input_buffer] = p + 1;
     if (permission.input_buffer == id) work.key[permission.output_buffer] = p + 1;
   }
-  const auto begin_of = [&](uint32_t other) { return BlockedBegin(work, id, other); };
-  HeapSort(gathered, neighbours, [&](uint32_t a, uint32_t b) {
-    const size_t begin_a = begin_of(a);
-    const size_t begin_b = begin_of(b);
+  return neighbours;
+}
+
+// Sorts the `neighbours` gathered buffers by where they start blocking `id`.
+[[gnu::noinline]] void SortNeighbours(const Work& work, uint32_t id, size_t neighbours) {
+  HeapSort(work.gathered, neighbours, [&](uint32_t a, uint32_t b) {
+    const size_t begin_a = BlockedBegin(work, id, a);
+    const size_t begin_b = BlockedBegin(work, id, b);
     return begin_a != begin_b ? begin_a < begin_b : a < b;
   });
+}
+
+// Chooses the offset of `id` among its sorted neighbours under `gap_rule`.
+// False when the head size overflows.
+[[gnu::noinline]] bool ChooseOffset(const Work& work, GapRule gap_rule, uint32_t id, size_t neighbours,
+                                    size_t* chosen_offset) {
+  const BufferRequest& wanted = work.buffers[id];
+  const uint32_t* gathered = work.gathered;
   size_t candidate = 0;
   size_t chosen = kUnplaced;
   size_t chosen_gap = SIZE_MAX;
   for (size_t n = 0; n < neighbours; ++n) {
-    const size_t other_offset = begin_of(gathered[n]);
+    const size_t other_offset = BlockedBegin(work, id, gathered[n]);
     if (other_offset >= candidate && other_offset - candidate >= wanted.size_bytes) {
       const size_t gap = other_offset - candidate;
       if (gap < chosen_gap) {
@@ -218,7 +233,7 @@ void ComputeKeys(const Work& work, Order order) {
 }
 
 // Runs one pass into work.offsets. Fails only on size overflow. Ordering and
-// placing have their own frames: only one of them is on the stack at a time.
+// each step of placing have their own frames: one at a time is on the stack.
 [[gnu::noinline]] Status RunPass(const Work& work, const Pass& pass) {
   const size_t count = work.buffers.size();
   OrderBuffers(work, pass);
@@ -231,8 +246,10 @@ void ComputeKeys(const Work& work, Order order) {
       offsets[id] = static_cast<size_t>(wanted.fixed_offset_bytes);
       continue;
     }
+    const size_t neighbours = GatherPlacedNeighbours(work, id);
+    SortNeighbours(work, id, neighbours);
     size_t chosen = 0;
-    if (!PlaceBuffer(work, pass.gap_rule, id, &chosen)) return HeadOverflow(id);
+    if (!ChooseOffset(work, pass.gap_rule, id, neighbours, &chosen)) return HeadOverflow(id);
     offsets[id] = chosen;
   }
   return OkStatus();
@@ -262,15 +279,26 @@ size_t GreedyPlanner::TargetWorkspaceBytesFor(const PlanningProblem& problem, si
   return WorkspaceBytesWithSizeT(problem.buffers.size(), size_t_bytes);
 }
 
+namespace {
+
+// Plan's checks and step 1, in their own frame (not under the passes').
+[[gnu::noinline]] Status ValidateAndBound(const GreedyPlanner& planner, const PlanningProblem& problem,
+                                          Span<uint8_t> workspace, Span<size_t> offsets_bytes, PlanSummary* summary,
+                                          size_t* lower_bound_bytes) {
+  MICROARENA_RETURN_IF_ERROR(ValidatePlanArguments(
+      planner.name(), problem, planner.WorkspaceBytes(problem.buffers.size()), workspace, offsets_bytes, summary));
+  // 1. The lower bound, computed first in the same workspace (with overlap
+  // permissions, the overlap-aware one).
+  return ComputeOverlapLowerBound(problem, workspace, lower_bound_bytes);
+}
+
+}  // namespace
+
 Status GreedyPlanner::Plan(const PlanningProblem& problem, Span<uint8_t> workspace,
                            Span<size_t> offsets_bytes, PlanSummary* summary) const {
   const size_t count = problem.buffers.size();
-  MICROARENA_RETURN_IF_ERROR(ValidatePlanArguments(name(), problem, WorkspaceBytes(count),
-                                                   workspace, offsets_bytes, summary));
-  // 1. The lower bound, computed first in the same workspace (with overlap
-  // permissions, the overlap-aware one).
   size_t lower_bound_bytes = 0;
-  MICROARENA_RETURN_IF_ERROR(ComputeOverlapLowerBound(problem, workspace, &lower_bound_bytes));
+  MICROARENA_RETURN_IF_ERROR(ValidateAndBound(*this, problem, workspace, offsets_bytes, summary, &lower_bound_bytes));
 
   WorkspaceCarver carver(workspace);
   uint32_t* by_start = carver.Take<uint32_t>(count);
