@@ -191,6 +191,13 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
     // With several subgraphs the plan keeps every tensor disjoint (the
     // lifetimes span whole subgraph calls; docs/control_flow.md).
     if (!interpreter_.options_.allow_overlap || interpreter_.model_.subgraph_count() != 1) return OkStatus();
+    return RecordOverlap(input, output, min_displacement_bytes);
+  }
+
+ private:
+  // AllowOutputOverlap's record, in its own frame: without overlap, the
+  // kernels' Prepare (on AllocateTensors' stack) does not carry it.
+  [[gnu::noinline]] Status RecordOverlap(size_t input, size_t output, size_t min_displacement_bytes) {
     if (input >= input_count() || output >= output_count() || !has_input(input)) {
       return Error(ErrorCode::kInternal, "overlap declared for input %zu and output %zu of %zu and %zu", input, output,
                    input_count(), output_count());
@@ -211,7 +218,6 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
     return OkStatus();
   }
 
- private:
   Interpreter& interpreter_;
   size_t subgraph_index_;
   size_t op_index_;
@@ -341,7 +347,10 @@ Status Interpreter::AllocateTensors() {
                          options_.alignment_bytes);
   }
   if (shared_ == nullptr) return AllocateTensorsInArena();
+  return AllocateTensorsShared();
+}
 
+Status Interpreter::AllocateTensorsShared() {
   if (options_.alignment_bytes != arena_.alignment()) {
     return Status::Error(ErrorCode::kInvalidArgument,
                          "the interpreter's alignment %zu differs from the shared arena's %zu; every model in a "
@@ -397,6 +406,10 @@ Result<uint8_t*> Interpreter::AllocateTempFor(size_t bytes, size_t target_bytes)
 void Interpreter::ResetTemp() {
   arena_.ResetTemp();
   target_temp_bytes_ = 0;
+}
+
+const TargetLayout& Interpreter::Target() const {
+  return options_.figures_for != nullptr ? *options_.figures_for : HostLayout();
 }
 
 size_t Interpreter::TargetGranule() const {
@@ -563,10 +576,7 @@ Status Interpreter::PrepareOps() {
 
 // What PlanAndCommit's steps hand on to each other.
 struct Interpreter::PlanState {
-  const TargetLayout* target = nullptr;
   OverlapDeclaration* declarations = nullptr;  // overlap_declaration_count_ of them
-  ScratchRequest* packed = nullptr;            // scratch_count_ of them
-  Span<const int32_t> offline;
   const char* offline_name = kOfflinePlanMetadataName;
   PlannerChoice choice = PlannerChoice::kAuto;
   BufferRequest* requests = nullptr;
@@ -579,7 +589,6 @@ struct Interpreter::PlanState {
 // locals of every step, is on the stack while the planner runs.
 Status Interpreter::PlanAndCommit() {
   PlanState state;
-  state.target = options_.figures_for != nullptr ? options_.figures_for : &HostLayout();
   MICROARENA_RETURN_IF_ERROR(PackTempRecords(state));
   MICROARENA_RETURN_IF_ERROR(AnalyzeBuffers(state));
   MICROARENA_RETURN_IF_ERROR(RunPlanner(state));
@@ -587,7 +596,7 @@ Status Interpreter::PlanAndCommit() {
 }
 
 Status Interpreter::PackTempRecords(PlanState& state) {
-  const TargetLayout& target = *state.target;
+  const TargetLayout& target = Target();
   // The scratch table goes in the tail before planning, so that the tail is
   // final when temp peaks: this makes arena_used_bytes() exact.
   if (scratch_count_ > 0) {
@@ -639,28 +648,27 @@ Status Interpreter::PackTempRecords(PlanState& state) {
     packed[scratch_packed++] = request;
     position += stride;
   }
-  state.packed = packed;
   return OkStatus();
 }
 
 Status Interpreter::AnalyzeBuffers(PlanState& state) {
   // Which planner.
-  Result<Span<const int32_t>> offline = ReadOfflinePlan(model_);
-  if (!offline.ok()) return offline.status();
-  state.offline = *offline;
+  Result<Span<const int32_t>> offline_plan = ReadOfflinePlan(model_);
+  if (!offline_plan.ok()) return offline_plan.status();
+  Span<const int32_t> offline = *offline_plan;
   if (options_.allow_overlap) {
     // An overlap plan relies on these kernels' read/write order: only with overlap.
     Result<Span<const int32_t>> overlap_plan = ReadOfflinePlan(model_, kOverlapPlanMetadataName);
     if (!overlap_plan.ok()) return overlap_plan.status();
     if (!overlap_plan->empty()) {
-      state.offline = *overlap_plan;
+      offline = *overlap_plan;
       state.offline_name = kOverlapPlanMetadataName;
     }
   }
   PlannerChoice choice = options_.planner;
   if (options_.preserve_all_tensors) choice = PlannerChoice::kLinear;
-  if (choice == PlannerChoice::kAuto) choice = state.offline.empty() ? PlannerChoice::kGreedy : PlannerChoice::kOffline;
-  if (choice == PlannerChoice::kOffline && state.offline.empty()) {
+  if (choice == PlannerChoice::kAuto) choice = offline.empty() ? PlannerChoice::kGreedy : PlannerChoice::kOffline;
+  if (choice == PlannerChoice::kOffline && offline.empty()) {
     return Status::Error(ErrorCode::kInvalidArgument,
                          "planner 'offline' needs OfflineMemoryAllocation metadata%s, which this model does not have",
                          options_.allow_overlap ? " (or an overlap plan)" : "");
@@ -670,13 +678,15 @@ Status Interpreter::AnalyzeBuffers(PlanState& state) {
 
   const size_t capacity = LifetimeCapacity(model_, scratch_count_);
   Result<uint8_t*> request_memory =
-      AllocateTempFor(capacity * sizeof(BufferRequest), capacity * state.target->buffer_request_bytes);
+      AllocateTempFor(capacity * sizeof(BufferRequest), capacity * Target().buffer_request_bytes);
   if (!request_memory.ok()) return Status(request_memory.status()).Prefix("lifetimes");
   state.requests = reinterpret_cast<BufferRequest*>(*request_memory);
   LifetimeOptions lifetime_options;
   lifetime_options.alignment_bytes = arena_.alignment();
-  if (choice == PlannerChoice::kOffline) lifetime_options.fixed_offsets_bytes = state.offline;
-  Result<size_t> count = AnalyzeLifetimes(model_, 0, Span<const ScratchRequest>(state.packed, scratch_count_),
+  if (choice == PlannerChoice::kOffline) lifetime_options.fixed_offsets_bytes = offline;
+  // The scratch requests, packed at the start of temp (PackTempRecords).
+  const auto* packed = reinterpret_cast<const ScratchRequest*>(arena_.head_start());
+  Result<size_t> count = AnalyzeLifetimes(model_, 0, Span<const ScratchRequest>(packed, scratch_count_),
                                           lifetime_options, Span<BufferRequest>(state.requests, capacity));
   if (!count.ok()) return count.status();
   state.count = *count;
@@ -722,7 +732,7 @@ Status Interpreter::RunPlanner(PlanState& state) {
 
 Status Interpreter::AllocatePlanMemory(PlanState& state, const Planner& planner, const PlanningProblem& problem,
                                        Span<uint8_t>* workspace) {
-  const TargetLayout& target = *state.target;
+  const TargetLayout& target = Target();
   const size_t count = state.count;
   size_t workspace_bytes = planner.WorkspaceBytesFor(problem);
   if (LowerBoundWorkspaceBytes(count) > workspace_bytes) workspace_bytes = LowerBoundWorkspaceBytes(count);
@@ -740,7 +750,7 @@ Status Interpreter::AllocatePlanMemory(PlanState& state, const Planner& planner,
 
 Status Interpreter::ResolvePermissions(const PlanState& state, PlanningProblem& problem) {
   Result<uint8_t*> memory = AllocateTempFor(overlap_declaration_count_ * sizeof(OverlapPermission),
-                                            overlap_declaration_count_ * state.target->overlap_permission_bytes);
+                                            overlap_declaration_count_ * Target().overlap_permission_bytes);
   if (!memory.ok()) return Status(memory.status()).Prefix("overlap permissions");
   auto* permissions = reinterpret_cast<OverlapPermission*>(*memory);
   Result<size_t> resolved = ResolveOverlaps(

@@ -211,6 +211,9 @@ class Interpreter {
   };
 
   Status AllocateTensorsInArena();
+  // AllocateTensors in a shared arena; its own frame, not under the planner
+  // of an interpreter with its own arena.
+  [[gnu::noinline]] Status AllocateTensorsShared();
   Status AllocateTailStructures();
   Status PrepareOps();
   Status PlanAndCommit();
@@ -240,6 +243,8 @@ class Interpreter {
   void ResetTemp();
   // Rounding of the target's tail and temp allocations.
   size_t TargetGranule() const;
+  // InterpreterOptions::figures_for, or this build's layout.
+  const TargetLayout& Target() const;
 
   const ModelView& model_;
   const OpResolver& resolver_;
