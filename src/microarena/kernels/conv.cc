@@ -36,6 +36,23 @@ struct ConvOpData {
   reference::FloatActivation activation;  // float32
 };
 
+// Prepare's messages in cold frames of their own: their variadic arguments
+// would otherwise widen Prepare's frame, which is on AllocateTensors' stack.
+[[gnu::noinline, gnu::cold]] Status FilterChannelsError(const PrepareContext& context, const TensorView& filter,
+                                                        const TensorView& output, int32_t channels) {
+  return context.Error(ErrorCode::kInvalidArgument,
+                       "filter tensor %d '%s' has %d output channels but output tensor %d '%s' has %d", filter.index(),
+                       filter.name(), Dim(filter, 0), output.index(), output.name(), channels);
+}
+
+[[gnu::noinline, gnu::cold]] Status FilterDepthError(const PrepareContext& context, const TensorView& input,
+                                                     const TensorView& filter, int32_t channels) {
+  return context.Error(ErrorCode::kInvalidArgument,
+                       "filter tensor %d '%s' depth %d does not divide input tensor %d depth %d into groups that "
+                       "divide the %d output channels",
+                       filter.index(), filter.name(), Dim(filter, 3), input.index(), Dim(input, 3), channels);
+}
+
 Status Prepare(PrepareContext& context, const void** op_data) {
   MICROARENA_RETURN_IF_ERROR(RequireArity(context, 2, 3));
   if (!context.has_input(1)) return context.Error(ErrorCode::kInvalidArgument, "filter (input 1) is omitted");
@@ -50,19 +67,12 @@ Status Prepare(PrepareContext& context, const void** op_data) {
 
   const int32_t channels = Dim(output, 3);
   const int32_t filter_depth = Dim(filter, 3);
-  if (Dim(filter, 0) != channels) {
-    return context.Error(ErrorCode::kInvalidArgument,
-                         "filter tensor %d '%s' has %d output channels but output tensor %d '%s' has %d",
-                         filter.index(), filter.name(), Dim(filter, 0), output.index(), output.name(), channels);
-  }
+  if (Dim(filter, 0) != channels) return FilterChannelsError(context, filter, output, channels);
   // groups = input depth / filter depth must be a whole number >= 1 (an input
   // of depth 0, or shallower than the filter, has none) dividing the outputs.
   if (filter_depth < 1 || Dim(input, 3) < filter_depth || Dim(input, 3) % filter_depth != 0 ||
       channels % (Dim(input, 3) / filter_depth) != 0) {
-    return context.Error(ErrorCode::kInvalidArgument,
-                         "filter tensor %d '%s' depth %d does not divide input tensor %d depth %d into groups that "
-                         "divide the %d output channels",
-                         filter.index(), filter.name(), filter_depth, input.index(), Dim(input, 3), channels);
+    return FilterDepthError(context, input, filter, channels);
   }
   ConvOpData* data = nullptr;
   MICROARENA_RETURN_IF_ERROR(

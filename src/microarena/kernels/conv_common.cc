@@ -10,18 +10,57 @@
 
 namespace microarena {
 
-Status PrepareWindow(const PrepareContext& context, const WindowOptions& window, const TensorView& input,
-                     const TensorView& output, int32_t* padding_height, int32_t* padding_width) {
+namespace {
+
+// PrepareWindow's and PrepareQuantizedActivation's messages, each in a cold
+// frame of its own: their many variadic arguments would otherwise widen the
+// frames that AllocateTensors runs through when everything is valid.
+[[gnu::noinline, gnu::cold]] Status WindowParameterError(const PrepareContext& context, const WindowOptions& window) {
   if (window.padding != tflite::Padding::SAME && window.padding != tflite::Padding::VALID) {
     return context.Error(ErrorCode::kInvalidArgument, "padding %d is neither SAME nor VALID",
                          static_cast<int>(window.padding));
   }
-  if (window.stride_height < 1 || window.stride_width < 1 || window.dilation_height < 1 ||
-      window.dilation_width < 1 || window.filter_height < 1 || window.filter_width < 1) {
-    return context.Error(ErrorCode::kInvalidArgument,
-                         "stride %dx%d, dilation %dx%d and window %dx%d (height x width) must all be >= 1",
-                         window.stride_height, window.stride_width, window.dilation_height, window.dilation_width,
-                         window.filter_height, window.filter_width);
+  return context.Error(ErrorCode::kInvalidArgument,
+                       "stride %dx%d, dilation %dx%d and window %dx%d (height x width) must all be >= 1",
+                       window.stride_height, window.stride_width, window.dilation_height, window.dilation_width,
+                       window.filter_height, window.filter_width);
+}
+
+[[gnu::noinline, gnu::cold]] Status WindowOutputError(const PrepareContext& context, const WindowOptions& window,
+                                                      const TensorView& input, const TensorView& output,
+                                                      int64_t out_height, int64_t out_width) {
+  return context.Error(ErrorCode::kInvalidArgument,
+                       "output tensor %d '%s' is %dx%d (height x width) but a %dx%d window with stride %dx%d, "
+                       "dilation %dx%d and %s padding over the %dx%d input gives %lldx%lld",
+                       output.index(), output.name(), Dim(output, 1), Dim(output, 2), window.filter_height,
+                       window.filter_width, window.stride_height, window.stride_width, window.dilation_height,
+                       window.dilation_width, window.padding == tflite::Padding::SAME ? "SAME" : "VALID", Dim(input, 1),
+                       Dim(input, 2), static_cast<long long>(out_height), static_cast<long long>(out_width));
+}
+
+[[gnu::noinline, gnu::cold]] Status WindowIndexingError(const PrepareContext& context, int64_t pad_h, int64_t pad_w) {
+  return context.Error(ErrorCode::kUnsupported, "window geometry exceeds int32 indexing (padding %lldx%lld)",
+                       static_cast<long long>(pad_h), static_cast<long long>(pad_w));
+}
+
+[[gnu::noinline, gnu::cold]] Status QuantizedActivationError(const PrepareContext& context,
+                                                             tflite::ActivationFunctionType activation,
+                                                             const TensorView& output, float scale,
+                                                             int32_t zero_point) {
+  return context.Error(ErrorCode::kInvalidArgument,
+                       "fused activation %s cannot be quantized with output tensor %d '%s' scale %g zero point %d",
+                       tflite::EnumNameActivationFunctionType(activation), output.index(), output.name(),
+                       static_cast<double>(scale), zero_point);
+}
+
+}  // namespace
+
+Status PrepareWindow(const PrepareContext& context, const WindowOptions& window, const TensorView& input,
+                     const TensorView& output, int32_t* padding_height, int32_t* padding_width) {
+  if ((window.padding != tflite::Padding::SAME && window.padding != tflite::Padding::VALID) ||
+      window.stride_height < 1 || window.stride_width < 1 || window.dilation_height < 1 || window.dilation_width < 1 ||
+      window.filter_height < 1 || window.filter_width < 1) {
+    return WindowParameterError(context, window);
   }
   const int32_t input_height = Dim(input, 1);
   const int32_t input_width = Dim(input, 2);
@@ -30,14 +69,7 @@ Status PrepareWindow(const PrepareContext& context, const WindowOptions& window,
   const int64_t out_width = WindowOutputSize(window.padding, input_width, window.filter_width,
                                              window.stride_width, window.dilation_width);
   if (out_height < 1 || out_width < 1 || out_height != Dim(output, 1) || out_width != Dim(output, 2)) {
-    return context.Error(ErrorCode::kInvalidArgument,
-                         "output tensor %d '%s' is %dx%d (height x width) but a %dx%d window with stride %dx%d, "
-                         "dilation %dx%d and %s padding over the %dx%d input gives %lldx%lld",
-                         output.index(), output.name(), Dim(output, 1), Dim(output, 2), window.filter_height,
-                         window.filter_width, window.stride_height, window.stride_width, window.dilation_height,
-                         window.dilation_width, window.padding == tflite::Padding::SAME ? "SAME" : "VALID",
-                         input_height, input_width, static_cast<long long>(out_height),
-                         static_cast<long long>(out_width));
+    return WindowOutputError(context, window, input, output, out_height, out_width);
   }
   // The reference loops index in int32: window origins (out * stride - pad)
   // and taps (origin + filter * dilation) must stay far from overflow.
@@ -50,8 +82,7 @@ Status PrepareWindow(const PrepareContext& context, const WindowOptions& window,
       out_width * window.stride_width > kMaxIndex ||
       int64_t{window.filter_height} * window.dilation_height > kMaxIndex ||
       int64_t{window.filter_width} * window.dilation_width > kMaxIndex) {
-    return context.Error(ErrorCode::kUnsupported, "window geometry exceeds int32 indexing (padding %lldx%lld)",
-                         static_cast<long long>(pad_h), static_cast<long long>(pad_w));
+    return WindowIndexingError(context, pad_h, pad_w);
   }
   *padding_height = static_cast<int32_t>(pad_h);
   *padding_width = static_cast<int32_t>(pad_w);
@@ -75,10 +106,7 @@ Status PrepareQuantizedActivation(const PrepareContext& context, tflite::Activat
   const float scale = quantization.scale(0);
   const auto zero_point = static_cast<int32_t>(quantization.zero_point(0));
   if (!QuantizedActivationRange(activation, scale, zero_point, qmin, qmax, act_min, act_max)) {
-    return context.Error(ErrorCode::kInvalidArgument,
-                         "fused activation %s cannot be quantized with output tensor %d '%s' scale %g zero point %d",
-                         tflite::EnumNameActivationFunctionType(activation), output.index(), output.name(),
-                         static_cast<double>(scale), zero_point);
+    return QuantizedActivationError(context, activation, output, scale, zero_point);
   }
   return OkStatus();
 }
@@ -100,15 +128,30 @@ Status RequireInt8PerTensorInputOutput(const PrepareContext& context, const Tens
   return RequirePerTensorQuantization(context, "output", output, kMin, kMax);
 }
 
-Status PreparePerChannelQuantization(const PrepareContext& context, const TensorView& input, const TensorView& filter,
-                                     const TensorView& output, tflite::ActivationFunctionType activation,
-                                     int32_t channels, int32_t channel_dimension, int32_t* multipliers, int8_t* shifts,
-                                     reference::QuantizedConvParams* quant, int max_shift) {
-  const bool is_int16 = input.type() == TensorType::kInt16;
-  const int32_t qmin = is_int16 ? std::numeric_limits<int16_t>::min() : std::numeric_limits<int8_t>::min();
-  const int32_t qmax = is_int16 ? std::numeric_limits<int16_t>::max() : std::numeric_limits<int8_t>::max();
-  MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "input", input, qmin, qmax));
-  MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "output", output, qmin, qmax));
+namespace {
+
+// The filter's quantization is valid for `channels` output channels along
+// `channel_dimension`: one scale, or one per channel; each finite and >= 0,
+// with zero point 0. Writes the number of scales.
+bool FilterQuantizationValid(const TensorView& filter, int32_t channels, int32_t channel_dimension,
+                             size_t* scale_count) {
+  const QuantizationView quantization = filter.quantization();
+  const size_t count = quantization.is_quantized() ? quantization.channel_count() : 0;
+  *scale_count = count;
+  if (count != 1 && count != static_cast<size_t>(channels)) return false;
+  if (count > 1 && quantization.quantized_dimension() != channel_dimension) return false;
+  for (size_t c = 0; c < count; ++c) {
+    const float scale = quantization.scale(c);
+    if (!(scale >= 0.0f) || scale > std::numeric_limits<float>::max()) return false;
+    if (quantization.zero_point(c) != 0) return false;
+  }
+  return true;
+}
+
+// What FilterQuantizationValid refused, named. The messages are formatted in
+// cold frames of their own, off AllocateTensors' stack when all is valid.
+[[gnu::noinline, gnu::cold]] Status FilterQuantizationError(const PrepareContext& context, const TensorView& filter,
+                                                            int32_t channels, int32_t channel_dimension) {
   const QuantizationView filter_quantization = filter.quantization();
   const size_t scale_count = filter_quantization.is_quantized() ? filter_quantization.channel_count() : 0;
   if (scale_count != 1 && scale_count != static_cast<size_t>(channels)) {
@@ -133,6 +176,33 @@ Status PreparePerChannelQuantization(const PrepareContext& context, const Tensor
                            filter.index(), filter.name(), c, static_cast<long long>(filter_quantization.zero_point(c)));
     }
   }
+  return Status::Error(ErrorCode::kInternal, "filter quantization refused without a reason");
+}
+
+[[gnu::noinline, gnu::cold]] Status Shift64Error(const PrepareContext& context, const TensorView& output, int32_t c,
+                                                 double multiplier, int shift, int max_shift) {
+  return context.Error(ErrorCode::kUnsupported,
+                       "output tensor %d '%s': channel %d multiplier %g (input scale x filter scale / output "
+                       "scale) needs shift %d; the 64-bit rescale of this 16x8 op allows at most %d",
+                       output.index(), output.name(), c, multiplier, shift, max_shift);
+}
+
+}  // namespace
+
+Status PreparePerChannelQuantization(const PrepareContext& context, const TensorView& input, const TensorView& filter,
+                                     const TensorView& output, tflite::ActivationFunctionType activation,
+                                     int32_t channels, int32_t channel_dimension, int32_t* multipliers, int8_t* shifts,
+                                     reference::QuantizedConvParams* quant, int max_shift) {
+  const bool is_int16 = input.type() == TensorType::kInt16;
+  const int32_t qmin = is_int16 ? std::numeric_limits<int16_t>::min() : std::numeric_limits<int8_t>::min();
+  const int32_t qmax = is_int16 ? std::numeric_limits<int16_t>::max() : std::numeric_limits<int8_t>::max();
+  MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "input", input, qmin, qmax));
+  MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "output", output, qmin, qmax));
+  size_t scale_count = 0;
+  if (!FilterQuantizationValid(filter, channels, channel_dimension, &scale_count)) {
+    return FilterQuantizationError(context, filter, channels, channel_dimension);
+  }
+  const QuantizationView filter_quantization = filter.quantization();
   const auto input_scale = static_cast<double>(input.quantization().scale(0));
   const auto output_scale = static_cast<double>(output.quantization().scale(0));
   for (int32_t c = 0; c < channels; ++c) {
@@ -143,12 +213,7 @@ Status PreparePerChannelQuantization(const PrepareContext& context, const Tensor
     fixed_point::QuantizeMultiplier(multiplier, &multipliers[c], &shift);
     // In [-31, 31] once checked, so it fits the int8 array.
     MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, multiplier, shift));
-    if (shift > max_shift) {
-      return context.Error(ErrorCode::kUnsupported,
-                           "output tensor %d '%s': channel %d multiplier %g (input scale x filter scale / output "
-                           "scale) needs shift %d; the 64-bit rescale of this 16x8 op allows at most %d",
-                           output.index(), output.name(), c, multiplier, shift, max_shift);
-    }
+    if (shift > max_shift) return Shift64Error(context, output, c, multiplier, shift, max_shift);
     shifts[c] = static_cast<int8_t>(shift);
   }
   quant->input_offset = -static_cast<int32_t>(input.quantization().zero_point(0));

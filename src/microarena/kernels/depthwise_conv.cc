@@ -23,6 +23,22 @@ struct DepthwiseConvOpData {
   int32_t depth_multiplier = 1;
 };
 
+// Prepare's messages in cold frames of their own: their variadic arguments
+// would otherwise widen Prepare's frame, which is on AllocateTensors' stack.
+[[gnu::noinline, gnu::cold]] Status ChannelsError(const PrepareContext& context, const TensorView& input,
+                                                  const TensorView& output, int32_t depth_multiplier) {
+  return context.Error(ErrorCode::kInvalidArgument,
+                       "output tensor %d '%s' has %d channels; expected input depth %d x depth multiplier %d",
+                       output.index(), output.name(), Dim(output, 3), Dim(input, 3), depth_multiplier);
+}
+
+[[gnu::noinline, gnu::cold]] Status FilterShapeError(const PrepareContext& context, const TensorView& filter,
+                                                     int32_t channels) {
+  return context.Error(ErrorCode::kInvalidArgument,
+                       "filter tensor %d '%s' is [%d, %d, %d, %d]; expected [1, height, width, %d]", filter.index(),
+                       filter.name(), Dim(filter, 0), Dim(filter, 1), Dim(filter, 2), Dim(filter, 3), channels);
+}
+
 Status Prepare(PrepareContext& context, const void** op_data) {
   MICROARENA_RETURN_IF_ERROR(RequireArity(context, 2, 3));
   if (!context.has_input(1)) return context.Error(ErrorCode::kInvalidArgument, "filter (input 1) is omitted");
@@ -47,15 +63,9 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   const int32_t channels = Dim(output, 3);
   const int32_t depth_multiplier = options->depth_multiplier();
   if (depth_multiplier < 1 || int64_t{Dim(input, 3)} * depth_multiplier != channels) {
-    return context.Error(ErrorCode::kInvalidArgument,
-                         "output tensor %d '%s' has %d channels; expected input depth %d x depth multiplier %d",
-                         output.index(), output.name(), channels, Dim(input, 3), depth_multiplier);
+    return ChannelsError(context, input, output, depth_multiplier);
   }
-  if (Dim(filter, 0) != 1 || Dim(filter, 3) != channels) {
-    return context.Error(ErrorCode::kInvalidArgument,
-                         "filter tensor %d '%s' is [%d, %d, %d, %d]; expected [1, height, width, %d]", filter.index(),
-                         filter.name(), Dim(filter, 0), Dim(filter, 1), Dim(filter, 2), Dim(filter, 3), channels);
-  }
+  if (Dim(filter, 0) != 1 || Dim(filter, 3) != channels) return FilterShapeError(context, filter, channels);
   DepthwiseConvOpData* data = nullptr;
   MICROARENA_RETURN_IF_ERROR(PrepareConvOpData(context, *options, input, filter, output, channels,
                                                /*channel_dimension=*/3, &data,

@@ -45,18 +45,27 @@ Status DeclareElementwiseOverlap(PrepareContext& context, size_t input) {
   return context.AllowOutputOverlap(input, 0, displacement);
 }
 
-Status DeclareRowLagOverlap(PrepareContext& context, int32_t stride_height, int32_t padding_top) {
-  const TensorView in = context.input(0);
-  const TensorView out = context.output(0);
-  if (Dim(in, 0) != 1 || Dim(out, 0) != 1 || in.type() != out.type()) return OkStatus();
+namespace {
+
+// The row lag displacement of `out` behind `in` (false: none). Its own frame:
+// the int64 arguments it passes on the stack stay off the frame that calls
+// the context, which is on AllocateTensors' stack.
+[[gnu::noinline]] bool RowLagDisplacementOf(const TensorView& in, const TensorView& out, int32_t stride_height,
+                                            int32_t padding_top, size_t* displacement) {
+  if (Dim(in, 0) != 1 || Dim(out, 0) != 1 || in.type() != out.type()) return false;
   const auto element_bytes = static_cast<int64_t>(TensorTypeBits(in.type()) / 8);
   const int64_t input_row_bytes = int64_t{Dim(in, 2)} * Dim(in, 3) * element_bytes;
   const int64_t output_row_bytes = int64_t{Dim(out, 2)} * Dim(out, 3) * element_bytes;
+  return RowLagDisplacement(Dim(out, 1), input_row_bytes, output_row_bytes, stride_height, padding_top, displacement);
+}
+
+}  // namespace
+
+Status DeclareRowLagOverlap(PrepareContext& context, int32_t stride_height, int32_t padding_top) {
+  const TensorView in = context.input(0);
+  const TensorView out = context.output(0);
   size_t displacement = 0;
-  if (!RowLagDisplacement(Dim(out, 1), input_row_bytes, output_row_bytes, stride_height, padding_top,
-                          &displacement)) {
-    return OkStatus();
-  }
+  if (!RowLagDisplacementOf(in, out, stride_height, padding_top, &displacement)) return OkStatus();
   return context.AllowOutputOverlap(0, 0, displacement);
 }
 

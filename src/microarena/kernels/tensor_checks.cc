@@ -39,8 +39,13 @@ Status RequireOperands(const PrepareContext& context, size_t inputs, size_t outp
   return OkStatus();
 }
 
-Status RequirePerTensorQuantization(const PrepareContext& context, const char* role, const TensorView& tensor,
-                                    int32_t qmin, int32_t qmax) {
+namespace {
+
+// The checks' messages, each in its own cold frame: their variadic arguments
+// would otherwise widen the checks' frames, which are on AllocateTensors'
+// stack when everything is valid.
+[[gnu::noinline, gnu::cold]] Status PerTensorQuantizationError(const PrepareContext& context, const char* role,
+                                                               const TensorView& tensor, int32_t qmin, int32_t qmax) {
   const QuantizationView quantization = tensor.quantization();
   if (!quantization.is_quantized() || quantization.channel_count() != 1) {
     return context.Error(ErrorCode::kInvalidArgument,
@@ -53,20 +58,34 @@ Status RequirePerTensorQuantization(const PrepareContext& context, const char* r
                          role, tensor.index(), tensor.name(), static_cast<double>(scale));
   }
   const int64_t zero_point = quantization.zero_point(0);
-  if (zero_point < qmin || zero_point > qmax) {
-    return context.Error(ErrorCode::kInvalidArgument, "%s tensor %d '%s' has zero point %lld outside [%d, %d]", role,
-                         tensor.index(), tensor.name(), static_cast<long long>(zero_point), qmin, qmax);
+  return context.Error(ErrorCode::kInvalidArgument, "%s tensor %d '%s' has zero point %lld outside [%d, %d]", role,
+                       tensor.index(), tensor.name(), static_cast<long long>(zero_point), qmin, qmax);
+}
+
+[[gnu::noinline, gnu::cold]] Status MultiplierShiftError(const PrepareContext& context, const char* role,
+                                                         const TensorView& tensor, double multiplier, int shift) {
+  return context.Error(ErrorCode::kUnsupported,
+                       "%s tensor %d '%s': requantization multiplier %g needs a left shift of %d bits; at most %d "
+                       "are defined (TFLite's shift would be undefined)",
+                       role, tensor.index(), tensor.name(), multiplier, shift, fixed_point::kMaxMultiplierShift);
+}
+
+}  // namespace
+
+Status RequirePerTensorQuantization(const PrepareContext& context, const char* role, const TensorView& tensor,
+                                    int32_t qmin, int32_t qmax) {
+  const QuantizationView quantization = tensor.quantization();
+  if (quantization.is_quantized() && quantization.channel_count() == 1 && quantization.scale(0) > 0.0f) {
+    const int64_t zero_point = quantization.zero_point(0);
+    if (zero_point >= qmin && zero_point <= qmax) return OkStatus();
   }
-  return OkStatus();
+  return PerTensorQuantizationError(context, role, tensor, qmin, qmax);
 }
 
 Status RequireMultiplierShift(const PrepareContext& context, const char* role, const TensorView& tensor,
                               double multiplier, int shift) {
   if (shift <= fixed_point::kMaxMultiplierShift) return OkStatus();
-  return context.Error(ErrorCode::kUnsupported,
-                       "%s tensor %d '%s': requantization multiplier %g needs a left shift of %d bits; at most %d "
-                       "are defined (TFLite's shift would be undefined)",
-                       role, tensor.index(), tensor.name(), multiplier, shift, fixed_point::kMaxMultiplierShift);
+  return MultiplierShiftError(context, role, tensor, multiplier, shift);
 }
 
 }  // namespace microarena

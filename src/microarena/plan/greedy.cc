@@ -5,6 +5,7 @@
 
 #include "microarena/base/align.h"
 #include "microarena/base/checked_math.h"
+#include "microarena/base/heap_sort.h"
 #include "microarena/plan/lower_bound.h"
 #include "microarena/plan/time_index.h"
 
@@ -102,8 +103,9 @@ bool BlockedEnd(const Work& work, uint32_t id, uint32_t other, size_t* end) {
   return CheckedAdd(work.offsets[other], extent, end);
 }
 
-// Fills work.key for `order` (larger key = placed earlier).
-void ComputeKeys(const Work& work, Order order) {
+// Fills work.key for `order` (larger key = placed earlier). Its own frame:
+// its index walk recurses, and does not need the sort's locals below it.
+[[gnu::noinline]] void ComputeKeys(const Work& work, Order order) {
   const size_t count = work.buffers.size();
   for (uint32_t i = 0; i < count; ++i) {
     const BufferRequest& buffer = work.buffers[i];
@@ -134,8 +136,10 @@ void ComputeKeys(const Work& work, Order order) {
   }
 }
 
-// Runs one pass into work.offsets. Fails only on size overflow.
-Status RunPass(const Work& work, const Pass& pass) {
+// Fills work.order for `pass`: the fixed buffers, then the others sorted.
+// Sorts without recursion (HeapSort): the planner runs inside
+// AllocateTensors, whose stack a device budgets.
+[[gnu::noinline]] void OrderBuffers(const Work& work, const Pass& pass) {
   const Span<const BufferRequest> buffers = work.buffers;
   const size_t count = buffers.size();
   ComputeKeys(work, pass.order);
@@ -149,68 +153,103 @@ Status RunPass(const Work& work, const Pass& pass) {
   }
   const uint64_t* key = work.key;
   const bool tflm_ties = pass.order == Order::kSizeTflm;
-  std::sort(work.order + fixed_count, work.order + count, [&](uint32_t a, uint32_t b) {
+  // A strict total order (ties by index): any sort gives the same order.
+  HeapSort(work.order + fixed_count, count - fixed_count, [&](uint32_t a, uint32_t b) {
     if (key[a] != key[b]) return key[a] > key[b];
     if (buffers[a].size_bytes != buffers[b].size_bytes) {
       return buffers[a].size_bytes > buffers[b].size_bytes;
     }
     return tflm_ties ? a > b : a < b;
   });
+}
 
+// Placing buffer `id` takes three steps, each in its own frame (noinline),
+// so that the index walk's recursion and the sort never run below each
+// other's locals: the planner runs inside AllocateTensors.
+
+// Writes the placed buffers live alongside `id` to work.gathered and sets
+// their keys to 1 + the index of their permission with `id` (0 for none);
+// returns how many.
+[[gnu::noinline]] size_t GatherPlacedNeighbours(const Work& work, uint32_t id) {
+  const size_t* offsets = work.offsets;
+  size_t neighbours = 0;
+  work.index->ForEachOverlapping(work.buffers[id].lifetime, [&](uint32_t other) {
+    if (offsets[other] != kUnplaced) work.gathered[neighbours++] = other;
+  });
+  // The keys are free once the order is sorted.
+  for (size_t n = 0; n < neighbours; ++n) work.key[work.gathered[n]] = 0;
+  for (size_t p = 0; p < work.overlaps.size(); ++p) {
+    const OverlapPermission& permission = work.overlaps[p];
+    if (permission.output_buffer == id) work.key[permission.input_buffer] = p + 1;
+    if (permission.input_buffer == id) work.key[permission.output_buffer] = p + 1;
+  }
+  return neighbours;
+}
+
+// Sorts the `neighbours` gathered buffers by where they start blocking `id`.
+[[gnu::noinline]] void SortNeighbours(const Work& work, uint32_t id, size_t neighbours) {
+  HeapSort(work.gathered, neighbours, [&](uint32_t a, uint32_t b) {
+    const size_t begin_a = BlockedBegin(work, id, a);
+    const size_t begin_b = BlockedBegin(work, id, b);
+    return begin_a != begin_b ? begin_a < begin_b : a < b;
+  });
+}
+
+// Chooses the offset of `id` among its sorted neighbours under `gap_rule`.
+// False when the head size overflows.
+[[gnu::noinline]] bool ChooseOffset(const Work& work, GapRule gap_rule, uint32_t id, size_t neighbours,
+                                    size_t* chosen_offset) {
+  const BufferRequest& wanted = work.buffers[id];
+  const uint32_t* gathered = work.gathered;
+  size_t candidate = 0;
+  size_t chosen = kUnplaced;
+  size_t chosen_gap = SIZE_MAX;
+  for (size_t n = 0; n < neighbours; ++n) {
+    const size_t other_offset = BlockedBegin(work, id, gathered[n]);
+    if (other_offset >= candidate && other_offset - candidate >= wanted.size_bytes) {
+      const size_t gap = other_offset - candidate;
+      if (gap < chosen_gap) {
+        chosen = candidate;
+        chosen_gap = gap;
+      }
+      if (gap_rule == GapRule::kFirstFit || gap == wanted.size_bytes) break;
+    }
+    size_t other_end = 0;
+    if (!BlockedEnd(work, id, gathered[n], &other_end) || !AlignUp(other_end, work.alignment, &other_end)) {
+      return false;
+    }
+    candidate = std::max(candidate, other_end);
+  }
+  if (chosen == kUnplaced) chosen = candidate;
+  size_t end = 0;
+  if (!CheckedAdd(chosen, wanted.size_bytes, &end)) return false;
+  *chosen_offset = chosen;
+  return true;
+}
+
+// Off the success path, in its own frame.
+[[gnu::noinline, gnu::cold]] Status HeadOverflow(uint32_t id) {
+  return Status::Error(ErrorCode::kInvalidArgument, "greedy planner: buffer %u: the head size overflows", id);
+}
+
+// Runs one pass into work.offsets. Fails only on size overflow. Ordering and
+// each step of placing have their own frames: one at a time is on the stack.
+[[gnu::noinline]] Status RunPass(const Work& work, const Pass& pass) {
+  const size_t count = work.buffers.size();
+  OrderBuffers(work, pass);
   size_t* offsets = work.offsets;
   for (size_t i = 0; i < count; ++i) offsets[i] = kUnplaced;
   for (size_t position = 0; position < count; ++position) {
     const uint32_t id = work.order[position];
-    const BufferRequest& wanted = buffers[id];
+    const BufferRequest& wanted = work.buffers[id];
     if (wanted.fixed_offset_bytes != kNoFixedOffset) {
       offsets[id] = static_cast<size_t>(wanted.fixed_offset_bytes);
       continue;
     }
-    size_t neighbours = 0;
-    work.index->ForEachOverlapping(wanted.lifetime, [&](uint32_t other) {
-      if (offsets[other] != kUnplaced) work.gathered[neighbours++] = other;
-    });
-    uint32_t* gathered = work.gathered;
-    // The keys are free once the order is sorted: key[other] = 1 + the index
-    // of the permission between `id` and `other`, 0 for none.
-    for (size_t n = 0; n < neighbours; ++n) work.key[gathered[n]] = 0;
-    for (size_t p = 0; p < work.overlaps.size(); ++p) {
-      const OverlapPermission& permission = work.overlaps[p];
-      if (permission.output_buffer == id) work.key[permission.input_buffer] = p + 1;
-      if (permission.input_buffer == id) work.key[permission.output_buffer] = p + 1;
-    }
-    const auto begin_of = [&](uint32_t other) { return BlockedBegin(work, id, other); };
-    std::sort(gathered, gathered + neighbours, [&](uint32_t a, uint32_t b) {
-      const size_t begin_a = begin_of(a);
-      const size_t begin_b = begin_of(b);
-      return begin_a != begin_b ? begin_a < begin_b : a < b;
-    });
-    size_t candidate = 0;
-    size_t chosen = kUnplaced;
-    size_t chosen_gap = SIZE_MAX;
-    for (size_t n = 0; n < neighbours; ++n) {
-      const size_t other_offset = begin_of(gathered[n]);
-      if (other_offset >= candidate && other_offset - candidate >= wanted.size_bytes) {
-        const size_t gap = other_offset - candidate;
-        if (gap < chosen_gap) {
-          chosen = candidate;
-          chosen_gap = gap;
-        }
-        if (pass.gap_rule == GapRule::kFirstFit || gap == wanted.size_bytes) break;
-      }
-      size_t other_end = 0;
-      if (!BlockedEnd(work, id, gathered[n], &other_end) || !AlignUp(other_end, work.alignment, &other_end)) {
-        return Status::Error(ErrorCode::kInvalidArgument,
-                             "greedy planner: buffer %u: the head size overflows", id);
-      }
-      candidate = std::max(candidate, other_end);
-    }
-    if (chosen == kUnplaced) chosen = candidate;
-    size_t end = 0;
-    if (!CheckedAdd(chosen, wanted.size_bytes, &end)) {
-      return Status::Error(ErrorCode::kInvalidArgument,
-                           "greedy planner: buffer %u: the head size overflows", id);
-    }
+    const size_t neighbours = GatherPlacedNeighbours(work, id);
+    SortNeighbours(work, id, neighbours);
+    size_t chosen = 0;
+    if (!ChooseOffset(work, pass.gap_rule, id, neighbours, &chosen)) return HeadOverflow(id);
     offsets[id] = chosen;
   }
   return OkStatus();
@@ -240,15 +279,26 @@ size_t GreedyPlanner::TargetWorkspaceBytesFor(const PlanningProblem& problem, si
   return WorkspaceBytesWithSizeT(problem.buffers.size(), size_t_bytes);
 }
 
+namespace {
+
+// Plan's checks and step 1, in their own frame (not under the passes').
+[[gnu::noinline]] Status ValidateAndBound(const GreedyPlanner& planner, const PlanningProblem& problem,
+                                          Span<uint8_t> workspace, Span<size_t> offsets_bytes, PlanSummary* summary,
+                                          size_t* lower_bound_bytes) {
+  MICROARENA_RETURN_IF_ERROR(ValidatePlanArguments(
+      planner.name(), problem, planner.WorkspaceBytes(problem.buffers.size()), workspace, offsets_bytes, summary));
+  // 1. The lower bound, computed first in the same workspace (with overlap
+  // permissions, the overlap-aware one).
+  return ComputeOverlapLowerBound(problem, workspace, lower_bound_bytes);
+}
+
+}  // namespace
+
 Status GreedyPlanner::Plan(const PlanningProblem& problem, Span<uint8_t> workspace,
                            Span<size_t> offsets_bytes, PlanSummary* summary) const {
   const size_t count = problem.buffers.size();
-  MICROARENA_RETURN_IF_ERROR(ValidatePlanArguments(name(), problem, WorkspaceBytes(count),
-                                                   workspace, offsets_bytes, summary));
-  // 1. The lower bound, computed first in the same workspace (with overlap
-  // permissions, the overlap-aware one).
   size_t lower_bound_bytes = 0;
-  MICROARENA_RETURN_IF_ERROR(ComputeOverlapLowerBound(problem, workspace, &lower_bound_bytes));
+  MICROARENA_RETURN_IF_ERROR(ValidateAndBound(*this, problem, workspace, offsets_bytes, summary, &lower_bound_bytes));
 
   WorkspaceCarver carver(workspace);
   uint32_t* by_start = carver.Take<uint32_t>(count);

@@ -4,9 +4,24 @@
 #include <cstdint>
 
 #include "microarena/base/checked_math.h"
+#include "microarena/base/heap_sort.h"
 #include "microarena/plan/planner.h"
 
 namespace microarena {
+
+namespace {
+
+// The buffers' indices by first_op and by end_op. The sweeps below handle
+// every buffer of a step together, so the order of ties does not matter.
+// Without recursion (HeapSort): this runs inside AllocateTensors.
+void SortByStartAndEnd(Span<const BufferRequest> buffers, uint32_t* by_start, uint32_t* by_end) {
+  HeapSort(by_start, buffers.size(),
+           [&buffers](uint32_t a, uint32_t b) { return buffers[a].lifetime.first_op < buffers[b].lifetime.first_op; });
+  HeapSort(by_end, buffers.size(),
+           [&buffers](uint32_t a, uint32_t b) { return buffers[a].lifetime.end_op < buffers[b].lifetime.end_op; });
+}
+
+}  // namespace
 
 size_t LowerBoundWorkspaceBytes(size_t buffer_count) {
   return 2 * WorkspaceCarver::BytesFor<uint32_t>(buffer_count);
@@ -28,12 +43,7 @@ Status ComputeLowerBound(Span<const BufferRequest> buffers, Span<uint8_t> worksp
                          workspace.size(), LowerBoundWorkspaceBytes(count));
   }
   for (uint32_t i = 0; i < count; ++i) by_start[i] = by_end[i] = i;
-  std::sort(by_start, by_start + count, [&buffers](uint32_t a, uint32_t b) {
-    return buffers[a].lifetime.first_op < buffers[b].lifetime.first_op;
-  });
-  std::sort(by_end, by_end + count, [&buffers](uint32_t a, uint32_t b) {
-    return buffers[a].lifetime.end_op < buffers[b].lifetime.end_op;
-  });
+  SortByStartAndEnd(buffers, by_start, by_end);
   size_t live = 0;
   size_t best = 0;
   size_t ended = 0;
@@ -53,10 +63,13 @@ Status ComputeLowerBound(Span<const BufferRequest> buffers, Span<uint8_t> worksp
   return OkStatus();
 }
 
-Status ComputeOverlapLowerBound(const PlanningProblem& problem, Span<uint8_t> workspace,
-                                size_t* lower_bound_bytes) {
+namespace {
+
+// ComputeOverlapLowerBound with permissions. Its own frame, so that the
+// plain lower bound does not run below this one's locals.
+[[gnu::noinline]] Status ComputeLowerBoundWithOverlaps(const PlanningProblem& problem, Span<uint8_t> workspace,
+                                                       size_t* lower_bound_bytes) {
   const Span<const BufferRequest> buffers = problem.buffers;
-  if (problem.overlaps.empty()) return ComputeLowerBound(buffers, workspace, lower_bound_bytes);
   const size_t count = buffers.size();
   if (lower_bound_bytes == nullptr || count >= UINT32_MAX) {
     return Status::Error(ErrorCode::kInvalidArgument,
@@ -71,12 +84,7 @@ Status ComputeOverlapLowerBound(const PlanningProblem& problem, Span<uint8_t> wo
                          workspace.size(), LowerBoundWorkspaceBytes(count));
   }
   for (uint32_t i = 0; i < count; ++i) by_start[i] = by_end[i] = i;
-  std::sort(by_start, by_start + count, [&buffers](uint32_t a, uint32_t b) {
-    return buffers[a].lifetime.first_op < buffers[b].lifetime.first_op;
-  });
-  std::sort(by_end, by_end + count, [&buffers](uint32_t a, uint32_t b) {
-    return buffers[a].lifetime.end_op < buffers[b].lifetime.end_op;
-  });
+  SortByStartAndEnd(buffers, by_start, by_end);
   // Saving of the permissions whose buffers are both live at `step`.
   auto saving_at = [&](int32_t step) {
     size_t saving = 0;
@@ -114,6 +122,13 @@ Status ComputeOverlapLowerBound(const PlanningProblem& problem, Span<uint8_t> wo
   for (const BufferRequest& buffer : buffers) best = std::max(best, buffer.size_bytes);
   *lower_bound_bytes = best;
   return OkStatus();
+}
+
+}  // namespace
+
+Status ComputeOverlapLowerBound(const PlanningProblem& problem, Span<uint8_t> workspace, size_t* lower_bound_bytes) {
+  if (problem.overlaps.empty()) return ComputeLowerBound(problem.buffers, workspace, lower_bound_bytes);
+  return ComputeLowerBoundWithOverlaps(problem, workspace, lower_bound_bytes);
 }
 
 }  // namespace microarena

@@ -2,13 +2,17 @@
 
 #include <algorithm>
 
+#include "microarena/base/heap_sort.h"
+
 namespace microarena {
 
 TimeIndex::TimeIndex(Span<const BufferRequest> buffers, uint32_t* by_start, int32_t* max_end)
     : buffers_(buffers), by_start_(by_start), max_end_(max_end) {
   const uint32_t count = static_cast<uint32_t>(buffers.size());
   for (uint32_t i = 0; i < count; ++i) by_start_[i] = i;
-  std::sort(by_start_, by_start_ + count, [&buffers](uint32_t a, uint32_t b) {
+  // Ties by index, a total order; no recursion (HeapSort): the planners run
+  // inside AllocateTensors.
+  HeapSort(by_start_, count, [&buffers](uint32_t a, uint32_t b) {
     const int32_t first_a = buffers[a].lifetime.first_op;
     const int32_t first_b = buffers[b].lifetime.first_op;
     return first_a != first_b ? first_a < first_b : a < b;

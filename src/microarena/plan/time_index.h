@@ -40,16 +40,49 @@ class TimeIndex {
   }
 
  private:
+  // In order over the implicit tree, without recursion (the greedy planners
+  // run inside AllocateTensors, whose stack a device budgets; a frame per
+  // level cost more than this one frame). The path from the root to the
+  // range being walked is kept as bits, 1 for each step to a left half
+  // (whose middle is still to visit), 0 for each step to a right half; a
+  // middle's range is found again by replaying the path from the root.
+  // Depth is log2(n) + 1, at most 33 for 32-bit indices: 64 bits suffice.
   template <typename Visit>
   void Walk(uint32_t lo, uint32_t hi, const Lifetime& lifetime, Visit& visit) const {
-    // Depth is log2(n) + 1, at most 33 for 32-bit indices.
-    while (lo < hi) {
+    const uint32_t root_lo = lo;
+    const uint32_t root_hi = hi;
+    uint64_t path = 0;
+    uint32_t length = 0;
+    for (;;) {
+      // Down the left halves while the range may hold a hit.
+      while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (max_end_[mid] <= lifetime.first_op) break;  // everything in it ended before
+        path |= uint64_t{1} << length;
+        ++length;
+        hi = mid;
+      }
+      // Up to the deepest left step: its middle is next in order.
+      if (path == 0) return;
+      uint32_t level = length - 1;
+      while (((path >> level) & 1) == 0) --level;
+      path &= (uint64_t{1} << level) - 1;
+      lo = root_lo;
+      hi = root_hi;
+      for (uint32_t step = 0; step < level; ++step) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if ((path >> step) & 1) {
+          hi = mid;
+        } else {
+          lo = mid + 1;
+        }
+      }
       const uint32_t mid = lo + (hi - lo) / 2;
-      if (max_end_[mid] <= lifetime.first_op) return;
-      Walk(lo, mid, lifetime, visit);
       const Lifetime& here = buffers_[by_start_[mid]].lifetime;
-      if (here.first_op >= lifetime.end_op) return;
+      if (here.first_op >= lifetime.end_op) return;  // everything after starts later
       if (here.end_op > lifetime.first_op) visit(by_start_[mid]);
+      // On to its right half.
+      length = level + 1;
       lo = mid + 1;
     }
   }

@@ -191,6 +191,13 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
     // With several subgraphs the plan keeps every tensor disjoint (the
     // lifetimes span whole subgraph calls; docs/control_flow.md).
     if (!interpreter_.options_.allow_overlap || interpreter_.model_.subgraph_count() != 1) return OkStatus();
+    return RecordOverlap(input, output, min_displacement_bytes);
+  }
+
+ private:
+  // AllowOutputOverlap's record, in its own frame: without overlap, the
+  // kernels' Prepare (on AllocateTensors' stack) does not carry it.
+  [[gnu::noinline]] Status RecordOverlap(size_t input, size_t output, size_t min_displacement_bytes) {
     if (input >= input_count() || output >= output_count() || !has_input(input)) {
       return Error(ErrorCode::kInternal, "overlap declared for input %zu and output %zu of %zu and %zu", input, output,
                    input_count(), output_count());
@@ -211,7 +218,6 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
     return OkStatus();
   }
 
- private:
   Interpreter& interpreter_;
   size_t subgraph_index_;
   size_t op_index_;
@@ -341,7 +347,10 @@ Status Interpreter::AllocateTensors() {
                          options_.alignment_bytes);
   }
   if (shared_ == nullptr) return AllocateTensorsInArena();
+  return AllocateTensorsShared();
+}
 
+Status Interpreter::AllocateTensorsShared() {
   if (options_.alignment_bytes != arena_.alignment()) {
     return Status::Error(ErrorCode::kInvalidArgument,
                          "the interpreter's alignment %zu differs from the shared arena's %zu; every model in a "
@@ -397,6 +406,10 @@ Result<uint8_t*> Interpreter::AllocateTempFor(size_t bytes, size_t target_bytes)
 void Interpreter::ResetTemp() {
   arena_.ResetTemp();
   target_temp_bytes_ = 0;
+}
+
+const TargetLayout& Interpreter::Target() const {
+  return options_.figures_for != nullptr ? *options_.figures_for : HostLayout();
 }
 
 size_t Interpreter::TargetGranule() const {
@@ -561,8 +574,29 @@ Status Interpreter::PrepareOps() {
   return OkStatus();
 }
 
+// What PlanAndCommit's steps hand on to each other.
+struct Interpreter::PlanState {
+  OverlapDeclaration* declarations = nullptr;  // overlap_declaration_count_ of them
+  const char* offline_name = kOfflinePlanMetadataName;
+  PlannerChoice choice = PlannerChoice::kAuto;
+  BufferRequest* requests = nullptr;
+  size_t count = 0;
+  size_t* offsets = nullptr;
+  size_t head_bytes = 0;
+};
+
+// Each step has its own frame (noinline): only the planner's caller, not the
+// locals of every step, is on the stack while the planner runs.
 Status Interpreter::PlanAndCommit() {
-  const TargetLayout& target = options_.figures_for != nullptr ? *options_.figures_for : HostLayout();
+  PlanState state;
+  MICROARENA_RETURN_IF_ERROR(PackTempRecords(state));
+  MICROARENA_RETURN_IF_ERROR(AnalyzeBuffers(state));
+  MICROARENA_RETURN_IF_ERROR(RunPlanner(state));
+  return CommitPlan(state);
+}
+
+Status Interpreter::PackTempRecords(PlanState& state) {
+  const TargetLayout& target = Target();
   // The scratch table goes in the tail before planning, so that the tail is
   // final when temp peaks: this makes arena_used_bytes() exact.
   if (scratch_count_ > 0) {
@@ -583,19 +617,18 @@ Status Interpreter::PlanAndCommit() {
     std::memcpy(&tag, record, sizeof(tag));
     return tag == kOverlapRecordTag;
   };
-  OverlapDeclaration* declarations = nullptr;
   if (overlap_declaration_count_ > 0) {
     Result<uint8_t*> memory = AllocateTempFor(overlap_declaration_count_ * sizeof(OverlapDeclaration),
                                               overlap_declaration_count_ * target.overlap_declaration_bytes);
     if (!memory.ok()) return Status(memory.status()).Prefix("overlap declarations");
-    declarations = reinterpret_cast<OverlapDeclaration*>(*memory);
+    state.declarations = reinterpret_cast<OverlapDeclaration*>(*memory);
     size_t position = 0;
     size_t copied = 0;
     for (size_t r = 0; r < record_count; ++r) {
       if (is_overlap_record(temp_base + position)) {
         OverlapRecord record;
         std::memcpy(&record, temp_base + position, sizeof(record));
-        declarations[copied++] = record.declaration;
+        state.declarations[copied++] = record.declaration;
         position += overlap_stride;
       } else {
         position += stride;
@@ -615,42 +648,54 @@ Status Interpreter::PlanAndCommit() {
     packed[scratch_packed++] = request;
     position += stride;
   }
+  return OkStatus();
+}
 
+Status Interpreter::AnalyzeBuffers(PlanState& state) {
   // Which planner.
-  Result<Span<const int32_t>> offline = ReadOfflinePlan(model_);
-  const char* offline_name = kOfflinePlanMetadataName;
-  if (!offline.ok()) return offline.status();
+  Result<Span<const int32_t>> offline_plan = ReadOfflinePlan(model_);
+  if (!offline_plan.ok()) return offline_plan.status();
+  Span<const int32_t> offline = *offline_plan;
   if (options_.allow_overlap) {
     // An overlap plan relies on these kernels' read/write order: only with overlap.
     Result<Span<const int32_t>> overlap_plan = ReadOfflinePlan(model_, kOverlapPlanMetadataName);
     if (!overlap_plan.ok()) return overlap_plan.status();
     if (!overlap_plan->empty()) {
       offline = *overlap_plan;
-      offline_name = kOverlapPlanMetadataName;
+      state.offline_name = kOverlapPlanMetadataName;
     }
   }
   PlannerChoice choice = options_.planner;
   if (options_.preserve_all_tensors) choice = PlannerChoice::kLinear;
-  if (choice == PlannerChoice::kAuto) choice = offline->empty() ? PlannerChoice::kGreedy : PlannerChoice::kOffline;
-  if (choice == PlannerChoice::kOffline && offline->empty()) {
+  if (choice == PlannerChoice::kAuto) choice = offline.empty() ? PlannerChoice::kGreedy : PlannerChoice::kOffline;
+  if (choice == PlannerChoice::kOffline && offline.empty()) {
     return Status::Error(ErrorCode::kInvalidArgument,
                          "planner 'offline' needs OfflineMemoryAllocation metadata%s, which this model does not have",
                          options_.allow_overlap ? " (or an overlap plan)" : "");
   }
   planner_used_ = choice;
+  state.choice = choice;
 
   const size_t capacity = LifetimeCapacity(model_, scratch_count_);
   Result<uint8_t*> request_memory =
-      AllocateTempFor(capacity * sizeof(BufferRequest), capacity * target.buffer_request_bytes);
+      AllocateTempFor(capacity * sizeof(BufferRequest), capacity * Target().buffer_request_bytes);
   if (!request_memory.ok()) return Status(request_memory.status()).Prefix("lifetimes");
-  auto* requests = reinterpret_cast<BufferRequest*>(*request_memory);
+  state.requests = reinterpret_cast<BufferRequest*>(*request_memory);
   LifetimeOptions lifetime_options;
   lifetime_options.alignment_bytes = arena_.alignment();
-  if (choice == PlannerChoice::kOffline) lifetime_options.fixed_offsets_bytes = *offline;
+  if (choice == PlannerChoice::kOffline) lifetime_options.fixed_offsets_bytes = offline;
+  // The scratch requests, packed at the start of temp (PackTempRecords).
+  const auto* packed = reinterpret_cast<const ScratchRequest*>(arena_.head_start());
   Result<size_t> count = AnalyzeLifetimes(model_, 0, Span<const ScratchRequest>(packed, scratch_count_),
-                                          lifetime_options, Span<BufferRequest>(requests, capacity));
+                                          lifetime_options, Span<BufferRequest>(state.requests, capacity));
   if (!count.ok()) return count.status();
+  state.count = *count;
+  return OkStatus();
+}
 
+Status Interpreter::RunPlanner(PlanState& state) {
+  const PlannerChoice choice = state.choice;
+  const size_t count = state.count;
   static const LinearPlanner kLinear;
   static const GreedyTflmPlanner kGreedyTflm;
   static const GreedyPlanner kGreedy;
@@ -660,68 +705,90 @@ Status Interpreter::PlanAndCommit() {
                                                               : static_cast<const Planner&>(kGreedyTflm);
   if (options_.custom_planner != nullptr) planner_used_ = PlannerChoice::kCustom;
   PlanningProblem problem;
-  problem.buffers = Span<const BufferRequest>(requests, *count);
+  problem.buffers = Span<const BufferRequest>(state.requests, count);
   problem.alignment_bytes = arena_.alignment();
   // Offline offsets that share bytes are the model's own only when the caller
   // says so, and only in OfflineMemoryAllocation: an overlap plan's shared
   // bytes stay under the kernels' permissions.
-  problem.trust_fixed_overlaps =
-      options_.trust_offline_plan && choice == PlannerChoice::kOffline && offline_name == kOfflinePlanMetadataName;
-  if (overlap_declaration_count_ > 0) {
-    Result<uint8_t*> memory = AllocateTempFor(overlap_declaration_count_ * sizeof(OverlapPermission),
-                                              overlap_declaration_count_ * target.overlap_permission_bytes);
-    if (!memory.ok()) return Status(memory.status()).Prefix("overlap permissions");
-    auto* permissions = reinterpret_cast<OverlapPermission*>(*memory);
-    Result<size_t> resolved = ResolveOverlaps(
-        model_, problem.buffers, Span<const OverlapDeclaration>(declarations, overlap_declaration_count_),
-        Span<const int32_t>(), Span<OverlapPermission>(permissions, overlap_declaration_count_));
-    if (!resolved.ok()) return resolved.status();
-    overlap_permission_count_ = *resolved;
-    problem.overlaps = Span<const OverlapPermission>(permissions, *resolved);
-  }
-  size_t workspace_bytes = planner.WorkspaceBytesFor(problem);
-  if (LowerBoundWorkspaceBytes(*count) > workspace_bytes) workspace_bytes = LowerBoundWorkspaceBytes(*count);
-  size_t target_workspace_bytes = planner.TargetWorkspaceBytesFor(problem, target.pointer_bytes);
-  if (LowerBoundWorkspaceBytes(*count) > target_workspace_bytes) target_workspace_bytes = LowerBoundWorkspaceBytes(*count);
-  Result<uint8_t*> offsets_memory = AllocateTempFor(*count * sizeof(size_t), *count * target.pointer_bytes);
-  if (!offsets_memory.ok()) return Status(offsets_memory.status()).Prefix("plan offsets");
-  Result<uint8_t*> workspace = AllocateTempFor(workspace_bytes, target_workspace_bytes);
-  if (!workspace.ok()) return Status(workspace.status()).Prefix("planner working memory");
-  auto* offsets = reinterpret_cast<size_t*>(*offsets_memory);
+  problem.trust_fixed_overlaps = options_.trust_offline_plan && choice == PlannerChoice::kOffline &&
+                                 state.offline_name == kOfflinePlanMetadataName;
+  // One Status for every step (returned in place), not one per call: this
+  // frame is under the planner's.
+  Status status = overlap_declaration_count_ > 0 ? ResolvePermissions(state, problem) : OkStatus();
+  Span<uint8_t> workspace;
+  if (status.ok()) status = AllocatePlanMemory(state, planner, problem, &workspace);
   PlanSummary summary;
-  MICROARENA_RETURN_IF_ERROR(
-      planner.Plan(problem, Span<uint8_t>(*workspace, workspace_bytes), Span<size_t>(offsets, *count), &summary));
-  MICROARENA_RETURN_IF_ERROR(
-      ComputeLowerBound(problem.buffers, Span<uint8_t>(*workspace, workspace_bytes), &lower_bound_bytes_));
+  if (status.ok()) status = planner.Plan(problem, workspace, Span<size_t>(state.offsets, count), &summary);
+  if (status.ok()) status = ComputeLowerBound(problem.buffers, workspace, &lower_bound_bytes_);
+  state.head_bytes = summary.head_bytes;
   // A plan that lets buffers share bytes, or one from the caller's planner,
   // is verified before any address comes from it.
-  if (!problem.overlaps.empty() || options_.custom_planner != nullptr || choice == PlannerChoice::kOffline) {
-    Status verified = VerifyPlan(problem, Span<const size_t>(offsets, *count), summary.head_bytes);
-    if (!verified.ok()) {
-      return InvalidPlan(verified, choice == PlannerChoice::kOffline && options_.custom_planner == nullptr,
-                         offline_name, planner.name());
-    }
+  if (status.ok() &&
+      (!problem.overlaps.empty() || options_.custom_planner != nullptr || choice == PlannerChoice::kOffline)) {
+    status = Verify(state, problem, planner.name());
   }
+  return status;
+}
 
+Status Interpreter::AllocatePlanMemory(PlanState& state, const Planner& planner, const PlanningProblem& problem,
+                                       Span<uint8_t>* workspace) {
+  const TargetLayout& target = Target();
+  const size_t count = state.count;
+  size_t workspace_bytes = planner.WorkspaceBytesFor(problem);
+  if (LowerBoundWorkspaceBytes(count) > workspace_bytes) workspace_bytes = LowerBoundWorkspaceBytes(count);
+  size_t target_workspace_bytes = planner.TargetWorkspaceBytesFor(problem, target.pointer_bytes);
+  if (LowerBoundWorkspaceBytes(count) > target_workspace_bytes)
+    target_workspace_bytes = LowerBoundWorkspaceBytes(count);
+  Result<uint8_t*> offsets_memory = AllocateTempFor(count * sizeof(size_t), count * target.pointer_bytes);
+  if (!offsets_memory.ok()) return Status(offsets_memory.status()).Prefix("plan offsets");
+  Result<uint8_t*> memory = AllocateTempFor(workspace_bytes, target_workspace_bytes);
+  if (!memory.ok()) return Status(memory.status()).Prefix("planner working memory");
+  state.offsets = reinterpret_cast<size_t*>(*offsets_memory);
+  *workspace = Span<uint8_t>(*memory, workspace_bytes);
+  return OkStatus();
+}
+
+Status Interpreter::ResolvePermissions(const PlanState& state, PlanningProblem& problem) {
+  Result<uint8_t*> memory = AllocateTempFor(overlap_declaration_count_ * sizeof(OverlapPermission),
+                                            overlap_declaration_count_ * Target().overlap_permission_bytes);
+  if (!memory.ok()) return Status(memory.status()).Prefix("overlap permissions");
+  auto* permissions = reinterpret_cast<OverlapPermission*>(*memory);
+  Result<size_t> resolved = ResolveOverlaps(
+      model_, problem.buffers, Span<const OverlapDeclaration>(state.declarations, overlap_declaration_count_),
+      Span<const int32_t>(), Span<OverlapPermission>(permissions, overlap_declaration_count_));
+  if (!resolved.ok()) return resolved.status();
+  overlap_permission_count_ = *resolved;
+  problem.overlaps = Span<const OverlapPermission>(permissions, *resolved);
+  return OkStatus();
+}
+
+Status Interpreter::Verify(const PlanState& state, const PlanningProblem& problem, const char* planner_name) const {
+  Status verified = VerifyPlan(problem, Span<const size_t>(state.offsets, state.count), state.head_bytes);
+  if (verified.ok()) return verified;
+  return InvalidPlan(verified, state.choice == PlannerChoice::kOffline && options_.custom_planner == nullptr,
+                     state.offline_name, planner_name);
+}
+
+Status Interpreter::CommitPlan(const PlanState& state) {
   // Addresses: tensors and scratch in the head.
   size_t scratch_seen = 0;
-  for (size_t i = 0; i < *count; ++i) {
-    const BufferRequest& request = requests[i];
-    if (offsets[i] > UINT32_MAX) {
-      return Status::Error(ErrorCode::kOutOfMemory, "buffer %zu at offset %zu is beyond 4 GiB", i, offsets[i]);
+  for (size_t i = 0; i < state.count; ++i) {
+    const BufferRequest& request = state.requests[i];
+    if (state.offsets[i] > UINT32_MAX) {
+      return Status::Error(ErrorCode::kOutOfMemory, "buffer %zu at offset %zu is beyond 4 GiB", i, state.offsets[i]);
     }
     if (request.kind == BufferKind::kTensor) {
       const size_t first =
           request.subgraph_index == 0 ? 0 : FirstTensorOf(model_, static_cast<size_t>(request.subgraph_index));
-      tensors_[first + static_cast<size_t>(request.owner_index)].data = arena_.head_start() + offsets[i];
+      tensors_[first + static_cast<size_t>(request.owner_index)].data = arena_.head_start() + state.offsets[i];
     } else {
-      scratch_offsets_[scratch_seen++] = static_cast<uint32_t>(offsets[i]);
+      scratch_offsets_[scratch_seen++] = static_cast<uint32_t>(state.offsets[i]);
     }
   }
   ResetTemp();
-  Status committed = arena_.CommitHead(summary.head_bytes);
+  Status committed = arena_.CommitHead(state.head_bytes);
   if (!committed.ok()) return committed.Prefix("planned head");
-  own_head_bytes_ = AlignUpUnchecked(summary.head_bytes, arena_.alignment());
+  own_head_bytes_ = AlignUpUnchecked(state.head_bytes, arena_.alignment());
   return OkStatus();
 }
 

@@ -211,9 +211,23 @@ class Interpreter {
   };
 
   Status AllocateTensorsInArena();
+  // AllocateTensors in a shared arena; its own frame, not under the planner
+  // of an interpreter with its own arena.
+  [[gnu::noinline]] Status AllocateTensorsShared();
   Status AllocateTailStructures();
   Status PrepareOps();
   Status PlanAndCommit();
+  // PlanAndCommit's steps, each in its own frame (AllocateTensors' stack).
+  struct PlanState;
+  [[gnu::noinline]] Status PackTempRecords(PlanState& state);
+  [[gnu::noinline]] Status AnalyzeBuffers(PlanState& state);
+  [[gnu::noinline]] Status RunPlanner(PlanState& state);
+  [[gnu::noinline]] Status AllocatePlanMemory(PlanState& state, const Planner& planner, const PlanningProblem& problem,
+                                              Span<uint8_t>* workspace);
+  [[gnu::noinline]] Status ResolvePermissions(const PlanState& state, PlanningProblem& problem);
+  [[gnu::noinline]] Status Verify(const PlanState& state, const PlanningProblem& problem,
+                                  const char* planner_name) const;
+  [[gnu::noinline]] Status CommitPlan(const PlanState& state);
   void ResetVariable(size_t tensor_index);
   Status UnsupportedOp(size_t subgraph_index, size_t op_index) const;
   Status InvokeSubgraph(size_t subgraph_index);
@@ -229,6 +243,8 @@ class Interpreter {
   void ResetTemp();
   // Rounding of the target's tail and temp allocations.
   size_t TargetGranule() const;
+  // InterpreterOptions::figures_for, or this build's layout.
+  const TargetLayout& Target() const;
 
   const ModelView& model_;
   const OpResolver& resolver_;
