@@ -9,8 +9,8 @@
 //   model: 53936 bytes, 13 ops, SHA-256 as in the arena header
 //   arena: size 20112 used 20112 persistent 4112 head 16000 temp_peak 1600
 //   minimum: 20112 works, 20096 fails (out of memory)
-//   stack: load_model 560 allocate_tensors 956 invoke 456
-//   ram: arena 20112 + peak stack 956 = 21068
+//   stack: load_model 560 allocate_tensors 688 invoke 456
+//   ram: arena 20112 + peak stack 688 = 20800
 //   instructions: invoke 12345678 (timer ticks 308641 x 40.00 per tick)
 //   output 0: 8080...
 //   ok
