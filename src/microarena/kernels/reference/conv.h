@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/reference/nhwc.h"
@@ -134,7 +135,12 @@ struct Int16ConvMath {
     acc = Add(acc, static_cast<Acc>(int32_t{filter} * int32_t{input}));
   }
   int16_t Output(Acc acc, int32_t o) const {
-    if (bias != nullptr) acc = Add(acc, static_cast<Acc>(bias[o]));
+    if (bias != nullptr) {
+      // A model's int64 bias may sit at a 4-byte offset: read it by bytes.
+      Bias value;
+      std::memcpy(&value, bias + o, sizeof(value));
+      acc = Add(acc, static_cast<Acc>(value));
+    }
     const auto c = static_cast<size_t>(o);
     int32_t value = 0;
     if constexpr (sizeof(Acc) == sizeof(int64_t)) {

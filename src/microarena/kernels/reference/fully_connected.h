@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/reference/nhwc.h"
@@ -88,7 +89,12 @@ inline void FullyConnectedInt16(const QuantizedFullyConnectedParams& params, con
         const int32_t filter_value = filter[RowMajorOffset(o, shape.accum_depth, d)];
         acc = add(acc, static_cast<Acc>((filter_value + params.filter_offset) * (input_value + params.input_offset)));
       }
-      if (bias != nullptr) acc = add(acc, bias[o]);
+      if (bias != nullptr) {
+        // A model's int64 bias may sit at a 4-byte offset: read it by bytes.
+        Acc value;
+        std::memcpy(&value, bias + o, sizeof(value));
+        acc = add(acc, value);
+      }
       int32_t value = 0;
       if constexpr (kWide) {
         value = fixed_point::MultiplyByQuantizedMultiplier64(acc, params.output_multiplier, params.output_shift);
