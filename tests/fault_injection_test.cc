@@ -28,6 +28,7 @@ const char* const kAllocationSites[] = {
     "scratch request",   // pending scratch requests (temp)
     "scratch table",     // scratch offsets (tail)
     "lifetimes",         // buffer requests (temp)
+    "lifetime analysis", // per-tensor working memory of the analysis (temp)
     "plan offsets",      // planner output (temp)
     "planner working memory",  // planner workspace (temp)
     "planned head",      // the head commit

@@ -219,37 +219,45 @@ Result<size_t> AnalyzeModelLifetimes(const ModelView& model, Span<const ScratchR
   return count;
 }
 
-Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index, Span<const ScratchRequest> scratch,
-                                const LifetimeOptions& options, Span<BufferRequest> requests) {
+namespace {
+
+// Where the single-subgraph analysis keeps each tensor's first write and last
+// read while it walks the ops: in the output array itself (tensor t in
+// requests[t], compacted in place afterwards), or in a separate array of
+// Lifetimes (8 B per tensor) so that the output needs room for the planned
+// buffers only.
+struct InPlaceWork {
+  Span<BufferRequest> requests;
+  size_t size() const { return requests.size(); }
+  Lifetime& life(size_t t) { return requests[t].lifetime; }
+  int32_t& mark(size_t i) { return requests[i].owner_index; }
+};
+
+struct SeparateWork {
+  Span<Lifetime> lifetimes;
+  size_t size() const { return lifetimes.size(); }
+  Lifetime& life(size_t t) { return lifetimes[t]; }
+  int32_t& mark(size_t i) { return lifetimes[i].first_op; }
+};
+
+Status CheckSubgraphArguments(const ModelView& model, size_t subgraph_index, const LifetimeOptions& options) {
   if (!IsSupportedAlignment(options.alignment_bytes)) {
     return Status::Error(ErrorCode::kInvalidArgument, "alignment %zu is not supported (use 4, 8, 16, 32 or 64)",
                          options.alignment_bytes);
-  }
-  if (model.subgraph_count() != 1) {
-    if (subgraph_index != 0) {
-      return Status::Error(ErrorCode::kInvalidArgument,
-                           "a model with several subgraphs is analysed whole, from subgraph 0 (asked: %zu)",
-                           subgraph_index);
-    }
-    if (!options.order.empty()) {
-      return Status::Error(ErrorCode::kUnsupported,
-                           "the model has %zu subgraphs: an execution order other than the model's own is not "
-                           "supported with control flow",
-                           model.subgraph_count());
-    }
-    return AnalyzeModelLifetimes(model, scratch, options, requests);
   }
   if (subgraph_index >= model.subgraph_count()) {
     return Status::Error(ErrorCode::kInvalidArgument, "subgraph %zu outside [0, %zu)", subgraph_index,
                          model.subgraph_count());
   }
+  return OkStatus();
+}
+
+template <typename Work>
+Result<size_t> AnalyzeSubgraph(const ModelView& model, size_t subgraph_index, Span<const ScratchRequest> scratch,
+                               const LifetimeOptions& options, Work work, Span<BufferRequest> requests) {
   SubgraphView subgraph = model.subgraph(subgraph_index);
   const size_t tensor_count = subgraph.tensor_count();
   const size_t op_count = subgraph.operator_count();
-  if (requests.size() < LifetimeCapacity(subgraph, scratch.size())) {
-    return Status::Error(ErrorCode::kInvalidArgument, "the request array holds %zu entries but %zu are needed",
-                         requests.size(), LifetimeCapacity(subgraph, scratch.size()));
-  }
   if (!options.order.empty() && options.order.size() != op_count) {
     return Status::Error(ErrorCode::kInvalidArgument, "the execution order lists %zu ops but the subgraph has %zu",
                          options.order.size(), op_count);
@@ -259,11 +267,11 @@ Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index, S
                          "the offline plan has %zu entries but the subgraph has %zu tensors",
                          options.fixed_offsets_bytes.size(), tensor_count);
   }
-  // The order must be a permutation of the ops. The output array serves as
+  // The order must be a permutation of the ops. The working array serves as
   // the "seen" marks when it is long enough; otherwise a quadratic check.
   if (!options.order.empty()) {
-    const bool marks_fit = op_count <= requests.size();
-    for (size_t i = 0; marks_fit && i < op_count; ++i) requests[i].owner_index = 0;
+    const bool marks_fit = op_count <= work.size();
+    for (size_t i = 0; marks_fit && i < op_count; ++i) work.mark(i) = 0;
     for (size_t step = 0; step < op_count; ++step) {
       int32_t op = options.order[step];
       if (op < 0 || static_cast<size_t>(op) >= op_count) {
@@ -272,8 +280,8 @@ Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index, S
       }
       bool repeated = false;
       if (marks_fit) {
-        repeated = requests[static_cast<size_t>(op)].owner_index != 0;
-        requests[static_cast<size_t>(op)].owner_index = 1;
+        repeated = work.mark(static_cast<size_t>(op)) != 0;
+        work.mark(static_cast<size_t>(op)) = 1;
       } else {
         for (size_t earlier = 0; earlier < step; ++earlier) repeated |= options.order[earlier] == op;
       }
@@ -283,10 +291,7 @@ Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index, S
       }
     }
   }
-  for (size_t t = 0; t < tensor_count; ++t) {
-    requests[t] = BufferRequest{};
-    requests[t].lifetime = Lifetime{kUnknownStep, kUnknownStep};
-  }
+  for (size_t t = 0; t < tensor_count; ++t) work.life(t) = Lifetime{kUnknownStep, kUnknownStep};
   for (const ScratchRequest& request : scratch) {
     if (request.op_index < 0 || static_cast<size_t>(request.op_index) >= op_count) {
       return Status::Error(ErrorCode::kInvalidArgument, "a scratch request names op %d, outside [0, %zu)",
@@ -300,20 +305,20 @@ Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index, S
   const auto last_step = static_cast<int32_t>(op_count == 0 ? 0 : op_count - 1);
 
   // Rule 3: inputs from step 0, outputs to the last step.
-  for (int32_t t : subgraph.inputs()) requests[static_cast<size_t>(t)].lifetime.first_op = 0;
-  for (int32_t t : subgraph.outputs()) requests[static_cast<size_t>(t)].lifetime.end_op = last_step;
+  for (int32_t t : subgraph.inputs()) work.life(static_cast<size_t>(t)).first_op = 0;
+  for (int32_t t : subgraph.outputs()) work.life(static_cast<size_t>(t)).end_op = last_step;
   // Rule 2: first write and last read over the order.
   for (size_t step = 0; step < op_count; ++step) {
     OperatorView op = op_at(step);
     auto s = static_cast<int32_t>(step);
     for (int32_t t : op.inputs()) {
       if (t < 0) continue;
-      Lifetime& life = requests[static_cast<size_t>(t)].lifetime;
+      Lifetime& life = work.life(static_cast<size_t>(t));
       if (life.first_op == kUnknownStep) life.first_op = kReadBeforeWrite;  // rule 10
       if (life.end_op < s) life.end_op = s;
     }
     for (int32_t t : op.outputs()) {
-      Lifetime& life = requests[static_cast<size_t>(t)].lifetime;
+      Lifetime& life = work.life(static_cast<size_t>(t));
       // A read before this write does not count: TFLM starts a lifetime only
       // at an input, an op output or a subgraph output.
       if (life.first_op < 0 || life.first_op > s) life.first_op = s;
@@ -323,14 +328,14 @@ Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index, S
   for (size_t o = 0; o < op_count; ++o) {
     OperatorView op = subgraph.op(o);
     if (op.code() != BuiltinOp::kVarHandle) continue;
-    for (int32_t t : op.outputs()) requests[static_cast<size_t>(t)].lifetime = Lifetime{kUnknownStep, kUnknownStep};
+    for (int32_t t : op.outputs()) work.life(static_cast<size_t>(t)) = Lifetime{kUnknownStep, kUnknownStep};
   }
   // Rule 4: a written tensor that nobody reads lives for its writer's step.
   // Rule 5: decide which tensors are planned; compact them to the front.
   size_t count = 0;
   for (size_t t = 0; t < tensor_count; ++t) {
     TensorView tensor = subgraph.tensor(t);
-    Lifetime inclusive = requests[t].lifetime;
+    Lifetime inclusive = work.life(t);
     bool used = inclusive.first_op != kUnknownStep || inclusive.end_op != kUnknownStep;
     if (tensor.is_constant() || tensor.is_variable() || !used) continue;
     // Rule 10: read, never written: open at the start. Rule 11: a subgraph
@@ -343,7 +348,8 @@ Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index, S
       return Status::Error(ErrorCode::kMalformedModel, "tensor %zu '%s': %zu bytes overflow when aligned", t,
                            tensor.name(), tensor.byte_size());
     }
-    BufferRequest& out = requests[count++];  // count <= t: compaction never overwrites unread entries
+    // In place, count <= t: compaction never overwrites unread entries.
+    BufferRequest& out = requests[count++];
     out.size_bytes = size_bytes;
     out.lifetime = Lifetime{inclusive.first_op, inclusive.end_op + 1};
     out.kind = BufferKind::kTensor;
@@ -376,6 +382,64 @@ Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index, S
     out.owner_index = request.op_index;
   }
   return count;
+}
+
+}  // namespace
+
+Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index, Span<const ScratchRequest> scratch,
+                                const LifetimeOptions& options, Span<BufferRequest> requests) {
+  if (model.subgraph_count() != 1) {
+    if (!IsSupportedAlignment(options.alignment_bytes)) {
+      return Status::Error(ErrorCode::kInvalidArgument, "alignment %zu is not supported (use 4, 8, 16, 32 or 64)",
+                           options.alignment_bytes);
+    }
+    if (subgraph_index != 0) {
+      return Status::Error(ErrorCode::kInvalidArgument,
+                           "a model with several subgraphs is analysed whole, from subgraph 0 (asked: %zu)",
+                           subgraph_index);
+    }
+    if (!options.order.empty()) {
+      return Status::Error(ErrorCode::kUnsupported,
+                           "the model has %zu subgraphs: an execution order other than the model's own is not "
+                           "supported with control flow",
+                           model.subgraph_count());
+    }
+    return AnalyzeModelLifetimes(model, scratch, options, requests);
+  }
+  MICROARENA_RETURN_IF_ERROR(CheckSubgraphArguments(model, subgraph_index, options));
+  const size_t needed = LifetimeCapacity(model.subgraph(subgraph_index), scratch.size());
+  if (requests.size() < needed) {
+    return Status::Error(ErrorCode::kInvalidArgument, "the request array holds %zu entries but %zu are needed",
+                         requests.size(), needed);
+  }
+  return AnalyzeSubgraph(model, subgraph_index, scratch, options, InPlaceWork{requests}, requests);
+}
+
+size_t CompactLifetimeCapacity(const SubgraphView& subgraph, size_t scratch_request_count) {
+  size_t planned = 0;
+  for (size_t t = 0; t < subgraph.tensor_count(); ++t) {
+    TensorView tensor = subgraph.tensor(t);
+    if (!tensor.is_constant() && !tensor.is_variable()) ++planned;
+  }
+  return planned + scratch_request_count;
+}
+
+Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index, Span<const ScratchRequest> scratch,
+                                const LifetimeOptions& options, Span<Lifetime> work, Span<BufferRequest> requests) {
+  if (model.subgraph_count() != 1) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "the model has %zu subgraphs: separate working memory is for one subgraph only",
+                         model.subgraph_count());
+  }
+  MICROARENA_RETURN_IF_ERROR(CheckSubgraphArguments(model, subgraph_index, options));
+  SubgraphView subgraph = model.subgraph(subgraph_index);
+  const size_t needed = CompactLifetimeCapacity(subgraph, scratch.size());
+  if (work.size() < subgraph.tensor_count() || requests.size() < needed) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "the working array holds %zu entries and the request array %zu but %zu and %zu are needed",
+                         work.size(), requests.size(), subgraph.tensor_count(), needed);
+  }
+  return AnalyzeSubgraph(model, subgraph_index, scratch, options, SeparateWork{work}, requests);
 }
 
 }  // namespace microarena

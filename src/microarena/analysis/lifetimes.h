@@ -99,6 +99,18 @@ Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index,
                                 Span<const ScratchRequest> scratch, const LifetimeOptions& options,
                                 Span<BufferRequest> requests);
 
+// The same analysis of a model with one subgraph, with its working memory
+// apart: `work` holds one Lifetime per tensor of the subgraph while the ops
+// are walked, and `requests` only the result, CompactLifetimeCapacity(...)
+// entries (tensors that are neither constant nor variable, plus scratch).
+// 8 B per tensor and one request per planned buffer, instead of one request
+// per tensor: what the interpreter uses on a device, where most tensors are
+// weights.
+size_t CompactLifetimeCapacity(const SubgraphView& subgraph, size_t scratch_request_count);
+Result<size_t> AnalyzeLifetimes(const ModelView& model, size_t subgraph_index,
+                                Span<const ScratchRequest> scratch, const LifetimeOptions& options,
+                                Span<Lifetime> work, Span<BufferRequest> requests);
+
 // The scope walk over the whole model, which AnalyzeLifetimes uses for
 // models with several subgraphs; on a single subgraph in its own order it
 // gives what AnalyzeLifetimes gives (tested). `requests` needs

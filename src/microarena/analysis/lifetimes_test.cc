@@ -24,6 +24,25 @@ std::vector<BufferRequest> Analyze(const ModelView& model, const LifetimeOptions
                                           options, Span<BufferRequest>(requests.data(), requests.size()));
   EXPECT_TRUE(count.ok()) << count.status().message();
   requests.resize(count.ok() ? *count : 0);
+  // The device's form (working memory apart, room for planned buffers only)
+  // gives the same requests, and never needs more room than it says.
+  std::vector<Lifetime> work(model.subgraph(0).tensor_count());
+  std::vector<BufferRequest> compact(CompactLifetimeCapacity(model.subgraph(0), scratch.size()));
+  Result<size_t> compact_count =
+      AnalyzeLifetimes(model, 0, Span<const ScratchRequest>(scratch.data(), scratch.size()), options,
+                       Span<Lifetime>(work.data(), work.size()), Span<BufferRequest>(compact.data(), compact.size()));
+  EXPECT_TRUE(compact_count.ok()) << compact_count.status().message();
+  if (compact_count.ok()) {
+    EXPECT_EQ(*compact_count, requests.size());
+    for (size_t i = 0; i < requests.size() && i < *compact_count; ++i) {
+      EXPECT_EQ(compact[i].size_bytes, requests[i].size_bytes) << i;
+      EXPECT_EQ(compact[i].lifetime.first_op, requests[i].lifetime.first_op) << i;
+      EXPECT_EQ(compact[i].lifetime.end_op, requests[i].lifetime.end_op) << i;
+      EXPECT_EQ(compact[i].kind, requests[i].kind) << i;
+      EXPECT_EQ(compact[i].owner_index, requests[i].owner_index) << i;
+      EXPECT_EQ(compact[i].fixed_offset_bytes, requests[i].fixed_offset_bytes) << i;
+    }
+  }
   return requests;
 }
 
@@ -201,6 +220,23 @@ TEST_F(HandGraph, RejectsBadArguments) {
   EXPECT_FALSE(AnalyzeLifetimes(file->view(), 0, Span<const ScratchRequest>(&bad_op, 1), options,
                                 Span<BufferRequest>(requests.data(), 16))
                    .ok());
+  // The device's form: a working array shorter than the tensors, or a request
+  // array shorter than the planned buffers, is refused with both counts.
+  const size_t tensors = file->view().subgraph(0).tensor_count();
+  const size_t planned = CompactLifetimeCapacity(file->view().subgraph(0), 0);
+  ASSERT_GT(planned, 0u);
+  std::vector<Lifetime> work(tensors);
+  Result<size_t> short_work = AnalyzeLifetimes(file->view(), 0, {}, options, Span<Lifetime>(work.data(), tensors - 1),
+                                               Span<BufferRequest>(requests.data(), planned));
+  ASSERT_FALSE(short_work.ok());
+  EXPECT_NE(std::string(short_work.status().message()).find("needed"), std::string::npos)
+      << short_work.status().message();
+  EXPECT_FALSE(AnalyzeLifetimes(file->view(), 0, {}, options, Span<Lifetime>(work.data(), tensors),
+                                Span<BufferRequest>(requests.data(), planned - 1))
+                   .ok());
+  EXPECT_TRUE(AnalyzeLifetimes(file->view(), 0, {}, options, Span<Lifetime>(work.data(), tensors),
+                               Span<BufferRequest>(requests.data(), planned))
+                  .ok());
 }
 
 TEST_F(HandGraph, OfflinePlanGivesFixedOffsets) {

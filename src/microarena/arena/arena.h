@@ -45,6 +45,11 @@ class Arena {
   Result<uint8_t*> AllocateTemp(size_t bytes);
   // Releases all temp memory (the peak is remembered).
   void ResetTemp() { temp_bytes_ = 0; }
+  // Releases the newest temp memory, down to `temp_bytes` (a value
+  // temp_bytes() had; the peak is remembered). Never grows.
+  void ReleaseTempTo(size_t temp_bytes) {
+    if (temp_bytes < temp_bytes_) temp_bytes_ = temp_bytes;
+  }
   // Reserves at least `head_bytes` of head (the head only grows: interpreters
   // sharing one arena each commit theirs, the largest wins); temp must have
   // been reset.

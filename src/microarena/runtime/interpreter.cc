@@ -408,6 +408,11 @@ void Interpreter::ResetTemp() {
   target_temp_bytes_ = 0;
 }
 
+void Interpreter::ReleaseTempTo(size_t temp_bytes, size_t target_temp_bytes) {
+  arena_.ReleaseTempTo(temp_bytes);
+  if (target_temp_bytes < target_temp_bytes_) target_temp_bytes_ = target_temp_bytes;
+}
+
 const TargetLayout& Interpreter::Target() const {
   return options_.figures_for != nullptr ? *options_.figures_for : HostLayout();
 }
@@ -676,18 +681,39 @@ Status Interpreter::AnalyzeBuffers(PlanState& state) {
   planner_used_ = choice;
   state.choice = choice;
 
-  const size_t capacity = LifetimeCapacity(model_, scratch_count_);
-  Result<uint8_t*> request_memory =
-      AllocateTempFor(capacity * sizeof(BufferRequest), capacity * Target().buffer_request_bytes);
-  if (!request_memory.ok()) return Status(request_memory.status()).Prefix("lifetimes");
-  state.requests = reinterpret_cast<BufferRequest*>(*request_memory);
   LifetimeOptions lifetime_options;
   lifetime_options.alignment_bytes = arena_.alignment();
   if (choice == PlannerChoice::kOffline) lifetime_options.fixed_offsets_bytes = offline;
   // The scratch requests, packed at the start of temp (PackTempRecords).
   const auto* packed = reinterpret_cast<const ScratchRequest*>(arena_.head_start());
-  Result<size_t> count = AnalyzeLifetimes(model_, 0, Span<const ScratchRequest>(packed, scratch_count_),
-                                          lifetime_options, Span<BufferRequest>(state.requests, capacity));
+  const Span<const ScratchRequest> scratch(packed, scratch_count_);
+  const size_t request_bytes = Target().buffer_request_bytes;
+  Result<size_t> count = 0;
+  if (model_.subgraph_count() == 1) {
+    // One request per planned buffer, and 8 B per tensor of working memory
+    // above them, given back before the planner takes its own: most tensors
+    // are weights, which need no request.
+    const size_t capacity = CompactLifetimeCapacity(model_.subgraph(0), scratch_count_);
+    Result<uint8_t*> request_memory = AllocateTempFor(capacity * sizeof(BufferRequest), capacity * request_bytes);
+    if (!request_memory.ok()) return Status(request_memory.status()).Prefix("lifetimes");
+    state.requests = reinterpret_cast<BufferRequest*>(*request_memory);
+    const size_t temp_mark = arena_.temp_bytes();
+    const size_t target_temp_mark = target_temp_bytes_;
+    const size_t tensor_count = model_.subgraph(0).tensor_count();
+    Result<uint8_t*> work_memory =
+        AllocateTempFor(tensor_count * sizeof(Lifetime), tensor_count * sizeof(Lifetime));
+    if (!work_memory.ok()) return Status(work_memory.status()).Prefix("lifetime analysis");
+    count = AnalyzeLifetimes(model_, 0, scratch, lifetime_options,
+                             Span<Lifetime>(reinterpret_cast<Lifetime*>(*work_memory), tensor_count),
+                             Span<BufferRequest>(state.requests, capacity));
+    ReleaseTempTo(temp_mark, target_temp_mark);
+  } else {
+    const size_t capacity = LifetimeCapacity(model_, scratch_count_);
+    Result<uint8_t*> request_memory = AllocateTempFor(capacity * sizeof(BufferRequest), capacity * request_bytes);
+    if (!request_memory.ok()) return Status(request_memory.status()).Prefix("lifetimes");
+    state.requests = reinterpret_cast<BufferRequest*>(*request_memory);
+    count = AnalyzeLifetimes(model_, 0, scratch, lifetime_options, Span<BufferRequest>(state.requests, capacity));
+  }
   if (!count.ok()) return count.status();
   state.count = *count;
   return OkStatus();

@@ -241,6 +241,9 @@ class Interpreter {
   Result<uint8_t*> AllocateTempFor(size_t bytes, size_t target_bytes);
   // Releases temp memory here and in the target's count.
   void ResetTemp();
+  // Releases the newest temp memory down to a point temp_bytes() and
+  // target_temp_bytes_ were at.
+  void ReleaseTempTo(size_t temp_bytes, size_t target_temp_bytes);
   // Rounding of the target's tail and temp allocations.
   size_t TargetGranule() const;
   // InterpreterOptions::figures_for, or this build's layout.
