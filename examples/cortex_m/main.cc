@@ -31,7 +31,14 @@
 
 namespace {
 
-constexpr microarena::InterpreterOptions kOptions{};
+// The options the header was measured with: overlap where it made the
+// arena smaller (arena_header.cmake).
+constexpr microarena::InterpreterOptions HeaderOptions() {
+  microarena::InterpreterOptions options{};
+  options.allow_overlap = microarena_arena::kTensorArenaAllowOverlap;
+  return options;
+}
+constexpr microarena::InterpreterOptions kOptions = HeaderOptions();
 MICROARENA_CHECK_INTERPRETER_OPTIONS(kOptions);
 
 alignas(microarena_arena::kTensorArenaAlignment) uint8_t tensor_arena[microarena_arena::kTensorArenaSize];
