@@ -65,19 +65,33 @@ class Verifier {
       }
       MICROARENA_RETURN_IF_ERROR(CheckSubgraph(subgraph, s));
     }
-    // Control flow: every call stays within kMaxCallDepth and kMaxSteps
-    // (and so has no cycle), so later walks and Invoke are bounded.
-    ModelView view(model_, bytes_);
-    NullVisitor visitor;
-    Result<int32_t> steps = WalkCallGraph(view, visitor);
-    if (!steps.ok()) return steps.status();
+    MICROARENA_RETURN_IF_ERROR(CheckCalls());
     return CheckMetadata();
   }
 
  private:
+  // Control flow: every call stays within kMaxCallDepth and kMaxSteps (and so
+  // has no cycle), so later walks and Invoke are bounded. Without control
+  // flow the walk would only count subgraph 0's ops: done here instead, so
+  // that loading a plain model does not carry the walk's frame.
+  [[gnu::noinline]] Status CheckCalls() const {
+    ModelView view(model_, bytes_);
+    if (!HasControlFlow(view)) {
+      const size_t ops = view.subgraph(0).operator_count();
+      if (ops >= static_cast<size_t>(kMaxSteps)) {
+        return Status::Error(ErrorCode::kUnsupported,
+                             "the model's subgraphs unroll to more than %d steps (ops and subgraph calls)", kMaxSteps);
+      }
+      return OkStatus();
+    }
+    NullVisitor visitor;
+    Result<int32_t> steps = WalkCallGraph(view, visitor);
+    return steps.ok() ? OkStatus() : steps.status();
+  }
+
   size_t buffer_count() const { return model_->buffers() == nullptr ? 0 : model_->buffers()->size(); }
 
-  Status CheckBuffers() {
+  [[gnu::noinline]] Status CheckBuffers() {
     const auto* buffers = model_->buffers();
     if (buffers == nullptr || buffers->size() == 0) {
       return Status::Error(ErrorCode::kMalformedModel,
@@ -105,7 +119,7 @@ class Verifier {
     return OkStatus();
   }
 
-  Status CheckOperatorCodes() {
+  [[gnu::noinline]] Status CheckOperatorCodes() {
     const auto* codes = model_->operator_codes();
     if (codes == nullptr) return OkStatus();
     for (uint32_t c = 0; c < codes->size(); ++c) {
@@ -154,7 +168,7 @@ class Verifier {
   // rank (older converters write 3 on rank-1 biases). Nothing here indexes
   // them by the shape: QuantizationView bounds every read, and the kernels
   // that use per-channel scales check the count against their own channels.
-  Status CheckTensor(const tflite::Tensor* tensor, uint32_t s, uint32_t t) {
+  [[gnu::noinline]] Status CheckTensor(const tflite::Tensor* tensor, uint32_t s, uint32_t t) {
     const char* name = StringOr(tensor->name(), "");
     // Sparsity metadata is ignored, as TFLM ignores it: the tensor is read
     // as dense (and its buffer must hold the dense size, checked below).
@@ -217,7 +231,7 @@ class Verifier {
 
   // IF, WHILE and CALL_ONCE name the subgraphs they call in their options,
   // which must be there (TFLM reads them unchecked) and in range.
-  Status CheckCalledSubgraphs(const tflite::Operator* op, int32_t builtin, uint32_t s, uint32_t o) {
+  [[gnu::noinline]] Status CheckCalledSubgraphs(const tflite::Operator* op, int32_t builtin, uint32_t s, uint32_t o) {
     const size_t count = model_->subgraphs()->size();
     auto check = [&](bool present, int32_t index, const char* field) -> Status {
       if (!present) {
@@ -251,7 +265,7 @@ class Verifier {
     }
   }
 
-  Status CheckSubgraph(const tflite::SubGraph* subgraph, uint32_t s) {
+  [[gnu::noinline]] Status CheckSubgraph(const tflite::SubGraph* subgraph, uint32_t s) {
     const auto* tensors = subgraph->tensors();
     size_t tensor_count = tensors == nullptr ? 0 : tensors->size();
     for (uint32_t t = 0; t < tensor_count; ++t) {
@@ -298,7 +312,7 @@ class Verifier {
     return OkStatus();
   }
 
-  Status CheckMetadata() {
+  [[gnu::noinline]] Status CheckMetadata() {
     const auto* metadata = model_->metadata();
     if (metadata == nullptr) return OkStatus();
     for (uint32_t m = 0; m < metadata->size(); ++m) {
@@ -460,6 +474,22 @@ bool ModelView::has_metadata(const char* name) const {
 
 // --- LoadModel ---
 
+namespace {
+
+// The two checks in frames of their own, one after the other: LoadModel's
+// frame does not hold both at once.
+[[gnu::noinline]] bool VerifyFlatbuffer(const uint8_t* data, size_t bytes) {
+  flatbuffers::Verifier verifier(data, bytes);
+  return tflite::VerifyModelBuffer(verifier);
+}
+
+[[gnu::noinline]] Status VerifySemantics(const tflite::Model* model, Span<const uint8_t> bytes) {
+  Verifier semantic(model, bytes);
+  return semantic.Run();
+}
+
+}  // namespace
+
 Result<ModelView> LoadModel(Span<const uint8_t> bytes) {
   if (bytes.data() == nullptr || bytes.empty()) {
     return Status::Error(ErrorCode::kMalformedModel, "the model is empty (0 bytes)");
@@ -481,15 +511,13 @@ Result<ModelView> LoadModel(Span<const uint8_t> bytes) {
   // files keep their data after the flatbuffer, which we bound-check ourselves.
   size_t verify_bytes = bytes.size();
   if (verify_bytes >= FLATBUFFERS_MAX_BUFFER_SIZE) verify_bytes = FLATBUFFERS_MAX_BUFFER_SIZE - 1;
-  flatbuffers::Verifier verifier(bytes.data(), verify_bytes);
-  if (!tflite::VerifyModelBuffer(verifier)) {
+  if (!VerifyFlatbuffer(bytes.data(), verify_bytes)) {
     return Status::Error(ErrorCode::kMalformedModel,
                          "the flatbuffer failed verification (truncated or corrupted; %zu bytes)",
                          bytes.size());
   }
   const tflite::Model* model = tflite::GetModel(bytes.data());
-  Verifier semantic(model, bytes);
-  MICROARENA_RETURN_IF_ERROR(semantic.Run());
+  MICROARENA_RETURN_IF_ERROR(VerifySemantics(model, bytes));
   return ModelView(model, bytes);
 }
 

@@ -716,6 +716,17 @@ Status Interpreter::AnalyzeBuffers(PlanState& state) {
   }
   if (!count.ok()) return count.status();
   state.count = *count;
+  // The scratch requests below the buffer requests are read: move the buffer
+  // requests down over them and give back the rest, so the planner's memory
+  // starts lower. (Overlap declarations sit between the two and are still
+  // needed; then nothing moves.)
+  if (scratch_count_ > 0 && overlap_declaration_count_ == 0) {
+    uint8_t* temp_base = arena_.head_start();
+    std::memmove(temp_base, state.requests, state.count * sizeof(BufferRequest));
+    state.requests = reinterpret_cast<BufferRequest*>(temp_base);
+    ReleaseTempTo(AlignUpUnchecked(state.count * sizeof(BufferRequest), arena_.granule()),
+                  AlignUpUnchecked(state.count * request_bytes, TargetGranule()));
+  }
   return OkStatus();
 }
 
