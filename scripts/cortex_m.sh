@@ -8,8 +8,9 @@
 #  - the arena header's kTensorArenaSize is the device's minimum (the
 #    firmware finds that the used size works and one alignment step less
 #    fails);
-#  - arena + peak stack is below TFLM's minimum arena on the same board
-#    (golden/tflm_arena_cortex_m4.csv) + TFLM's Invoke stack (640 B, kws).
+#  - arena + peak stack is at most 0.85 x (TFLM's minimum arena on the same
+#    board (golden/tflm_arena_cortex_m4.csv) + TFLM's peak stack, 640 B in
+#    Invoke on kws).
 # Prints arena, stack per phase, RAM, instructions per Invoke, and the
 # flash/RAM split from arm-none-eabi-size and the link map.
 #   scripts/cortex_m.sh        (uses build/release's CLI, building it if missing)
@@ -123,8 +124,9 @@ for name in "${names[@]}"; do
   if [[ -n $tflm_arena ]]; then
     tflm_ram=$((tflm_arena + 640))
     ratio=$(awk -v a="$ram" -v b="$tflm_ram" 'BEGIN {printf "%.3f", a / b}')
-    if [[ -z $ram || $ram -ge $tflm_ram ]]; then
-      echo "!! $name: arena + peak stack ${ram:-?} B is not below TFLM's $tflm_ram B" >&2
+    # ram <= 0.85 x tflm_ram, in integers: 100 ram <= 85 tflm_ram.
+    if [[ -z $ram || $((100 * ram)) -gt $((85 * tflm_ram)) ]]; then
+      echo "!! $name: arena + peak stack ${ram:-?} B is more than 0.85 x TFLM's $tflm_ram B (${ratio} x)" >&2
       status=1
     else
       echo "   $name: arena + peak stack $ram B, TFLM $tflm_ram B (${ratio} x)"

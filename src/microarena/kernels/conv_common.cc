@@ -282,4 +282,20 @@ Status AllocateWithChannelArrays(PrepareContext& context, size_t header_bytes, s
   return OkStatus();
 }
 
+Status PrepareConvRequantization(const PrepareContext& context, const TensorView& input, const TensorView& filter,
+                                 const TensorView& output, tflite::ActivationFunctionType activation, int32_t channels,
+                                 int32_t channel_dimension, bool int16_rescale64, StoredConvQuantization* stored,
+                                 void* arrays) {
+  auto* multipliers = static_cast<int32_t*>(arrays);
+  auto* shifts = reinterpret_cast<int8_t*>(multipliers + channels);
+  const bool int32_bias = context.has_input(2) && context.input(2).type() == TensorType::kInt32;
+  const bool rescale64 = input.type() == TensorType::kInt16 && (int16_rescale64 || !int32_bias);
+  reference::QuantizedConvParams quant;
+  MICROARENA_RETURN_IF_ERROR(PreparePerChannelQuantization(
+      context, input, filter, output, activation, channels, channel_dimension, multipliers, shifts, &quant,
+      rescale64 ? kMaxMultiplierShift64 : fixed_point::kMaxMultiplierShift));
+  stored->Store(quant, channels);
+  return OkStatus();
+}
+
 }  // namespace microarena

@@ -126,8 +126,9 @@ Status PrepareBias(const PrepareContext& context, TensorType operand_type, int32
 // DepthwiseConv2DOptions, which name these fields alike): checks the window of
 // the filter's height and width (dims 1 and 2) and fills `params`.
 template <typename Options>
-Status PrepareConvWindow(const PrepareContext& context, const Options& options, const TensorView& input,
-                         const TensorView& filter, const TensorView& output, reference::ConvParams* params) {
+[[gnu::noinline]] Status PrepareConvWindow(const PrepareContext& context, const Options& options,
+                                           const TensorView& input, const TensorView& filter,
+                                           const TensorView& output, reference::ConvParams* params) {
   WindowOptions window;
   window.padding = options.padding();
   window.stride_height = options.stride_h();
@@ -144,6 +145,13 @@ Status PrepareConvWindow(const PrepareContext& context, const Options& options, 
   params->dilation_width = window.dilation_width;
   return OkStatus();
 }
+
+// The requantization of CONV_2D and DEPTHWISE_CONV_2D into `stored` and the
+// arrays at `arrays` (PreparePerChannelQuantization), in a frame of its own.
+Status PrepareConvRequantization(const PrepareContext& context, const TensorView& input, const TensorView& filter,
+                                 const TensorView& output, tflite::ActivationFunctionType activation, int32_t channels,
+                                 int32_t channel_dimension, bool int16_rescale64, StoredConvQuantization* stored,
+                                 void* arrays);
 
 // Allocates `header_bytes` of persistent op data followed, when
 // `channel_arrays` is true, by the int32 multipliers and the int8 shifts of
@@ -163,33 +171,27 @@ Status PrepareConvOpData(PrepareContext& context, const Options& options, const 
                          const TensorView& filter, const TensorView& output, int32_t channels,
                          int32_t channel_dimension, OpData** data, bool int16_rescale64 = false) {
   MICROARENA_RETURN_IF_ERROR(PrepareBias(context, input.type(), channels));
-  reference::ConvParams params;
-  MICROARENA_RETURN_IF_ERROR(PrepareConvWindow(context, options, input, filter, output, &params));
+  // The op data first, so that the window and requantization are written in
+  // place rather than through copies on AllocateTensors' stack.
   const bool is_quantized = input.type() != TensorType::kFloat32;
   void* memory = nullptr;
   MICROARENA_RETURN_IF_ERROR(
       AllocateWithChannelArrays(context, sizeof(OpData), alignof(OpData), channels, is_quantized, &memory));
   *data = new (memory) OpData();
-  (*data)->params = params;
+  MICROARENA_RETURN_IF_ERROR(PrepareConvWindow(context, options, input, filter, output, &(*data)->params));
   const tflite::ActivationFunctionType activation = options.fused_activation_function();
   if (!is_quantized) {
     MICROARENA_RETURN_IF_ERROR(
         PrepareFloatActivation(context, activation, &(*data)->activation.min, &(*data)->activation.max));
   } else {
     // OpData holds int32 fields, so the multipliers right after it are aligned.
-    auto* multipliers = reinterpret_cast<int32_t*>(*data + 1);
-    auto* shifts = reinterpret_cast<int8_t*>(multipliers + channels);
-    const bool int32_bias = context.has_input(2) && context.input(2).type() == TensorType::kInt32;
-    const bool rescale64 = input.type() == TensorType::kInt16 && (int16_rescale64 || !int32_bias);
-    reference::QuantizedConvParams quant;
-    MICROARENA_RETURN_IF_ERROR(PreparePerChannelQuantization(
-        context, input, filter, output, activation, channels, channel_dimension, multipliers, shifts, &quant,
-        rescale64 ? kMaxMultiplierShift64 : fixed_point::kMaxMultiplierShift));
-    (*data)->quant.Store(quant, channels);
+    MICROARENA_RETURN_IF_ERROR(PrepareConvRequantization(context, input, filter, output, activation, channels,
+                                                         channel_dimension, int16_rescale64, &(*data)->quant,
+                                                         *data + 1));
   }
   // The loops write output rows in ascending order (reference/conv.h,
   // reference/depthwise_conv.h): the output may trail the input by a row lag.
-  return DeclareRowLagOverlap(context, params.stride_height, params.padding_height);
+  return DeclareRowLagOverlap(context, (*data)->params.stride_height, (*data)->params.padding_height);
 }
 
 }  // namespace microarena

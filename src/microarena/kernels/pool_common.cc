@@ -10,6 +10,35 @@
 #include "microarena/kernels/tensor_checks.h"
 
 namespace microarena {
+namespace {
+
+// Prepare's messages in cold frames of their own: their variadic arguments
+// would otherwise widen PreparePool's frame, which is on AllocateTensors' stack.
+[[gnu::noinline, gnu::cold]] Status TypeError(const PrepareContext& context, const TensorView& input) {
+  return context.Error(ErrorCode::kUnsupported, "input tensor %d '%s' is %s; %s supports INT8 and FLOAT32",
+                       input.index(), input.name(), TensorTypeName(input.type()), context.op().name());
+}
+
+[[gnu::noinline, gnu::cold]] Status BatchDepthError(const PrepareContext& context, const TensorView& input,
+                                                    const TensorView& output) {
+  return context.Error(ErrorCode::kInvalidArgument,
+                       "input tensor %d '%s' has batch %d depth %d but output tensor %d '%s' has batch %d depth %d",
+                       input.index(), input.name(), Dim(input, 0), Dim(input, 3), output.index(), output.name(),
+                       Dim(output, 0), Dim(output, 3));
+}
+
+[[gnu::noinline, gnu::cold]] Status QuantizationMismatchError(const PrepareContext& context, const TensorView& input,
+                                                              const TensorView& output) {
+  const QuantizationView in_q = input.quantization();
+  const QuantizationView out_q = output.quantization();
+  return context.Error(ErrorCode::kUnsupported,
+                       "input tensor %d (scale %g, zero point %lld) and output tensor %d (scale %g, zero point "
+                       "%lld) must share quantization",
+                       input.index(), static_cast<double>(in_q.scale(0)), static_cast<long long>(in_q.zero_point(0)),
+                       output.index(), static_cast<double>(out_q.scale(0)), static_cast<long long>(out_q.zero_point(0)));
+}
+
+}  // namespace
 
 Status PreparePool(PrepareContext& context, const void** op_data) {
   MICROARENA_RETURN_IF_ERROR(RequireArity(context, 1, 1));
@@ -18,18 +47,12 @@ Status PreparePool(PrepareContext& context, const void** op_data) {
   const TensorView input = context.input(0);
   const TensorView output = context.output(0);
   const TensorType type = input.type();
-  if (type != TensorType::kInt8 && type != TensorType::kFloat32) {
-    return context.Error(ErrorCode::kUnsupported, "input tensor %d '%s' is %s; %s supports INT8 and FLOAT32",
-                         input.index(), input.name(), TensorTypeName(type), context.op().name());
-  }
+  if (type != TensorType::kInt8 && type != TensorType::kFloat32) return TypeError(context, input);
   MICROARENA_RETURN_IF_ERROR(RequireType(context, "output", output, type));
   MICROARENA_RETURN_IF_ERROR(RequireRank(context, "input", input, 4));
   MICROARENA_RETURN_IF_ERROR(RequireRank(context, "output", output, 4));
   if (Dim(input, 0) != Dim(output, 0) || Dim(input, 3) != Dim(output, 3)) {
-    return context.Error(ErrorCode::kInvalidArgument,
-                         "input tensor %d '%s' has batch %d depth %d but output tensor %d '%s' has batch %d depth %d",
-                         input.index(), input.name(), Dim(input, 0), Dim(input, 3), output.index(), output.name(),
-                         Dim(output, 0), Dim(output, 3));
+    return BatchDepthError(context, input, output);
   }
   reference::PoolParams params;
   WindowOptions window;
@@ -54,12 +77,7 @@ Status PreparePool(PrepareContext& context, const void** op_data) {
     const QuantizationView in_q = input.quantization();
     const QuantizationView out_q = output.quantization();
     if (in_q.scale(0) != out_q.scale(0) || in_q.zero_point(0) != out_q.zero_point(0)) {
-      return context.Error(ErrorCode::kUnsupported,
-                           "input tensor %d (scale %g, zero point %lld) and output tensor %d (scale %g, zero point "
-                           "%lld) must share quantization",
-                           input.index(), static_cast<double>(in_q.scale(0)), static_cast<long long>(in_q.zero_point(0)),
-                           output.index(), static_cast<double>(out_q.scale(0)),
-                           static_cast<long long>(out_q.zero_point(0)));
+      return QuantizationMismatchError(context, input, output);
     }
     MICROARENA_RETURN_IF_ERROR(
         PrepareInt8Activation(context, activation, output, &params.activation_min, &params.activation_max));
