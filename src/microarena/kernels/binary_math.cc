@@ -70,19 +70,8 @@ Status CheckOperands(const PrepareContext& context, BinaryOp op) {
                          TensorTypeName(input1.type()), TensorTypeName(input2.type()), TensorTypeName(type),
                          SupportedTypes(op));
   }
-  reference::BroadcastShape broadcast;
-  const bool compatible = reference::MakeBroadcastShape(input1.shape().data(), input1.rank(), input2.shape().data(),
-                                                        input2.rank(), &broadcast);
-  bool output_matches = compatible && broadcast.rank == output.rank();
-  for (size_t axis = 0; output_matches && axis < broadcast.rank; ++axis) {
-    output_matches = broadcast.output_dims[axis] == output.shape()[axis];
-  }
-  if (!output_matches) {
-    return context.Error(ErrorCode::kInvalidArgument,
-                         "input tensors %d (rank %zu) and %d (rank %zu) do not broadcast to output tensor %d (rank "
-                         "%zu); ranks above %zu are not supported",
-                         input1.index(), input1.rank(), input2.index(), input2.rank(), output.index(), output.rank(),
-                         reference::kMaxBroadcastRank);
+  if (!elementwise::BroadcastsTo(input1.shape(), input2.shape(), output.shape())) {
+    return elementwise::BinaryBroadcastError(context);
   }
   return OkStatus();
 }

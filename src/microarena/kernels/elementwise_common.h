@@ -142,32 +142,49 @@ inline Status CheckUnaryOperands(const PrepareContext& context, bool allow_int16
 // and 1 output, all INT8 or all FLOAT32 (or all INT16 when `allow_int16`),
 // inputs that broadcast (numpy rules, rank <= kMaxBroadcastRank) to exactly
 // the output's shape.
-inline Status CheckBinaryOperands(const PrepareContext& context, bool allow_int16 = false) {
-  MICROARENA_RETURN_IF_ERROR(RequireOperands(context, 2, 1));
+//
+// Out of line, with its messages and the broadcast shape in cold or leaf
+// frames of their own: kernels call it from Prepare, on AllocateTensors' stack.
+[[gnu::noinline, gnu::cold]] inline Status BinaryTypesError(const PrepareContext& context, bool allow_int16) {
+  return context.Error(ErrorCode::kUnsupported, "types %s, %s -> %s not supported (all %s)",
+                       TensorTypeName(context.input(0).type()), TensorTypeName(context.input(1).type()),
+                       TensorTypeName(context.output(0).type()),
+                       allow_int16 ? "INT8, all INT16 or all FLOAT32" : "INT8 or all FLOAT32");
+}
+
+[[gnu::noinline, gnu::cold]] inline Status BinaryBroadcastError(const PrepareContext& context) {
   const TensorView input1 = context.input(0);
   const TensorView input2 = context.input(1);
   const TensorView output = context.output(0);
-  const TensorType type = output.type();
-  const bool int16_ok = allow_int16 && type == TensorType::kInt16;
-  if (input1.type() != type || input2.type() != type ||
-      (type != TensorType::kInt8 && type != TensorType::kFloat32 && !int16_ok)) {
-    return context.Error(ErrorCode::kUnsupported, "types %s, %s -> %s not supported (all %s)",
-                         TensorTypeName(input1.type()), TensorTypeName(input2.type()), TensorTypeName(type),
-                         allow_int16 ? "INT8, all INT16 or all FLOAT32" : "INT8 or all FLOAT32");
-  }
+  return context.Error(ErrorCode::kInvalidArgument,
+                       "input tensors %d (rank %zu) and %d (rank %zu) do not broadcast to output tensor %d (rank "
+                       "%zu); ranks above %zu are not supported",
+                       input1.index(), input1.rank(), input2.index(), input2.rank(), output.index(), output.rank(),
+                       reference::kMaxBroadcastRank);
+}
+
+// True when shapes `a` and `b` broadcast (numpy rules) to exactly `out`.
+[[gnu::noinline]] inline bool BroadcastsTo(Span<const int32_t> a, Span<const int32_t> b, Span<const int32_t> out) {
   reference::BroadcastShape broadcast;
-  const bool compatible = reference::MakeBroadcastShape(input1.shape().data(), input1.rank(), input2.shape().data(),
-                                                        input2.rank(), &broadcast);
-  bool output_matches = compatible && broadcast.rank == output.rank();
-  for (size_t axis = 0; output_matches && axis < broadcast.rank; ++axis) {
-    output_matches = broadcast.output_dims[axis] == output.shape()[axis];
+  if (!reference::MakeBroadcastShape(a.data(), a.size(), b.data(), b.size(), &broadcast)) return false;
+  if (broadcast.rank != out.size()) return false;
+  for (size_t axis = 0; axis < broadcast.rank; ++axis) {
+    if (broadcast.output_dims[axis] != out[axis]) return false;
   }
-  if (!output_matches) {
-    return context.Error(ErrorCode::kInvalidArgument,
-                         "input tensors %d (rank %zu) and %d (rank %zu) do not broadcast to output tensor %d (rank "
-                         "%zu); ranks above %zu are not supported",
-                         input1.index(), input1.rank(), input2.index(), input2.rank(), output.index(), output.rank(),
-                         reference::kMaxBroadcastRank);
+  return true;
+}
+
+[[gnu::noinline]] inline Status CheckBinaryOperands(const PrepareContext& context, bool allow_int16 = false) {
+  MICROARENA_RETURN_IF_ERROR(RequireOperands(context, 2, 1));
+  const TensorType type1 = context.input(0).type();
+  const TensorType type2 = context.input(1).type();
+  const TensorType type = context.output(0).type();
+  const bool int16_ok = allow_int16 && type == TensorType::kInt16;
+  if (type1 != type || type2 != type || (type != TensorType::kInt8 && type != TensorType::kFloat32 && !int16_ok)) {
+    return BinaryTypesError(context, allow_int16);
+  }
+  if (!BroadcastsTo(context.input(0).shape(), context.input(1).shape(), context.output(0).shape())) {
+    return BinaryBroadcastError(context);
   }
   return OkStatus();
 }

@@ -84,7 +84,7 @@ Status CheckShape(PrepareContext& context, size_t input, int32_t dim0, int32_t d
 }
 
 // The integer multipliers, as TFLM's PrepareGateParametersInteger forms them.
-Status PrepareInteger(PrepareContext& context, LstmOpData* data) {
+[[gnu::noinline]] Status PrepareInteger(PrepareContext& context, LstmOpData* data) {
   const TensorView input = context.input(kInputTensor);
   const TensorView hidden = context.input(kHiddenState);
   const TensorView cell = context.input(kCellState);
@@ -168,7 +168,9 @@ Status PrepareInteger(PrepareContext& context, LstmOpData* data) {
                     &params.hidden);
 }
 
-Status Prepare(PrepareContext& context, const void** op_data) {
+// Prepare's checks of the operands and options, in a frame of their own
+// (Prepare runs on AllocateTensors' stack); fills `shape`.
+[[gnu::noinline]] Status CheckOperands(PrepareContext& context, reference::LstmShape* shape_out) {
   if (context.input_count() != 24 || context.output_count() != 1) {
     return context.Error(ErrorCode::kInvalidArgument, "UNIDIRECTIONAL_SEQUENCE_LSTM takes 24 inputs and 1 output, "
                          "got %zu and %zu", context.input_count(), context.output_count());
@@ -242,24 +244,41 @@ Status Prepare(PrepareContext& context, const void** op_data) {
                          TensorTypeName(output.type()));
   }
 
+  *shape_out = shape;
+  return OkStatus();
+}
+
+// The int8 LSTM's requantization and cell clip, in a frame of its own.
+[[gnu::noinline]] Status PrepareIntegerWithClip(PrepareContext& context, float cell_clip, LstmOpData* data) {
+  MICROARENA_RETURN_IF_ERROR(PrepareInteger(context, data));
+  data->params.clip_cell = cell_clip > 0.0f;
+  if (data->params.clip_cell) {
+    // As TFLM: clip / scale in double, saturated to int16, truncated.
+    const double cell_scale = static_cast<double>(context.input(kCellState).quantization().scale(0));
+    const double quantized = std::min(std::max(static_cast<double>(cell_clip) / cell_scale, -32768.0), 32767.0);
+    data->params.cell_clip = static_cast<int16_t>(quantized);
+  }
+  return OkStatus();
+}
+
+Status Prepare(PrepareContext& context, const void** op_data) {
+  reference::LstmShape shape;
+  MICROARENA_RETURN_IF_ERROR(CheckOperands(context, &shape));
+  const tflite::UnidirectionalSequenceLSTMOptions* options =
+      context.op().raw()->builtin_options_as_UnidirectionalSequenceLSTMOptions();
+  const TensorType input_type = context.input(kInputTensor).type();
+  const TensorType cell_type = context.input(kCellState).type();
+  const size_t state_elements = static_cast<size_t>(shape.batches) * static_cast<size_t>(shape.state_size);
   auto* data = static_cast<LstmOpData*>(context.AllocatePersistent(sizeof(LstmOpData), alignof(LstmOpData)));
   if (data == nullptr) return context.OutOfMemory();
   *data = LstmOpData{};
   data->shape = shape;
-  data->cell_type = cell.type();
+  data->cell_type = cell_type;
   size_t cell_bytes = 0;
-  if (input.type() == TensorType::kInt8 && cell.type() == TensorType::kInt16) {
-    MICROARENA_RETURN_IF_ERROR(PrepareInteger(context, data));
-    const float cell_clip = options->cell_clip();
-    data->params.clip_cell = cell_clip > 0.0f;
-    if (data->params.clip_cell) {
-      // As TFLM: clip / scale in double, saturated to int16, truncated.
-      const double cell_scale = static_cast<double>(cell.quantization().scale(0));
-      const double quantized = std::min(std::max(static_cast<double>(cell_clip) / cell_scale, -32768.0), 32767.0);
-      data->params.cell_clip = static_cast<int16_t>(quantized);
-    }
+  if (input_type == TensorType::kInt8 && cell_type == TensorType::kInt16) {
+    MICROARENA_RETURN_IF_ERROR(PrepareIntegerWithClip(context, options->cell_clip(), data));
     cell_bytes = sizeof(int16_t);
-  } else if (input.type() == TensorType::kFloat32 && cell.type() == TensorType::kFloat32) {
+  } else if (input_type == TensorType::kFloat32 && cell_type == TensorType::kFloat32) {
     for (size_t g = 0; g < 4; ++g) {
       const TensorType w = context.input(kInputWeights[g]).type();
       const TensorType r = context.input(kRecurrentWeights[g]).type();
@@ -275,7 +294,7 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   } else {
     return context.Error(ErrorCode::kUnsupported,
                          "input %s with cell state %s is not supported; int8 with int16, or float32 with float32",
-                         TensorTypeName(input.type()), TensorTypeName(cell.type()));
+                         TensorTypeName(input_type), TensorTypeName(cell_type));
   }
   for (int32_t& index : data->scratch_index) {
     MICROARENA_RETURN_IF_ERROR(context.RequestScratch(state_elements * cell_bytes, &index));
