@@ -14,6 +14,7 @@
 // The cell gate activation must be TANH (what converters write).
 #include <cmath>
 #include <cstdint>
+#include <new>
 
 #include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/reference/lstm.h"
@@ -83,42 +84,62 @@ Status CheckShape(PrepareContext& context, size_t input, int32_t dim0, int32_t d
                        tensor.index(), tensor.name(), dim0, dim1);
 }
 
-// The integer multipliers, as TFLM's PrepareGateParametersInteger forms them.
-[[gnu::noinline]] Status PrepareInteger(PrepareContext& context, LstmOpData* data) {
-  const TensorView input = context.input(kInputTensor);
-  const TensorView hidden = context.input(kHiddenState);
-  const TensorView cell = context.input(kCellState);
-  const TensorView output = context.output(0);
+// Every gate's weights of type `weights` and bias of type `bias`, in a frame
+// of its own (its message's arguments would widen the caller's).
+[[gnu::noinline]] Status CheckGateTypes(PrepareContext& context, TensorType weights, TensorType bias) {
   for (size_t g = 0; g < 4; ++g) {
     const TensorType w = context.input(kInputWeights[g]).type();
     const TensorType r = context.input(kRecurrentWeights[g]).type();
     const TensorType b = context.input(kBiases[g]).type();
-    if (w != TensorType::kInt8 || r != TensorType::kInt8 || b != TensorType::kInt32) {
-      return context.Error(ErrorCode::kUnsupported,
-                           "int8 LSTM needs int8 weights and int32 biases; gate %zu has %s, %s and %s", g,
-                           TensorTypeName(w), TensorTypeName(r), TensorTypeName(b));
+    if (w != weights || r != weights || b != bias) {
+      return context.Error(ErrorCode::kUnsupported, "%s LSTM needs %s weights and %s biases; gate %zu has %s, %s and %s",
+                           weights == TensorType::kInt8 ? "int8" : "float32", TensorTypeName(weights),
+                           TensorTypeName(bias), g, TensorTypeName(w), TensorTypeName(r), TensorTypeName(b));
     }
   }
+  return OkStatus();
+}
+
+// Multiplier of the tensor at input `input` (or output 0 when `input` is
+// kOutputTensor), read in a frame of its own.
+constexpr size_t kOutputTensor = static_cast<size_t>(-1);
+
+[[gnu::noinline]] Status MultiplierOf(const PrepareContext& context, const char* role, size_t input, double real,
+                                      reference::LstmMultiplier* result) {
+  return Multiplier(context, role, input == kOutputTensor ? context.output(0) : context.input(input), real, result);
+}
+
+// The scales and zero points the integer LSTM needs from its input, hidden
+// state and cell state, checked as TFLM checks them.
+struct StateQuantization {
+  float input_scale = 0, hidden_scale = 0, cell_scale = 0;
+  int32_t input_zp = 0, hidden_zp = 0, cell_zp = 0;
+  float cell_power = 0;  // log2 of the cell scale, a whole number
+};
+
+[[gnu::noinline]] Status ReadStateQuantization(PrepareContext& context, StateQuantization* q) {
+  const TensorView input = context.input(kInputTensor);
+  const TensorView hidden = context.input(kHiddenState);
+  const TensorView cell = context.input(kCellState);
+  const TensorView output = context.output(0);
   if (hidden.type() != TensorType::kInt8 || output.type() != TensorType::kInt8) {
     return context.Error(ErrorCode::kUnsupported, "int8 LSTM needs an int8 hidden state and output, got %s and %s",
                          TensorTypeName(hidden.type()), TensorTypeName(output.type()));
   }
-  float input_scale = 0, hidden_scale = 0, cell_scale = 0;
-  int32_t input_zp = 0, hidden_zp = 0, cell_zp = 0;
-  if (!PerTensorQuantization(input, &input_scale, &input_zp) ||
-      !PerTensorQuantization(hidden, &hidden_scale, &hidden_zp) ||
-      !PerTensorQuantization(cell, &cell_scale, &cell_zp) || cell_zp != 0) {
+  if (!PerTensorQuantization(input, &q->input_scale, &q->input_zp) ||
+      !PerTensorQuantization(hidden, &q->hidden_scale, &q->hidden_zp) ||
+      !PerTensorQuantization(cell, &q->cell_scale, &q->cell_zp) || q->cell_zp != 0) {
     return context.Error(ErrorCode::kUnsupported,
                          "int8 LSTM needs per-tensor quantization on input %d and hidden state %d, and a symmetric "
                          "one on cell state %d",
                          input.index(), hidden.index(), cell.index());
   }
   // The cell scale must be a power of two (TFLM's CheckedLog2, in float).
-  const float log2_scale = std::log(cell_scale) * (1.0f / std::log(2.0f));
+  const float log2_scale = std::log(q->cell_scale) * (1.0f / std::log(2.0f));
   const float log2_rounded = std::round(log2_scale);
   if (!(std::abs(log2_scale - log2_rounded) < 1e-3f)) {
     return context.Error(ErrorCode::kUnsupported, "cell state tensor %d scale %g is not a power of two",
-                         cell.index(), static_cast<double>(cell_scale));
+                         cell.index(), static_cast<double>(q->cell_scale));
   }
   // tanh(c) scales the cell by 3 * 2^(12 + power) (TFLM's power-of-two tanh):
   // a left shift of 3 beyond 29 bits overflows int32 and a right shift beyond
@@ -131,41 +152,52 @@ Status CheckShape(PrepareContext& context, size_t input, int32_t dim0, int32_t d
                          cell.index(), cell.name(), static_cast<double>(log2_rounded),
                          static_cast<double>(kMinCellPower), static_cast<double>(kMaxCellPower));
   }
-  reference::LstmIntegerParams& params = data->params;
-  params.cell_scale_power = static_cast<int32_t>(log2_rounded);
-  params.input_offset = -input_zp;
-  params.hidden_offset = -hidden_zp;
-  params.hidden_zero_point = hidden_zp;
+  q->cell_power = log2_rounded;
+  return OkStatus();
+}
 
-  for (size_t g = 0; g < 4; ++g) {
-    float weight_scale = 0, recurrent_scale = 0;
-    int32_t weight_zp = 0, recurrent_zp = 0;
-    const TensorView weights = context.input(kInputWeights[g]);
-    const TensorView recurrent = context.input(kRecurrentWeights[g]);
-    if (!PerTensorQuantization(weights, &weight_scale, &weight_zp) ||
-        !PerTensorQuantization(recurrent, &recurrent_scale, &recurrent_zp) || weight_zp != 0 || recurrent_zp != 0) {
-      return context.Error(ErrorCode::kUnsupported,
-                           "int8 LSTM needs symmetric per-tensor quantization on weights tensors %d and %d",
-                           weights.index(), recurrent.index());
-    }
-    // TFLM's FC multiplier: the scale product in float, widened, then divided.
-    MICROARENA_RETURN_IF_ERROR(Multiplier(
-        context, "weights", weights,
-        static_cast<double>(input_scale * weight_scale) / static_cast<double>(kGateInputScale), &params.input_fc[g]));
-    MICROARENA_RETURN_IF_ERROR(Multiplier(
-        context, "recurrent weights", recurrent,
-        static_cast<double>(hidden_scale * recurrent_scale) / static_cast<double>(kGateInputScale),
-        &params.recurrent_fc[g]));
+// Gate `g`'s two FC multipliers, in a frame of its own.
+[[gnu::noinline]] Status PrepareGate(PrepareContext& context, size_t g, const StateQuantization& q,
+                                     reference::LstmIntegerParams* params) {
+  float weight_scale = 0, recurrent_scale = 0;
+  int32_t weight_zp = 0, recurrent_zp = 0;
+  const TensorView weights = context.input(kInputWeights[g]);
+  const TensorView recurrent = context.input(kRecurrentWeights[g]);
+  if (!PerTensorQuantization(weights, &weight_scale, &weight_zp) ||
+      !PerTensorQuantization(recurrent, &recurrent_scale, &recurrent_zp) || weight_zp != 0 || recurrent_zp != 0) {
+    return context.Error(ErrorCode::kUnsupported,
+                         "int8 LSTM needs symmetric per-tensor quantization on weights tensors %d and %d",
+                         weights.index(), recurrent.index());
   }
+  // TFLM's FC multiplier: the scale product in float, widened, then divided.
+  MICROARENA_RETURN_IF_ERROR(Multiplier(
+      context, "weights", weights,
+      static_cast<double>(q.input_scale * weight_scale) / static_cast<double>(kGateInputScale), &params->input_fc[g]));
+  return Multiplier(context, "recurrent weights", recurrent,
+                    static_cast<double>(q.hidden_scale * recurrent_scale) / static_cast<double>(kGateInputScale),
+                    &params->recurrent_fc[g]);
+}
+
+// The integer multipliers, as TFLM's PrepareGateParametersInteger forms them.
+[[gnu::noinline]] Status PrepareInteger(PrepareContext& context, LstmOpData* data) {
+  MICROARENA_RETURN_IF_ERROR(CheckGateTypes(context, TensorType::kInt8, TensorType::kInt32));
+  StateQuantization q;
+  MICROARENA_RETURN_IF_ERROR(ReadStateQuantization(context, &q));
+  reference::LstmIntegerParams& params = data->params;
+  params.cell_scale_power = static_cast<int32_t>(q.cell_power);
+  params.input_offset = -q.input_zp;
+  params.hidden_offset = -q.hidden_zp;
+  params.hidden_zero_point = q.hidden_zp;
+  for (size_t g = 0; g < 4; ++g) MICROARENA_RETURN_IF_ERROR(PrepareGate(context, g, q, &params));
   // The element-wise products: both factors widened, then multiplied and divided in double.
   const double gate_out = static_cast<double>(kGateOutputScale);
-  MICROARENA_RETURN_IF_ERROR(Multiplier(context, "cell state", cell,
-                                        gate_out * static_cast<double>(cell_scale) / static_cast<double>(cell_scale),
-                                        &params.forget_times_cell));
-  MICROARENA_RETURN_IF_ERROR(Multiplier(context, "cell state", cell, gate_out * gate_out / static_cast<double>(cell_scale),
-                                        &params.input_times_cell_gate));
-  return Multiplier(context, "hidden state", hidden, gate_out * gate_out / static_cast<double>(hidden_scale),
-                    &params.hidden);
+  const auto cell_scale = static_cast<double>(q.cell_scale);
+  MICROARENA_RETURN_IF_ERROR(
+      MultiplierOf(context, "cell state", kCellState, gate_out * cell_scale / cell_scale, &params.forget_times_cell));
+  MICROARENA_RETURN_IF_ERROR(MultiplierOf(context, "cell state", kCellState, gate_out * gate_out / cell_scale,
+                                          &params.input_times_cell_gate));
+  return MultiplierOf(context, "hidden state", kHiddenState,
+                      gate_out * gate_out / static_cast<double>(q.hidden_scale), &params.hidden);
 }
 
 // Prepare's checks of the operands and options, in a frame of their own
@@ -269,9 +301,10 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   const TensorType input_type = context.input(kInputTensor).type();
   const TensorType cell_type = context.input(kCellState).type();
   const size_t state_elements = static_cast<size_t>(shape.batches) * static_cast<size_t>(shape.state_size);
-  auto* data = static_cast<LstmOpData*>(context.AllocatePersistent(sizeof(LstmOpData), alignof(LstmOpData)));
-  if (data == nullptr) return context.OutOfMemory();
-  *data = LstmOpData{};
+  void* memory = context.AllocatePersistent(sizeof(LstmOpData), alignof(LstmOpData));
+  if (memory == nullptr) return context.OutOfMemory();
+  // Built in place: a temporary of this size would sit on AllocateTensors' stack.
+  auto* data = new (memory) LstmOpData();
   data->shape = shape;
   data->cell_type = cell_type;
   size_t cell_bytes = 0;
@@ -279,16 +312,7 @@ Status Prepare(PrepareContext& context, const void** op_data) {
     MICROARENA_RETURN_IF_ERROR(PrepareIntegerWithClip(context, options->cell_clip(), data));
     cell_bytes = sizeof(int16_t);
   } else if (input_type == TensorType::kFloat32 && cell_type == TensorType::kFloat32) {
-    for (size_t g = 0; g < 4; ++g) {
-      const TensorType w = context.input(kInputWeights[g]).type();
-      const TensorType r = context.input(kRecurrentWeights[g]).type();
-      const TensorType b = context.input(kBiases[g]).type();
-      if (w != TensorType::kFloat32 || r != TensorType::kFloat32 || b != TensorType::kFloat32) {
-        return context.Error(ErrorCode::kUnsupported,
-                             "float32 LSTM needs float32 weights and biases; gate %zu has %s, %s and %s", g,
-                             TensorTypeName(w), TensorTypeName(r), TensorTypeName(b));
-      }
-    }
+    MICROARENA_RETURN_IF_ERROR(CheckGateTypes(context, TensorType::kFloat32, TensorType::kFloat32));
     data->cell_clip = options->cell_clip();
     cell_bytes = sizeof(float);
   } else {
