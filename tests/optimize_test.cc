@@ -280,6 +280,45 @@ TEST(OptimizeCommandTest, OptimizedSharedModelsRunBitExactWithTheirOfflinePlan) 
   }
 }
 
+// --target cortex-m: the original's and the written model's arenas are the
+// ones `plan --target cortex-m` reports for each file (the figures the
+// Cortex-M stage proves on the device), and below the host's, whose records
+// hold 64-bit pointers.
+TEST(OptimizeCommandTest, TargetFiguresAreThePlanCommandsForEachFile) {
+  const std::string dir = TempDir("optimize_target");
+  const std::string model_path = dir + "/branchy.tflite";
+  {
+    std::vector<uint8_t> bytes = BranchyModel();
+    std::ofstream out(model_path, std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  }
+  const std::string out_path = dir + "/branchy.opt.tflite";
+  auto host = RunCli({"optimize", model_path, "-o", out_path, "--order", "best", "--json"});
+  ASSERT_EQ(host.exit_code, 0) << host.stderr_text;
+  auto device = RunCli({"optimize", model_path, "-o", out_path, "--order", "best", "--json", "--target", "cortex-m"});
+  ASSERT_EQ(device.exit_code, 0) << device.stderr_text;
+  auto host_doc = nlohmann::json::parse(host.stdout_text);
+  auto device_doc = nlohmann::json::parse(device.stdout_text);
+  EXPECT_EQ(host_doc["target"], "host");
+  EXPECT_EQ(device_doc["target"], "cortex-m");
+  auto plan_arena = [](const std::string& path) {
+    auto plan = RunCli({"plan", path, "--target", "cortex-m", "--json"});
+    EXPECT_EQ(plan.exit_code, 0) << plan.stderr_text;
+    return nlohmann::json::parse(plan.stdout_text)["runtime"]["arena_bytes"].get<size_t>();
+  };
+  EXPECT_EQ(device_doc["original_arena_bytes"].get<size_t>(), plan_arena(model_path));
+  EXPECT_EQ(device_doc["offline_arena_bytes"].get<size_t>(), plan_arena(out_path));
+  EXPECT_LT(device_doc["original_arena_bytes"].get<size_t>(), host_doc["original_arena_bytes"].get<size_t>());
+  EXPECT_LT(device_doc["offline_arena_bytes"].get<size_t>(), host_doc["offline_arena_bytes"].get<size_t>());
+
+  auto text = RunCli({"optimize", model_path, "-o", out_path, "--target", "cortex-m"});
+  ASSERT_EQ(text.exit_code, 0) << text.stderr_text;
+  EXPECT_NE(text.stdout_text.find("on cortex-m"), std::string::npos) << text.stdout_text;
+  auto unknown = RunCli({"optimize", model_path, "-o", out_path, "--target", "riscv"});
+  EXPECT_NE(unknown.exit_code, 0) << unknown.stderr_text;
+  EXPECT_NE(unknown.stderr_text.find("riscv"), std::string::npos) << unknown.stderr_text;
+}
+
 TEST(OptimizeCommandTest, BadArgumentsAreRefused) {
   auto missing_output = RunCli({"optimize", "nonexistent.tflite"});
   EXPECT_NE(missing_output.exit_code, 0);
