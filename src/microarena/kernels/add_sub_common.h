@@ -30,37 +30,22 @@ constexpr int32_t kInt8LeftShift = 20;
 // 65535 << 15 still fits int32, so the sum cannot overflow.
 constexpr int32_t kInt16LeftShift = 15;
 
+[[gnu::noinline, gnu::cold]] inline Status ScalesError(const PrepareContext& context, float scale1, float scale2,
+                                                      float scale_out, double real_out) {
+  return context.Error(ErrorCode::kUnsupported,
+                       "scales %g, %g -> %g give an output multiplier %g >= 1 (TFLM requires < 1)",
+                       static_cast<double>(scale1), static_cast<double>(scale2), static_cast<double>(scale_out),
+                       real_out);
+}
+
+// The quantized half of Prepare, in a frame of its own (Prepare runs on
+// AllocateTensors' stack).
 template <bool kSubtract>
-Status Prepare(PrepareContext& context, const void** op_data) {
-  MICROARENA_RETURN_IF_ERROR(elementwise::CheckBinaryOperands(context, /*allow_int16=*/true));
+[[gnu::noinline]] Status PrepareQuantized(PrepareContext& context, TensorType type,
+                                          tflite::ActivationFunctionType activation, OpData* data) {
   const TensorView input1 = context.input(0);
   const TensorView input2 = context.input(1);
   const TensorView output = context.output(0);
-  const TensorType type = output.type();
-  tflite::ActivationFunctionType activation = tflite::ActivationFunctionType::NONE;
-  if constexpr (kSubtract) {
-    if (const tflite::SubOptions* options = context.op().raw()->builtin_options_as_SubOptions()) {
-      activation = options->fused_activation_function();
-    }
-  } else {
-    if (const tflite::AddOptions* options = context.op().raw()->builtin_options_as_AddOptions()) {
-      activation = options->fused_activation_function();
-    }
-  }
-
-  OpData* data = elementwise::AllocateOpData<OpData>(context);
-  if (data == nullptr) return context.OutOfMemory();
-  *op_data = data;
-  data->requires_broadcast = !elementwise::SameShape(input1.shape(), input2.shape());
-
-  if (type == TensorType::kFloat32) {
-    if (!elementwise::FloatActivationRange(activation, &data->range)) {
-      return context.Error(ErrorCode::kUnsupported, "fused activation %s not supported",
-                           elementwise::ActivationName(activation));
-    }
-    return OkStatus();
-  }
-
   elementwise::TensorQuantization q1;
   elementwise::TensorQuantization q2;
   elementwise::TensorQuantization q_out;
@@ -91,16 +76,43 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   if (!elementwise::QuantizeMultiplierSmallerThanOne(real1, &p.input1_multiplier, &p.input1_shift) ||
       !elementwise::QuantizeMultiplierSmallerThanOne(real2, &p.input2_multiplier, &p.input2_shift) ||
       !elementwise::QuantizeMultiplierSmallerThanOne(real_out, &p.output_multiplier, &p.output_shift)) {
-    return context.Error(ErrorCode::kUnsupported,
-                         "scales %g, %g -> %g give an output multiplier %g >= 1 (TFLM requires < 1)",
-                         static_cast<double>(q1.scale), static_cast<double>(q2.scale),
-                         static_cast<double>(q_out.scale), real_out);
+    return ScalesError(context, q1.scale, q2.scale, q_out.scale, real_out);
   }
   if (!elementwise::QuantizedActivationRange(activation, type, q_out, &p.activation_min, &p.activation_max)) {
     return context.Error(ErrorCode::kUnsupported, "fused activation %s not supported",
                          elementwise::ActivationName(activation));
   }
   return OkStatus();
+}
+
+template <bool kSubtract>
+Status Prepare(PrepareContext& context, const void** op_data) {
+  MICROARENA_RETURN_IF_ERROR(elementwise::CheckBinaryOperands(context, /*allow_int16=*/true));
+  const TensorType type = context.output(0).type();
+  tflite::ActivationFunctionType activation = tflite::ActivationFunctionType::NONE;
+  if constexpr (kSubtract) {
+    if (const tflite::SubOptions* options = context.op().raw()->builtin_options_as_SubOptions()) {
+      activation = options->fused_activation_function();
+    }
+  } else {
+    if (const tflite::AddOptions* options = context.op().raw()->builtin_options_as_AddOptions()) {
+      activation = options->fused_activation_function();
+    }
+  }
+
+  OpData* data = elementwise::AllocateOpData<OpData>(context);
+  if (data == nullptr) return context.OutOfMemory();
+  *op_data = data;
+  data->requires_broadcast = !elementwise::SameShape(context.input(0).shape(), context.input(1).shape());
+
+  if (type == TensorType::kFloat32) {
+    if (!elementwise::FloatActivationRange(activation, &data->range)) {
+      return context.Error(ErrorCode::kUnsupported, "fused activation %s not supported",
+                           elementwise::ActivationName(activation));
+    }
+    return OkStatus();
+  }
+  return PrepareQuantized<kSubtract>(context, type, activation, data);
 }
 
 template <bool kSubtract, typename T>

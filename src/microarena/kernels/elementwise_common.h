@@ -163,15 +163,24 @@ inline Status CheckUnaryOperands(const PrepareContext& context, bool allow_int16
                        reference::kMaxBroadcastRank);
 }
 
-// True when shapes `a` and `b` broadcast (numpy rules) to exactly `out`.
-[[gnu::noinline]] inline bool BroadcastsTo(Span<const int32_t> a, Span<const int32_t> b, Span<const int32_t> out) {
-  reference::BroadcastShape broadcast;
-  if (!reference::MakeBroadcastShape(a.data(), a.size(), b.data(), b.size(), &broadcast)) return false;
-  if (broadcast.rank != out.size()) return false;
-  for (size_t axis = 0; axis < broadcast.rank; ++axis) {
-    if (broadcast.output_dims[axis] != out[axis]) return false;
+// True when shapes `a` and `b` broadcast (numpy rules, rank <= kMaxBroadcastRank)
+// to exactly `out`: the rule of reference::MakeBroadcastShape, axis by axis,
+// without building the strides.
+inline bool BroadcastsTo(Span<const int32_t> a, Span<const int32_t> b, Span<const int32_t> out) {
+  const size_t rank = a.size() > b.size() ? a.size() : b.size();
+  if (rank > reference::kMaxBroadcastRank || out.size() != rank) return false;
+  for (size_t i = 0; i < rank; ++i) {  // i counts axes from the last one
+    const int32_t extent_a = i < a.size() ? a[a.size() - 1 - i] : 1;
+    const int32_t extent_b = i < b.size() ? b[b.size() - 1 - i] : 1;
+    if (extent_a != extent_b && extent_a != 1 && extent_b != 1) return false;
+    if (out[rank - 1 - i] != (extent_a == 1 ? extent_b : extent_a)) return false;
   }
   return true;
+}
+
+// BroadcastsTo over the op's inputs 0 and 1 and output 0, in a frame of its own.
+[[gnu::noinline]] inline bool InputsBroadcastToOutput(const PrepareContext& context) {
+  return BroadcastsTo(context.input(0).shape(), context.input(1).shape(), context.output(0).shape());
 }
 
 [[gnu::noinline]] inline Status CheckBinaryOperands(const PrepareContext& context, bool allow_int16 = false) {
@@ -183,9 +192,7 @@ inline Status CheckUnaryOperands(const PrepareContext& context, bool allow_int16
   if (type1 != type || type2 != type || (type != TensorType::kInt8 && type != TensorType::kFloat32 && !int16_ok)) {
     return BinaryTypesError(context, allow_int16);
   }
-  if (!BroadcastsTo(context.input(0).shape(), context.input(1).shape(), context.output(0).shape())) {
-    return BinaryBroadcastError(context);
-  }
+  if (!InputsBroadcastToOutput(context)) return BinaryBroadcastError(context);
   return OkStatus();
 }
 
