@@ -69,7 +69,8 @@ constexpr OpTypes kTable[] = {
     {B::kLogicalAnd, O::kInput0, kBool, false, "all operands BOOL"},
     {B::kLogicalNot, O::kInput0, kBool, false, "all operands BOOL"},
     {B::kLogicalOr, O::kInput0, kBool, false, "all operands BOOL"},
-    {B::kLogistic, O::kInput0, kF32 | kI8, false, "output of the input's type"},
+    {B::kLogistic, O::kInput0, kF32 | kI8 | kI16, false,
+     "output of the input's type; INT16: scale 2^-15, zero points 0"},
     {B::kMaxPool2d, O::kInput0, kF32 | kI8, false, "output of the input's type"},
     {B::kMaximum, O::kInput0, kF32 | kI8 | kI16 | kI32 | kI64, false, "both inputs and the output of one type"},
     {B::kMean, O::kInput0, kF32 | kI8, false, "output of the input's type; axis INT32"},
@@ -108,7 +109,7 @@ constexpr OpTypes kTable[] = {
     {B::kSub, O::kInput0, kF32 | kI8 | kI16, false, "both inputs and the output of one type"},
     {B::kSum, O::kInput0, kF32 | kI8 | kI16, false, "output of the input's type; axis INT32"},
     {B::kSvdf, O::kInput0, kF32 | kI8, false, "INT8: INT8 weights and output, INT8 or INT16 state, INT32 bias"},
-    {B::kTanh, O::kInput0, kF32 | kI8, false, "output of the input's type"},
+    {B::kTanh, O::kInput0, kF32 | kI8 | kI16, false, "output of the input's type; INT16: scale 2^-15, zero points 0"},
     {B::kTranspose, O::kInput0, k1To4ByteTypes, false, "output of the input's type and quantization"},
     // transpose_conv.cc: the 16x8 form takes an INT16 or INT64 bias.
     {B::kTransposeConv, O::kInput0, kF32 | kI8 | kI16, true, "output of the input's type; INT16: INT16 or INT64 bias"},

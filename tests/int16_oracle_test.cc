@@ -1,0 +1,179 @@
+// Differential tests of the int16 ("16x8") paths of LOGISTIC, TANH, SOFTMAX,
+// MUL, the pools, MEAN and the other ops that take int16 against TFLM itself
+// (../shared/tools/tflm_oracle): one-op models built here run in microarena
+// and in the oracle and must give the same bytes. Quantization parameters
+// include the scales that send TFLM down its special paths (power-of-two
+// scales, multipliers at the limits of its integer arithmetic). Expected
+// values come from the oracle only; where TFLM refuses a model, both refuse.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "microarena/model/model_builder.h"
+#include "tests/op_oracle_util.h"
+#include "tests/oracle_support.h"
+#include "tests/test_support.h"
+
+namespace microarena {
+namespace {
+
+using testing::Bytes;
+using testing::Count;
+using testing::ExpectBothRefuse;
+using testing::ExpectSameAsOracle;
+using testing::ExpectWeRefuse;
+using testing::Operand;
+using testing::OpModel;
+using testing::Values;
+
+constexpr size_t kSmallArena = size_t{1} << 20;
+constexpr TensorType kI16 = TensorType::kInt16;
+
+// Every int16 value once, in a shuffled but fixed order.
+Bytes AllInt16Values() {
+  std::vector<int16_t> values(65536);
+  for (size_t i = 0; i < values.size(); ++i) {
+    values[i] = static_cast<int16_t>(static_cast<uint16_t>((i * 40503u + 12345u) & 0xFFFFu));
+  }
+  return BytesOf(values);
+}
+
+// ---------------------------------------------------------------- LOGISTIC, TANH
+
+Bytes UnaryModel(BuiltinOp op, const std::vector<int32_t>& shape, float in_scale, int64_t in_zp, float out_scale,
+                 int64_t out_zp) {
+  return OpModel(op, tflite::BuiltinOptionsUnion{}, {{kI16, shape, in_scale, in_zp}},
+                 {{kI16, shape, out_scale, out_zp}});
+}
+
+const char* OpName(BuiltinOp op) { return op == BuiltinOp::kLogistic ? "logistic" : "tanh"; }
+
+TEST(Int16OracleTest, LogisticTanhEveryInputOverScales) {
+  MICROARENA_REQUIRE_ORACLE();
+  // 2^-12 and (TANH) 2^-11 are TFLM's power-of-two path; 2^-12 * 1.0004 is
+  // within CheckedLog2's tolerance and takes it too; every other scale
+  // takes the integer multiplier, including 2^-11 for LOGISTIC, scales
+  // whose multiplier is above 32767 (up to TFLM's int32 limit) and tiny
+  // scales whose shift reaches 31.
+  const float scales[] = {1.0f / 4096, 1.0f / 2048,   1.0004f / 4096, 1.0f / 1024, 1.0f / 32768,
+                          1.0f / 8192, 10.0f / 32768, 1.0f / 3000,    0.001f,      0.37f,
+                          1.3333f,     2.0f,          5.3f,           1e-9f,       1e-12f};
+  const float out_scales[] = {1.0f / 32768, 1.0006f / 32768};
+  const Bytes input = AllInt16Values();
+  int n = 0;
+  for (BuiltinOp op : {BuiltinOp::kLogistic, BuiltinOp::kTanh}) {
+    for (float scale : scales) {
+      const float out_scale = out_scales[n % 2];
+      ExpectSameAsOracle(std::string(OpName(op)) + "_" + std::to_string(n++),
+                         UnaryModel(op, {65536}, scale, 0, out_scale, 0), {input}, kSmallArena);
+    }
+  }
+}
+
+TEST(Int16OracleTest, LogisticTanhShapes) {
+  MICROARENA_REQUIRE_ORACLE();
+  const std::vector<std::vector<int32_t>> shapes = {{1}, {7}, {2, 3, 5}, {1, 4, 4, 3}, {2, 1, 3, 1, 2}};
+  int n = 0;
+  for (BuiltinOp op : {BuiltinOp::kLogistic, BuiltinOp::kTanh}) {
+    for (const auto& shape : shapes) {
+      ExpectSameAsOracle(std::string(OpName(op)) + "_shape_" + std::to_string(n),
+                         UnaryModel(op, shape, 1.0f / 2000, 0, 1.0f / 32768, 0),
+                         {Values(kI16, Count(shape), static_cast<uint32_t>(n))}, kSmallArena);
+      ++n;
+    }
+  }
+}
+
+TEST(Int16OracleTest, LogisticTanhRefusals) {
+  MICROARENA_REQUIRE_ORACLE();
+  for (BuiltinOp op : {BuiltinOp::kLogistic, BuiltinOp::kTanh}) {
+    const std::string name = OpName(op);
+    const Bytes input = Values(kI16, 8, 1);
+    ExpectBothRefuse(name + "_in_zp", UnaryModel(op, {8}, 1.0f / 4096, 3, 1.0f / 32768, 0), {input},
+                     "zero points 3 and 0; TFLM requires 0");
+    ExpectBothRefuse(name + "_out_zp", UnaryModel(op, {8}, 1.0f / 4096, 0, 1.0f / 32768, -1), {input},
+                     "zero points 0 and -1; TFLM requires 0");
+    ExpectBothRefuse(name + "_out_scale", UnaryModel(op, {8}, 1.0f / 4096, 0, 1.0f / 65536, 0), {input},
+                     "TFLM requires 2^-15");
+    ExpectBothRefuse(name + "_out_not_pot", UnaryModel(op, {8}, 1.0f / 4096, 0, 1.01f / 32768, 0), {input},
+                     "TFLM requires 2^-15");
+    ExpectBothRefuse(name + "_int16_to_int8",
+                     OpModel(op, tflite::BuiltinOptionsUnion{}, {{kI16, {8}, 1.0f / 4096, 0}},
+                             {{TensorType::kInt8, {8}, 1.0f / 256, -128}}),
+                     {input}, "input INT16 -> output INT8 not supported");
+    // A multiplier of 10 * 12288 overflows TFLM's int32 product: we refuse.
+    ExpectWeRefuse(UnaryModel(op, {8}, 10.0f, 0, 1.0f / 32768, 0), {input}, "outside TFLM's range [1, 65535]");
+  }
+}
+
+// ---------------------------------------------------------------- SOFTMAX
+
+Bytes SoftmaxModel(const std::vector<int32_t>& shape, float beta, float in_scale, int64_t in_zp, float out_scale,
+                   int64_t out_zp, TensorType out_type = kI16) {
+  tflite::SoftmaxOptionsT options;
+  options.beta = beta;
+  return OpModel(BuiltinOp::kSoftmax, MakeBuiltinOptions(options), {{kI16, shape, in_scale, in_zp}},
+                 {{out_type, shape, out_scale, out_zp}});
+}
+
+// Rows whose values lie within `spread` of each other (so that many exps
+// count), from a fixed generator.
+Bytes NarrowInt16Values(size_t n, int32_t spread, uint32_t seed) {
+  std::vector<int16_t> values(n);
+  uint32_t state = seed * 2654435761u + 3;
+  for (auto& v : values) {
+    const int32_t r = static_cast<int32_t>(testing::NextRandom(&state) % static_cast<uint32_t>(2 * spread + 1));
+    v = static_cast<int16_t>(r - spread + 1000);
+  }
+  return BytesOf(values);
+}
+
+TEST(Int16OracleTest, SoftmaxShapesScalesAndBetas) {
+  MICROARENA_REQUIRE_ORACLE();
+  struct Params {
+    float beta;
+    float in_scale;
+    int64_t in_zp;
+  };
+  // Multipliers from about 2^-16 (tiny scale) to 2^13 (scale 1), both signs of shift.
+  const Params params[] = {{1.0f, 10.0f / 32768, 0}, {1.0f, 1.0f / 4096, 0},   {0.5f, 0.001f, 0},
+                           {2.0f, 0.0003f, 0},       {1.0f, 1e-5f, 0},        {1.0f, 1.0f, 0},
+                           {1.0f, 1.0f / 6553.5f, 0}, {0.001f, 0.37f, 0}};
+  const std::vector<std::vector<int32_t>> shapes = {{1, 10}, {3, 17}, {2, 2, 5}, {1, 300}, {4}, {1, 1}, {2, 1000}};
+  const float out_scales[] = {1.0f / 32768, 1.0009f / 32768};
+  int n = 0;
+  for (const Params& p : params) {
+    for (const auto& shape : shapes) {
+      const Bytes input = n % 2 == 0 ? Values(kI16, Count(shape), static_cast<uint32_t>(n))
+                                     : NarrowInt16Values(Count(shape), 1 + (n * 37) % 3000, static_cast<uint32_t>(n));
+      ExpectSameAsOracle("softmax16_" + std::to_string(n),
+                         SoftmaxModel(shape, p.beta, p.in_scale, p.in_zp, out_scales[n % 2], 0), {input}, kSmallArena);
+      ++n;
+    }
+  }
+  // Every input value against a row maximum, to read every table entry.
+  ExpectSameAsOracle("softmax16_all", SoftmaxModel({256, 256}, 1.0f, 10.0f / 65535, 0, 1.0f / 32768, 0),
+                     {AllInt16Values()}, size_t{4} << 20);
+  ExpectSameAsOracle("softmax16_all_wide", SoftmaxModel({512, 128}, 1.0f, 20.0f / 65535, 0, 1.0f / 32768, 0),
+                     {AllInt16Values()}, size_t{4} << 20);
+}
+
+TEST(Int16OracleTest, SoftmaxRefusals) {
+  MICROARENA_REQUIRE_ORACLE();
+  const Bytes input = Values(kI16, 8, 2);
+  ExpectBothRefuse("softmax16_in_zp", SoftmaxModel({1, 8}, 1.0f, 0.001f, 7, 1.0f / 32768, 0), {input},
+                   "int16 input tensor 0 has zero point 7; TFLM requires 0");
+  ExpectBothRefuse("softmax16_out_zp", SoftmaxModel({1, 8}, 1.0f, 0.001f, 0, 1.0f / 32768, -32768), {input},
+                   "TFLM requires 1/32768 and 0");
+  ExpectBothRefuse("softmax16_out_scale", SoftmaxModel({1, 8}, 1.0f, 0.001f, 0, 1.0f / 65536, 0), {input},
+                   "TFLM requires 1/32768 and 0");
+  ExpectBothRefuse("softmax16_to_int8", SoftmaxModel({1, 8}, 1.0f, 0.001f, 0, 1.0f / 256, -128, TensorType::kInt8),
+                   {input}, "INT16 input needs an INT16 output");
+}
+
+}  // namespace
+}  // namespace microarena
