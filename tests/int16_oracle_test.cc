@@ -175,5 +175,74 @@ TEST(Int16OracleTest, SoftmaxRefusals) {
                    {input}, "INT16 input needs an INT16 output");
 }
 
+// ---------------------------------------------------------------- MUL
+
+tflite::BuiltinOptionsUnion MulOptions(tflite::ActivationFunctionType activation) {
+  tflite::MulOptionsT options;
+  options.fused_activation_function = activation;
+  return MakeBuiltinOptions(options);
+}
+
+TEST(Int16OracleTest, MulScalesShapesAndActivations) {
+  MICROARENA_REQUIRE_ORACLE();
+  struct Shapes {
+    std::vector<int32_t> a, b, out;
+  };
+  const Shapes shapes[] = {{{2, 3, 4}, {2, 3, 4}, {2, 3, 4}},
+                           {{1, 4}, {3, 1}, {3, 4}},
+                           {{5}, {}, {5}},
+                           {{2, 1, 3, 1, 2, 2}, {1, 2, 1, 2, 1, 1}, {2, 2, 3, 2, 2, 2}},
+                           {{700}, {700}, {700}}};
+  struct Scales {
+    float a, b, out;
+  };
+  // Multipliers 2^-15, 0.2, 1.2 (a left shift), 2^-30 and 0.999.
+  const Scales scales[] = {{1.0f / 32768, 1.0f / 32768, 1.0f / 32768},
+                           {0.001f, 0.002f, 0.00001f},
+                           {0.02f, 0.03f, 0.0005f},
+                           {1.0f / 32768, 1.0f / 32768, 1.0f},
+                           {0.0999f, 0.01f, 0.001f}};
+  const tflite::ActivationFunctionType activations[] = {
+      tflite::ActivationFunctionType::NONE, tflite::ActivationFunctionType::RELU, tflite::ActivationFunctionType::RELU6,
+      tflite::ActivationFunctionType::RELU_N1_TO_1};
+  int n = 0;
+  for (const Scales& sc : scales) {
+    for (const Shapes& sh : shapes) {
+      const auto activation = activations[n % 4];
+      ExpectSameAsOracle("mul16_" + std::to_string(n),
+                         OpModel(BuiltinOp::kMul, MulOptions(activation),
+                                 {{kI16, sh.a, sc.a, 0}, {kI16, sh.b, sc.b, 0}}, {{kI16, sh.out, sc.out, 0}}),
+                         {Values(kI16, Count(sh.a), static_cast<uint32_t>(n)),
+                          Values(kI16, Count(sh.b), static_cast<uint32_t>(n + 100))},
+                         kSmallArena);
+      ++n;
+    }
+  }
+}
+
+TEST(Int16OracleTest, MulRefusals) {
+  MICROARENA_REQUIRE_ORACLE();
+  const auto none = tflite::ActivationFunctionType::NONE;
+  const Bytes a = Values(kI16, 4, 1);
+  const Bytes b = Values(kI16, 4, 2);
+  ExpectBothRefuse("mul16_zp",
+                   OpModel(BuiltinOp::kMul, MulOptions(none), {{kI16, {4}, 0.01f, 3}, {kI16, {4}, 0.01f, 0}},
+                           {{kI16, {4}, 0.01f, 0}}),
+                   {a, b}, "have zero points 3, 0 and 0; TFLM requires 0");
+  ExpectBothRefuse("mul16_out_zp",
+                   OpModel(BuiltinOp::kMul, MulOptions(none), {{kI16, {4}, 0.01f, 0}, {kI16, {4}, 0.01f, 0}},
+                           {{kI16, {4}, 0.01f, -5}}),
+                   {a, b}, "have zero points 0, 0 and -5; TFLM requires 0");
+  ExpectBothRefuse("mul16_mixed_inputs",
+                   OpModel(BuiltinOp::kMul, MulOptions(none),
+                           {{kI16, {4}, 0.01f, 0}, {TensorType::kInt8, {4}, 0.01f, 0}}, {{kI16, {4}, 0.01f, 0}}),
+                   {a, Values(TensorType::kInt8, 4, 2)}, "types INT16, INT8 -> INT16 not supported");
+  // TFLM takes an INT8 output after INT16 inputs and writes int16 values
+  // into it (past its end): refused here.
+  ExpectWeRefuse(OpModel(BuiltinOp::kMul, MulOptions(none), {{kI16, {4}, 0.01f, 0}, {kI16, {4}, 0.01f, 0}},
+                         {{TensorType::kInt8, {4}, 0.01f, 0}}),
+                 {a, b}, "types INT16, INT16 -> INT8 not supported");
+}
+
 }  // namespace
 }  // namespace microarena

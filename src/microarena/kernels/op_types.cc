@@ -98,7 +98,7 @@ constexpr OpTypes kTable[] = {
     {B::kShape, O::kOutput0, kI32, false, "input of any type"},
     {B::kSin, O::kInput0, kF32, false, "output of the input's type"},
     {B::kSlice, O::kInput0, kF32 | kI8 | kI16 | kI32 | kBool, false, "begin and size both INT32 or both INT64"},
-    {B::kSoftmax, O::kInput0, kF32 | kI8, false, "FLOAT32 -> FLOAT32; INT8 -> INT8 or INT16"},
+    {B::kSoftmax, O::kInput0, kF32 | kI8 | kI16, false, "FLOAT32 -> FLOAT32; INT8 -> INT8 or INT16; INT16 -> INT16"},
     {B::kSplit, O::kInput1, kF32 | kI8 | kI16 | kI32, false, "outputs of the input's type; axis INT32"},
     {B::kSplitV, O::kInput0, kF32 | kI8 | kI16 | kI32, false, "outputs of the input's type; axis INT32"},
     {B::kSqrt, O::kInput0, kF32, false, "output of the input's type"},
