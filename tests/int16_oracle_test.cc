@@ -244,5 +244,81 @@ TEST(Int16OracleTest, MulRefusals) {
                  {a, b}, "types INT16, INT16 -> INT8 not supported");
 }
 
+// ---------------------------------------------------------------- pools
+
+struct PoolCase {
+  std::vector<int32_t> in;
+  std::vector<int32_t> out;
+  int32_t filter_h, filter_w, stride_h, stride_w;
+  tflite::Padding padding;
+};
+
+tflite::BuiltinOptionsUnion PoolOptions(const PoolCase& c, tflite::ActivationFunctionType activation) {
+  tflite::Pool2DOptionsT options;
+  options.padding = c.padding;
+  options.stride_h = c.stride_h;
+  options.stride_w = c.stride_w;
+  options.filter_height = c.filter_h;
+  options.filter_width = c.filter_w;
+  options.fused_activation_function = activation;
+  return MakeBuiltinOptions(options);
+}
+
+const PoolCase kPoolCases[] = {
+    {{1, 5, 5, 3}, {1, 2, 2, 3}, 2, 2, 2, 2, tflite::Padding::VALID},
+    {{2, 6, 7, 2}, {2, 6, 7, 2}, 3, 3, 1, 1, tflite::Padding::SAME},
+    {{1, 4, 4, 1}, {1, 2, 2, 1}, 4, 4, 3, 3, tflite::Padding::SAME},
+    {{1, 9, 3, 4}, {1, 4, 2, 4}, 3, 2, 2, 1, tflite::Padding::VALID},
+    {{1, 16, 16, 2}, {1, 1, 1, 2}, 16, 16, 1, 1, tflite::Padding::VALID},
+};
+
+TEST(Int16OracleTest, AverageAndMaxPool) {
+  MICROARENA_REQUIRE_ORACLE();
+  const tflite::ActivationFunctionType activations[] = {
+      tflite::ActivationFunctionType::NONE, tflite::ActivationFunctionType::RELU, tflite::ActivationFunctionType::RELU6,
+      tflite::ActivationFunctionType::RELU_N1_TO_1};
+  struct Q {
+    float scale;
+    int64_t zp;
+  };
+  const Q qs[] = {{0.01f, 0}, {0.001f, 5}, {1.0f / 4096, -300}};
+  int n = 0;
+  for (BuiltinOp op : {BuiltinOp::kAveragePool2d, BuiltinOp::kMaxPool2d}) {
+    for (const Q& q : qs) {
+      for (const PoolCase& c : kPoolCases) {
+        const auto activation = activations[n % 4];
+        ExpectSameAsOracle(
+            std::string(op == BuiltinOp::kAveragePool2d ? "avgpool16_" : "maxpool16_") + std::to_string(n),
+            OpModel(op, PoolOptions(c, activation), {{kI16, c.in, q.scale, q.zp}}, {{kI16, c.out, q.scale, q.zp}}),
+            {Values(kI16, Count(c.in), static_cast<uint32_t>(n))}, kSmallArena);
+        ++n;
+      }
+    }
+  }
+}
+
+TEST(Int16OracleTest, PoolQuantizationTolerance) {
+  MICROARENA_REQUIRE_ORACLE();
+  const PoolCase& c = kPoolCases[0];
+  const auto none = tflite::ActivationFunctionType::NONE;
+  int n = 0;
+  for (BuiltinOp op : {BuiltinOp::kAveragePool2d, BuiltinOp::kMaxPool2d}) {
+    for (TensorType type : {TensorType::kInt8, kI16}) {
+      const std::string name = std::string(op == BuiltinOp::kAveragePool2d ? "avg" : "max") + TensorTypeName(type);
+      // TFLM accepts scales within 1e-6 of each other ...
+      ExpectSameAsOracle("pool_tol_" + std::to_string(n++),
+                         OpModel(op, PoolOptions(c, none), {{type, c.in, 0.01f, 1}}, {{type, c.out, 0.0100005f, 1}}),
+                         {Values(type, Count(c.in), 9)}, kSmallArena);
+      // ... and refuses more, or another zero point.
+      ExpectBothRefuse(name + "_scale",
+                       OpModel(op, PoolOptions(c, none), {{type, c.in, 0.01f, 1}}, {{type, c.out, 0.010003f, 1}}),
+                       {Values(type, Count(c.in), 9)}, "must share quantization");
+      ExpectBothRefuse(name + "_zp",
+                       OpModel(op, PoolOptions(c, none), {{type, c.in, 0.01f, 1}}, {{type, c.out, 0.01f, 2}}),
+                       {Values(type, Count(c.in), 9)}, "must share quantization");
+    }
+  }
+}
+
 }  // namespace
 }  // namespace microarena

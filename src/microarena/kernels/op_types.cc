@@ -75,7 +75,7 @@ constexpr OpTypes kTable[] = {
     {B::kMaximum, O::kInput0, kF32 | kI8 | kI16 | kI32 | kI64, false, "both inputs and the output of one type"},
     {B::kMean, O::kInput0, kF32 | kI8, false, "output of the input's type; axis INT32"},
     {B::kMinimum, O::kInput0, kF32 | kI8 | kI16 | kI32 | kI64, false, "both inputs and the output of one type"},
-    {B::kMul, O::kInput0, kF32 | kI8, false, "both inputs and the output of one type"},
+    {B::kMul, O::kInput0, kF32 | kI8 | kI16, false, "both inputs and the output of one type; INT16: zero points 0"},
     {B::kNeg, O::kInput0, kF32, false, "output of the input's type"},
     {B::kNotEqual, O::kInput0, kF32 | kI32 | kI64 | kI16 | kI8 | kU8 | kBool, false,
      "both inputs of one type; output BOOL"},
