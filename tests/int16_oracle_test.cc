@@ -320,5 +320,72 @@ TEST(Int16OracleTest, PoolQuantizationTolerance) {
   }
 }
 
+// ---------------------------------------------------------------- MEAN, REDUCE_MAX/MIN
+
+struct ReduceCase {
+  std::vector<int32_t> shape;
+  std::vector<int32_t> axes;
+};
+
+std::vector<int32_t> ReducedShape(const ReduceCase& c, bool keep_dims) {
+  std::vector<bool> reduced(c.shape.size(), false);
+  for (int32_t a : c.axes) reduced[static_cast<size_t>(a < 0 ? a + static_cast<int32_t>(c.shape.size()) : a)] = true;
+  std::vector<int32_t> out;
+  for (size_t d = 0; d < c.shape.size(); ++d) {
+    if (!reduced[d]) {
+      out.push_back(c.shape[d]);
+    } else if (keep_dims) {
+      out.push_back(1);
+    }
+  }
+  return out;
+}
+
+Bytes ReduceModel(BuiltinOp op, const ReduceCase& c, bool keep_dims, float in_scale, int64_t in_zp, float out_scale,
+                  int64_t out_zp) {
+  tflite::ReducerOptionsT options;
+  options.keep_dims = keep_dims;
+  return OpModel(op, MakeBuiltinOptions(options),
+                 {{kI16, c.shape, in_scale, in_zp},
+                  {TensorType::kInt32, {static_cast<int32_t>(c.axes.size())}, 0, 0, BytesOf(c.axes)}},
+                 {{kI16, ReducedShape(c, keep_dims), out_scale, out_zp}});
+}
+
+TEST(Int16OracleTest, MeanAxesAndScales) {
+  MICROARENA_REQUIRE_ORACLE();
+  const ReduceCase cases[] = {
+      {{10}, {0}},         {{4, 6}, {1}},          {{4, 6}, {-2}},      {{2, 3, 4}, {0, 2}},
+      {{2, 3, 4}, {1, 1}}, {{1, 5, 5, 3}, {1, 2}}, {{2, 3, 4, 5}, {3}}, {{2, 2, 3, 2, 3}, {4, 0}},
+      {{1, 300}, {1}}};
+  struct Scales {
+    float in;
+    int64_t in_zp;
+    float out;
+    int64_t out_zp;
+  };
+  // Same parameters, a coarser output, a finer one (saturates), zero points.
+  const Scales scales[] = {
+      {0.001f, 0, 0.001f, 0}, {0.002f, 5, 0.05f, -3}, {0.01f, -300, 0.0001f, 0}, {1.0f / 32768, 0, 1.0f / 32768, 0}};
+  int n = 0;
+  for (const Scales& s : scales) {
+    for (const ReduceCase& c : cases) {
+      const bool keep = n % 2 == 0;
+      ExpectSameAsOracle("mean16_" + std::to_string(n),
+                         ReduceModel(BuiltinOp::kMean, c, keep, s.in, s.in_zp, s.out, s.out_zp),
+                         {Values(kI16, Count(c.shape), static_cast<uint32_t>(n))}, kSmallArena);
+      ++n;
+    }
+  }
+}
+
+TEST(Int16OracleTest, ReduceMaxMinInt16AreRefusedByBoth) {
+  MICROARENA_REQUIRE_ORACLE();
+  const ReduceCase c = {{2, 3}, {1}};
+  ExpectBothRefuse("rmax16", ReduceModel(BuiltinOp::kReduceMax, c, false, 0.1f, 0, 0.1f, 0), {Values(kI16, 6, 1)},
+                   "(REDUCE_MAX): input INT16 -> output INT16 not supported");
+  ExpectBothRefuse("rmin16", ReduceModel(BuiltinOp::kReduceMin, c, true, 0.1f, 0, 0.1f, 0), {Values(kI16, 6, 1)},
+                   "(REDUCE_MIN): input INT16 -> output INT16 not supported");
+}
+
 }  // namespace
 }  // namespace microarena
