@@ -73,7 +73,7 @@ constexpr OpTypes kTable[] = {
      "output of the input's type; INT16: scale 2^-15, zero points 0"},
     {B::kMaxPool2d, O::kInput0, kF32 | kI8 | kI16, false, "output of the input's type and quantization"},
     {B::kMaximum, O::kInput0, kF32 | kI8 | kI16 | kI32 | kI64, false, "both inputs and the output of one type"},
-    {B::kMean, O::kInput0, kF32 | kI8, false, "output of the input's type; axis INT32"},
+    {B::kMean, O::kInput0, kF32 | kI8 | kI16, false, "output of the input's type; axis INT32"},
     {B::kMinimum, O::kInput0, kF32 | kI8 | kI16 | kI32 | kI64, false, "both inputs and the output of one type"},
     {B::kMul, O::kInput0, kF32 | kI8 | kI16, false, "both inputs and the output of one type; INT16: zero points 0"},
     {B::kNeg, O::kInput0, kF32, false, "output of the input's type"},
