@@ -10,10 +10,14 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "microarena/model/model_builder.h"
+#include "microarena/model/model_view.h"
+#include "microarena/report/tflm_arena.h"
 #include "tests/op_oracle_util.h"
 #include "tests/oracle_support.h"
 #include "tests/test_support.h"
@@ -535,6 +539,56 @@ TEST(Int16OracleTest, QuantizeDequantizeInt16) {
                                {{TensorType::kInt8, {70}, q.scale * 300.0f, 3}}),
                        {Values(kI16, 70, static_cast<uint32_t>(n))}, kSmallArena);
     ++n;
+  }
+}
+
+// ------------------------------------- TFLM arena predictor (plan --runtime tflm)
+
+// The oracle's "key=value" summary line of one model.
+std::map<std::string, size_t> OracleArenaFigures(const std::string& name, const Bytes& model) {
+  const std::string path = testing::TempDir("int16_arena") + "/" + name + ".tflite";
+  testing::WriteFile(path, model);
+  const testing::CommandResult result = testing::RunOracle({path});
+  std::map<std::string, size_t> values;
+  EXPECT_EQ(result.exit_code, 0) << name << ": " << result.stderr_text;
+  std::istringstream words(result.stdout_text);
+  std::string word;
+  while (words >> word) {
+    const size_t eq = word.find('=');
+    if (eq != std::string::npos) values[word.substr(0, eq)] = std::strtoull(word.c_str() + eq + 1, nullptr, 10);
+  }
+  return values;
+}
+
+TEST(Int16OracleTest, TflmArenaPredictionOfInt16FormsMatchesTheOracle) {
+  MICROARENA_REQUIRE_ORACLE();
+  const auto none = tflite::ActivationFunctionType::NONE;
+  tflite::SoftmaxOptionsT softmax;
+  softmax.beta = 1.0f;
+  const PoolCase& pool = kPoolCases[1];
+  const std::vector<std::pair<std::string, Bytes>> models = {
+      {"logistic", UnaryModel(BuiltinOp::kLogistic, {1, 40}, 1.0f / 3000, 0, 1.0f / 32768, 0)},
+      {"tanh", UnaryModel(BuiltinOp::kTanh, {2, 3, 7}, 1.0f / 4096, 0, 1.0f / 32768, 0)},
+      {"softmax", SoftmaxModel({3, 50}, 1.0f, 0.001f, 0, 1.0f / 32768, 0)},
+      {"mul", OpModel(BuiltinOp::kMul, MulOptions(none), {{kI16, {2, 5}, 0.01f, 0}, {kI16, {1, 5}, 0.02f, 0}},
+                      {{kI16, {2, 5}, 0.001f, 0}})},
+      {"avgpool", OpModel(BuiltinOp::kAveragePool2d, PoolOptions(pool, none), {{kI16, pool.in, 0.01f, 3}},
+                          {{kI16, pool.out, 0.01f, 3}})},
+      {"maxpool", OpModel(BuiltinOp::kMaxPool2d, PoolOptions(pool, none), {{kI16, pool.in, 0.01f, 3}},
+                          {{kI16, pool.out, 0.01f, 3}})},
+      {"mean", ReduceModel(BuiltinOp::kMean, {{2, 3, 4, 5}, {1, 2}}, true, 0.01f, 2, 0.02f, -1)},
+  };
+  for (const auto& [name, model] : models) {
+    SCOPED_TRACE(name);
+    std::map<std::string, size_t> truth = OracleArenaFigures(name, model);
+    ASSERT_EQ(truth.count("min_arena_bytes"), 1u);
+    Result<ModelView> view = LoadModel(Span<const uint8_t>(model.data(), model.size()));
+    ASSERT_TRUE(view.ok());
+    Result<report::TflmArenaPrediction> p = report::PredictTflmArena(*view, report::TflmHostLayout());
+    ASSERT_TRUE(p.ok()) << p.status().message();
+    EXPECT_EQ(p->min_arena_bytes, truth["min_arena_bytes"]);
+    EXPECT_EQ(p->arena_used_bytes, truth["arena_used_bytes"]);
+    EXPECT_EQ(p->tail_bytes, truth["tail_bytes"]);
   }
 }
 
