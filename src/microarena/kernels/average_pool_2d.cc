@@ -1,4 +1,4 @@
-// AVERAGE_POOL_2D: int8 and float32, SAME/VALID padding, fused clamp.
+// AVERAGE_POOL_2D: int8, int16 and float32, SAME/VALID padding, fused clamp.
 // Prepare is shared with MAX_POOL_2D (pool_common.h).
 #include <cstdint>
 
@@ -14,12 +14,17 @@ Status Eval(EvalContext& context, const void* op_data) {
   const auto& params = *static_cast<const reference::PoolParams*>(op_data);
   const EvalTensor& input = *context.input(0);
   EvalTensor& output = *context.output(0);
-  const bool complete =
-      input.type == TensorType::kInt8
-          ? reference::AveragePoolInt8(params, NhwcShapeOf(input), input.As<const int8_t>(), NhwcShapeOf(output),
-                                       output.As<int8_t>())
-          : reference::AveragePoolFloat(params, NhwcShapeOf(input), input.As<const float>(), NhwcShapeOf(output),
-                                        output.As<float>());
+  bool complete = false;
+  if (input.type == TensorType::kInt8) {
+    complete = reference::AveragePoolInt8(params, NhwcShapeOf(input), input.As<const int8_t>(), NhwcShapeOf(output),
+                                          output.As<int8_t>());
+  } else if (input.type == TensorType::kInt16) {
+    complete = reference::AveragePoolQuantized(params, NhwcShapeOf(input), input.As<const int16_t>(),
+                                               NhwcShapeOf(output), output.As<int16_t>());
+  } else {
+    complete = reference::AveragePoolFloat(params, NhwcShapeOf(input), input.As<const float>(), NhwcShapeOf(output),
+                                           output.As<float>());
+  }
   if (!complete) return Status::Error(ErrorCode::kInternal, "AVERAGE_POOL_2D: a window lies outside the input");
   return OkStatus();
 }

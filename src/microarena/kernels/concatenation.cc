@@ -3,7 +3,8 @@
 // Types: FLOAT32, INT8, INT16, INT32, INT64, BOOL; every input has the output's
 // type and rank. INT8 inputs whose scale or zero point differ from the
 // output's are requantized with TFLite's ConcatenationWithScaling formula
-// (reference/concatenation.h); the others are copied byte for byte.
+// (reference/concatenation.h); the others are copied byte for byte. INT16
+// needs zero point 0, as TFLM.
 // (TFLM's own int8 kernel copies bytes without rescaling, so it matches this
 // kernel exactly when every input shares the output's quantization.)
 #include <cstring>
@@ -67,6 +68,12 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   if (is_int8 && !shape_op::HasInt8PerTensorQuantization(output)) {
     return context.Error(ErrorCode::kInvalidArgument,
                          "int8 output '%s' needs one positive scale and an int8 zero point", output.name());
+  }
+  // TFLM requires zero point 0 on INT16 (and the same quantization on all).
+  if (output.type() == TensorType::kInt16 && output.quantization().is_quantized() &&
+      output.quantization().zero_point(0) != 0) {
+    return context.Error(ErrorCode::kUnsupported, "int16 output '%s' has zero point %lld; TFLM requires 0",
+                         output.name(), static_cast<long long>(output.quantization().zero_point(0)));
   }
   char text_a[shape_op::kShapeTextBytes];
   char text_b[shape_op::kShapeTextBytes];

@@ -1,4 +1,4 @@
-// MAX_POOL_2D: int8 and float32, SAME/VALID padding, fused clamp.
+// MAX_POOL_2D: int8, int16 and float32, SAME/VALID padding, fused clamp.
 // Prepare is shared with AVERAGE_POOL_2D (pool_common.h).
 #include <cstdint>
 
@@ -17,6 +17,9 @@ Status Eval(EvalContext& context, const void* op_data) {
   if (input.type == TensorType::kInt8) {
     reference::MaxPoolInt8(params, NhwcShapeOf(input), input.As<const int8_t>(), NhwcShapeOf(output),
                            output.As<int8_t>());
+  } else if (input.type == TensorType::kInt16) {
+    reference::MaxPoolQuantized(params, NhwcShapeOf(input), input.As<const int16_t>(), NhwcShapeOf(output),
+                                output.As<int16_t>());
   } else {
     reference::MaxPoolFloat(params, NhwcShapeOf(input), input.As<const float>(), NhwcShapeOf(output),
                             output.As<float>());

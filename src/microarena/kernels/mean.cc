@@ -1,7 +1,7 @@
-// MEAN over constant axes, FLOAT32 or INT8, input rank <= 5, at most 2
+// MEAN over constant axes, FLOAT32, INT8 or INT16, input rank <= 5, at most 2
 // distinct reduced axes (TFLM's limit), keep_dims or not.
 //
-// INT8 follows TFLM: the sum is rescaled by input_scale / output_scale with
+// INT8 and INT16 follow TFLM: the sum is rescaled by input_scale / output_scale with
 // 1/count folded into the multiplier (reference/mean.h), even when input and
 // output share scale and zero point (no truncating sum / count shortcut, which
 // TFLM dropped to align with TFLite: it would differ by one in about a third
@@ -19,7 +19,7 @@
 namespace microarena {
 namespace {
 
-enum class MeanMode : uint8_t { kFloat, kInt8Requantize };
+enum class MeanMode : uint8_t { kFloat, kInt8Requantize, kInt16Requantize };
 
 // Persistent op data: 28 bytes.
 struct MeanData {
@@ -39,9 +39,11 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   const TensorView axis_tensor = context.input(1);
   const TensorView output = context.output(0);
   const TensorType type = input.type();
-  if ((type != TensorType::kFloat32 && type != TensorType::kInt8) || output.type() != type) {
+  if ((type != TensorType::kFloat32 && type != TensorType::kInt8 && type != TensorType::kInt16) ||
+      output.type() != type) {
     return context.Error(ErrorCode::kUnsupported,
-                         "input '%s' is %s and output '%s' is %s; supported: FLOAT32 -> FLOAT32, INT8 -> INT8",
+                         "input '%s' is %s and output '%s' is %s; supported: FLOAT32 -> FLOAT32, INT8 -> INT8, "
+                         "INT16 -> INT16",
                          input.name(), TensorTypeName(type), output.name(), TensorTypeName(output.type()));
   }
   if (type == TensorType::kInt8 &&
@@ -49,6 +51,10 @@ Status Prepare(PrepareContext& context, const void** op_data) {
     return context.Error(ErrorCode::kInvalidArgument,
                          "int8 input '%s' and output '%s' need one positive scale and an int8 zero point each",
                          input.name(), output.name());
+  }
+  if (type == TensorType::kInt16) {
+    MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "input", input, -32768, 32767));
+    MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "output", output, -32768, 32767));
   }
   const size_t rank = input.rank();
   if (rank > reference::kMeanMaxRank) {
@@ -87,12 +93,12 @@ Status Prepare(PrepareContext& context, const void** op_data) {
     data->axes[distinct++] = static_cast<uint8_t>(axis);
   }
   data->axis_count = static_cast<uint8_t>(distinct);
-  // The int8 paths divide int32 sums by the reduced count as an int32.
+  // The quantized paths divide int32 sums by the reduced count as an int32.
   int64_t reduced_count = 1;
   for (size_t d = 0; d < rank; ++d) {
     if (reduced[d]) reduced_count *= input.shape()[d];
   }
-  if (type == TensorType::kInt8 && reduced_count > std::numeric_limits<int32_t>::max()) {
+  if (type != TensorType::kFloat32 && reduced_count > std::numeric_limits<int32_t>::max()) {
     return context.Error(ErrorCode::kUnsupported, "input '%s' reduces %lld values into each output; at most %d",
                          input.name(), static_cast<long long>(reduced_count), std::numeric_limits<int32_t>::max());
   }
@@ -118,7 +124,7 @@ Status Prepare(PrepareContext& context, const void** op_data) {
 
   data->mode = MeanMode::kFloat;
   data->scratch_index = -1;
-  if (type == TensorType::kInt8) {
+  if (type != TensorType::kFloat32) {
     const float input_scale = input.quantization().scale(0);
     const float output_scale = output.quantization().scale(0);
     auto& q = data->quantization;
@@ -128,7 +134,7 @@ Status Prepare(PrepareContext& context, const void** op_data) {
     fixed_point::QuantizeMultiplier(ratio, &q.multiplier, &q.shift);
     MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(
         context, "output", output, ratio, q.shift - reference::MeanLog2Count(reduced_count, q.shift)));
-    data->mode = MeanMode::kInt8Requantize;
+    data->mode = type == TensorType::kInt8 ? MeanMode::kInt8Requantize : MeanMode::kInt16Requantize;
     MICROARENA_RETURN_IF_ERROR(
         context.RequestScratch(output.element_count() * sizeof(int32_t), &data->scratch_index));
   }
@@ -153,6 +159,10 @@ Status Eval(EvalContext& context, const void* op_data) {
     case MeanMode::kInt8Requantize:
       reference::MeanInt8Requantize(shape, data.quantization, input.As<const int8_t>(), output.As<int8_t>(),
                                     output_count, static_cast<int32_t*>(context.scratch(data.scratch_index)));
+      break;
+    case MeanMode::kInt16Requantize:
+      reference::MeanQuantizedRequantize(shape, data.quantization, input.As<const int16_t>(), output.As<int16_t>(),
+                                         output_count, static_cast<int32_t*>(context.scratch(data.scratch_index)));
       break;
   }
   return OkStatus();

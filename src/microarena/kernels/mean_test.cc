@@ -117,14 +117,12 @@ TEST(MeanKernelTest, PrepareRejectsBadAxesShapesAndTypes) {
   }
   {
     OneOp op(BuiltinOp::kMean);
-    TensorSpec in = Plain("in", TensorType::kInt16, {2});
-    in.quantization = QuantizationSpec::PerTensor(1.0f, 0);
-    TensorSpec out = Plain("out", TensorType::kInt16, {});
-    out.quantization = QuantizationSpec::PerTensor(1.0f, 0);
-    op.Input(in, Bytes<int16_t>({1, 2}));
+    TensorSpec in = Plain("in", TensorType::kInt32, {2});
+    TensorSpec out = Plain("out", TensorType::kInt32, {});
+    op.Input(in, Bytes<int32_t>({1, 2}));
     op.Constant(Plain("axis", TensorType::kInt32, {1}), Bytes<int32_t>({0}));
     op.Output(out);
-    ExpectError(op.Run(), ErrorCode::kUnsupported, "input 'in' is INT16");
+    ExpectError(op.Run(), ErrorCode::kUnsupported, "input 'in' is INT32");
   }
   {
     OneOp op(BuiltinOp::kMean);

@@ -1,6 +1,9 @@
-// MUL: int8 (one requantization of the product of the centred inputs) and
-// float32, fused activation, numpy broadcasting up to rank 6, as TFLM's
-// reference kernel (kMaxMulBroadcastDim = 6).
+// MUL: int8 (one requantization of the product of the centred inputs), int16
+// (the same math; TFLM requires every zero point 0) and float32, fused
+// activation, numpy broadcasting up to rank 6, as TFLM's reference kernel
+// (kMaxMulBroadcastDim = 6). TFLM does not check the output's type against
+// the inputs' (it would write int16 results into an int8 output); all three
+// must be of one type here.
 //
 // Multiplier (TFLM's Prepare): s1 * s2 / s_out in double, split by
 // QuantizeMultiplier; it may be above 1 (positive shift).
@@ -14,7 +17,7 @@
 namespace microarena {
 namespace {
 
-// Persistent op data for int8: 32 bytes.
+// Persistent op data for int8 and int16: 32 bytes (TFLM: 36).
 struct QuantizedOpData {
   reference::MulQuantizedParams params;
   bool requires_broadcast = false;
@@ -27,7 +30,7 @@ struct FloatOpData {
 };
 
 Status Prepare(PrepareContext& context, const void** op_data) {
-  MICROARENA_RETURN_IF_ERROR(elementwise::CheckBinaryOperands(context));
+  MICROARENA_RETURN_IF_ERROR(elementwise::CheckBinaryOperands(context, /*allow_int16=*/true));
   const TensorView input1 = context.input(0);
   const TensorView input2 = context.input(1);
   const TensorView output = context.output(0);
@@ -58,6 +61,11 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   MICROARENA_RETURN_IF_ERROR(elementwise::ReadPerTensorQuantization(context, input1, "input 0", &q1));
   MICROARENA_RETURN_IF_ERROR(elementwise::ReadPerTensorQuantization(context, input2, "input 1", &q2));
   MICROARENA_RETURN_IF_ERROR(elementwise::ReadPerTensorQuantization(context, output, "output", &q_out));
+  if (type == TensorType::kInt16 && (q1.zero_point != 0 || q2.zero_point != 0 || q_out.zero_point != 0)) {
+    return context.Error(ErrorCode::kUnsupported,
+                         "int16 tensors %d, %d and %d have zero points %d, %d and %d; TFLM requires 0", input1.index(),
+                         input2.index(), output.index(), q1.zero_point, q2.zero_point, q_out.zero_point);
+  }
   reference::MulQuantizedParams p;
   if (!elementwise::QuantizedActivationRange(activation, type, q_out, &p.activation_min, &p.activation_max)) {
     return context.Error(ErrorCode::kUnsupported, "fused activation %s not supported",
@@ -102,6 +110,11 @@ Status Eval(EvalContext& context, const void* op_data) {
     const reference::FloatActivationRange range = data->range;
     Run<float>(input1, input2, output, data->requires_broadcast,
                [range](float x, float y) { return reference::MulFloatElement(x, y, range); });
+  } else if (output.type == TensorType::kInt16) {
+    const auto* data = static_cast<const QuantizedOpData*>(op_data);
+    const reference::MulQuantizedParams& params = data->params;
+    Run<int16_t>(input1, input2, output, data->requires_broadcast,
+                 [&params](int16_t x, int16_t y) { return reference::MulQuantizedElement(x, y, params); });
   } else {
     const auto* data = static_cast<const QuantizedOpData*>(op_data);
     const reference::MulQuantizedParams& params = data->params;

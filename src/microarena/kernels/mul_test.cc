@@ -88,8 +88,9 @@ TEST(MulPrepareTest, RejectsBadTypesShapesQuantizationAndActivations) {
   OneOpModel mixed(BuiltinOp::kMul, {Tensor(TensorType::kInt8, {2}, 0.5f, 0), Tensor(TensorType::kFloat32, {2})},
                    Tensor(TensorType::kInt8, {2}, 1.0f, 0));
   EXPECT_EQ(mixed.Prepare().code(), ErrorCode::kUnsupported);
+  // int16 is accepted with zero points 0 only (as TFLM).
   OneOpModel int16(BuiltinOp::kMul,
-                   {Tensor(TensorType::kInt16, {2}, 0.5f, 0), Tensor(TensorType::kInt16, {2}, 0.5f, 0)},
+                   {Tensor(TensorType::kInt16, {2}, 0.5f, 0), Tensor(TensorType::kInt16, {2}, 0.5f, 1)},
                    Tensor(TensorType::kInt16, {2}, 1.0f, 0));
   EXPECT_EQ(int16.Prepare().code(), ErrorCode::kUnsupported);
   OneOpModel not_broadcastable(BuiltinOp::kMul,

@@ -2,8 +2,10 @@
 //
 // Inputs: the tensor (rank <= 5) and a constant INT32/INT64 paddings tensor of
 // shape [rank, 2] holding (before, after) per dimension, all >= 0. FLOAT32 and
-// INT32 pad with 0; INT8 and INT16 pad with the output zero point (real 0), as
-// TFLM does. Input and output share type and quantization (data is copied).
+// INT32 pad with 0; INT8 pads with the output zero point (real 0); INT16 with
+// the raw value 0 whatever its zero point, as TFLM does (its int16 pad value
+// is 0 unless PADV2 gives one). Input and output share type and quantization
+// (data is copied).
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -100,9 +102,6 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   data->pad_value = 0;
   if (type == TensorType::kInt8) {
     const auto zero = static_cast<int8_t>(output.quantization().zero_point(0));
-    std::memcpy(&data->pad_value, &zero, sizeof(zero));
-  } else if (type == TensorType::kInt16) {
-    const auto zero = static_cast<int16_t>(output.quantization().zero_point(0));
     std::memcpy(&data->pad_value, &zero, sizeof(zero));
   }
   *op_data = data;

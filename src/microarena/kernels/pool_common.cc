@@ -1,5 +1,6 @@
 #include "microarena/kernels/pool_common.h"
 
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <new>
@@ -15,7 +16,7 @@ namespace {
 // Prepare's messages in cold frames of their own: their variadic arguments
 // would otherwise widen PreparePool's frame, which is on AllocateTensors' stack.
 [[gnu::noinline, gnu::cold]] Status TypeError(const PrepareContext& context, const TensorView& input) {
-  return context.Error(ErrorCode::kUnsupported, "input tensor %d '%s' is %s; %s supports INT8 and FLOAT32",
+  return context.Error(ErrorCode::kUnsupported, "input tensor %d '%s' is %s; %s supports INT8, INT16 and FLOAT32",
                        input.index(), input.name(), TensorTypeName(input.type()), context.op().name());
 }
 
@@ -47,7 +48,9 @@ Status PreparePool(PrepareContext& context, const void** op_data) {
   const TensorView input = context.input(0);
   const TensorView output = context.output(0);
   const TensorType type = input.type();
-  if (type != TensorType::kInt8 && type != TensorType::kFloat32) return TypeError(context, input);
+  if (type != TensorType::kInt8 && type != TensorType::kInt16 && type != TensorType::kFloat32) {
+    return TypeError(context, input);
+  }
   MICROARENA_RETURN_IF_ERROR(RequireType(context, "output", output, type));
   MICROARENA_RETURN_IF_ERROR(RequireRank(context, "input", input, 4));
   MICROARENA_RETURN_IF_ERROR(RequireRank(context, "output", output, 4));
@@ -69,18 +72,21 @@ Status PreparePool(PrepareContext& context, const void** op_data) {
   params.filter_width = window.filter_width;
 
   const tflite::ActivationFunctionType activation = options->fused_activation_function();
-  if (type == TensorType::kInt8) {
-    constexpr int32_t kMin = std::numeric_limits<int8_t>::min();
-    constexpr int32_t kMax = std::numeric_limits<int8_t>::max();
+  if (type != TensorType::kFloat32) {
+    const bool int8 = type == TensorType::kInt8;
+    const int32_t kMin = int8 ? std::numeric_limits<int8_t>::min() : std::numeric_limits<int16_t>::min();
+    const int32_t kMax = int8 ? std::numeric_limits<int8_t>::max() : std::numeric_limits<int16_t>::max();
     MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "input", input, kMin, kMax));
     MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "output", output, kMin, kMax));
     const QuantizationView in_q = input.quantization();
     const QuantizationView out_q = output.quantization();
-    if (in_q.scale(0) != out_q.scale(0) || in_q.zero_point(0) != out_q.zero_point(0)) {
+    // TFLM compares the scales in double with a tolerance of 1e-6.
+    const double scale_diff = std::fabs(static_cast<double>(in_q.scale(0)) - static_cast<double>(out_q.scale(0)));
+    if (!(scale_diff <= 1.0e-6) || in_q.zero_point(0) != out_q.zero_point(0)) {
       return QuantizationMismatchError(context, input, output);
     }
-    MICROARENA_RETURN_IF_ERROR(
-        PrepareInt8Activation(context, activation, output, &params.activation_min, &params.activation_max));
+    MICROARENA_RETURN_IF_ERROR(PrepareQuantizedActivation(context, activation, output, kMin, kMax,
+                                                          &params.activation_min, &params.activation_max));
   } else {
     MICROARENA_RETURN_IF_ERROR(
         PrepareFloatActivation(context, activation, &params.float_activation_min, &params.float_activation_max));

@@ -1,8 +1,9 @@
 // Prepare and eval shared by AVERAGE_POOL_2D and MAX_POOL_2D.
 //
-// Both take one rank-4 NHWC input (int8 or float32) and one output of the same
-// type, batch and depth; int8 input and output must share scale and zero
-// point (the reference math averages or compares the raw values). The op data
+// Both take one rank-4 NHWC input (int8, int16 or float32) and one output of
+// the same type, batch and depth; quantized input and output must share zero
+// point and scale (within TFLM's 1e-6: the reference math averages or
+// compares the raw values). The op data
 // is one reference::PoolParams (40 bytes).
 #pragma once
 

@@ -1,11 +1,17 @@
-// SOFTMAX: int8 -> int8, int8 -> int16 and float32 -> float32, over the last
-// axis, bit-exact with TFLM's reference kernel (see reference/softmax.h).
+// SOFTMAX: int8 -> int8, int8 -> int16, int16 -> int16 and float32 ->
+// float32, over the last axis, bit-exact with TFLM's reference kernel (see
+// reference/softmax.h).
 //
 // Prepare checks what TFLM checks: int8 output has zero point -128 and scale
 // exactly 1/256; int16 output has zero point -32768 and scale 1/65536 within
 // 0.1%. The input scale and beta become a Q5.26 multiplier
 // (min(beta * input_scale * 2^26, 2^31 - 1), split into mantissa and left
 // shift, in double) and diff_min = -floor(31 * 2^26 / 2^left_shift).
+// int16 input: zero points 0, output scale 1/32768 within 0.1%; the
+// multiplier is input_scale * beta / (10 / 65535) by QuantizeMultiplier. TFLM
+// also builds two 513-entry lookup tables (2 x 1026 bytes of persistent
+// memory); they are constants here (reference/softmax.h), so the op data
+// stays at 24 bytes.
 #include <cmath>
 
 #include "microarena/kernels/elementwise_common.h"
@@ -16,11 +22,51 @@
 namespace microarena {
 namespace {
 
-// Persistent op data: 16 bytes.
+// Persistent op data: 24 bytes (TFLM's SoftmaxParams: 80, 56 on Cortex-M).
 struct SoftmaxOpData {
   reference::SoftmaxQuantizedParams quantized;  // int8 input
   float beta = 0.0f;                            // float input
+  reference::SoftmaxInt16Params int16;          // int16 input
 };
+
+// Rows longer than this could wrap TFLM's int32 sum of exps (each <= 32767).
+constexpr int32_t kMaxInt16Depth = 65538;
+
+Status PrepareInt16(PrepareContext& context, const TensorView& input, const TensorView& output, float beta,
+                    SoftmaxOpData* data) {
+  if (output.type() != TensorType::kInt16) {
+    return context.Error(ErrorCode::kUnsupported,
+                         "input INT16 -> output %s not supported (INT16 input needs an INT16 output)",
+                         TensorTypeName(output.type()));
+  }
+  elementwise::TensorQuantization input_q;
+  elementwise::TensorQuantization output_q;
+  MICROARENA_RETURN_IF_ERROR(elementwise::ReadPerTensorQuantization(context, input, "input", &input_q));
+  MICROARENA_RETURN_IF_ERROR(elementwise::ReadPerTensorQuantization(context, output, "output", &output_q));
+  if (input_q.zero_point != 0) {
+    return context.Error(ErrorCode::kUnsupported, "int16 input tensor %d has zero point %d; TFLM requires 0",
+                         input.index(), input_q.zero_point);
+  }
+  const float expected = 1.0f / 32768;
+  if (output_q.zero_point != 0 || std::fabs(output_q.scale - expected) > 0.001f * expected) {
+    return context.Error(ErrorCode::kUnsupported,
+                         "int16 output tensor %d has scale %g and zero point %d; TFLM requires 1/32768 and 0",
+                         output.index(), static_cast<double>(output_q.scale), output_q.zero_point);
+  }
+  const int32_t depth = input.shape()[input.rank() - 1];
+  if (depth > kMaxInt16Depth) {
+    return context.Error(ErrorCode::kUnsupported,
+                         "input tensor %d has rows of %d values; at most %d (TFLM's int32 sum of exps)", input.index(),
+                         depth, kMaxInt16Depth);
+  }
+  // Maps input differences of [-10, 0] (real) onto [-65535, 0].
+  const double real_multiplier = static_cast<double>(input_q.scale) * static_cast<double>(beta) / (10.0 / 65535.0);
+  int shift = 0;
+  fixed_point::QuantizeMultiplier(real_multiplier, &data->int16.input_multiplier, &shift);
+  MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "input", input, real_multiplier, shift));
+  data->int16.input_shift = shift;
+  return OkStatus();
+}
 
 Status Prepare(PrepareContext& context, const void** op_data) {
   MICROARENA_RETURN_IF_ERROR(RequireOperands(context, 1, 1));
@@ -48,10 +94,12 @@ Status Prepare(PrepareContext& context, const void** op_data) {
     data->beta = beta;
     return OkStatus();
   }
+  if (input.type() == TensorType::kInt16) return PrepareInt16(context, input, output, beta, data);
   const bool int8_output = output.type() == TensorType::kInt8;
   if (input.type() != TensorType::kInt8 || (!int8_output && output.type() != TensorType::kInt16)) {
     return context.Error(ErrorCode::kUnsupported,
-                         "input %s -> output %s not supported (INT8 -> INT8, INT8 -> INT16, FLOAT32 -> FLOAT32)",
+                         "input %s -> output %s not supported (INT8 -> INT8, INT8 -> INT16, INT16 -> INT16, FLOAT32 -> "
+                         "FLOAT32)",
                          TensorTypeName(input.type()), TensorTypeName(output.type()));
   }
   elementwise::TensorQuantization input_q;
@@ -103,6 +151,8 @@ Status Eval(EvalContext& context, const void* op_data) {
   const size_t rows = depth == 0 ? 0 : count / depth;
   if (input->type == TensorType::kFloat32) {
     reference::SoftmaxFloat(data->beta, rows, depth, input->As<const float>(), output->As<float>());
+  } else if (input->type == TensorType::kInt16) {
+    reference::SoftmaxInt16(data->int16, rows, depth, input->As<const int16_t>(), output->As<int16_t>());
   } else if (output->type == TensorType::kInt8) {
     reference::SoftmaxQuantized(data->quantized, rows, depth, input->As<const int8_t>(), output->As<int8_t>());
   } else {

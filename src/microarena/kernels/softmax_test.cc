@@ -82,8 +82,9 @@ TEST(SoftmaxPrepareTest, RejectsWrongOutputQuantizationAndTypes) {
   OneOpModel bad_zero_point(BuiltinOp::kSoftmax, {Tensor(TensorType::kInt8, {1, 2}, 0.1f, 0)},
                             Tensor(TensorType::kInt8, {1, 2}, 1.0f / 256, 0), Beta(1.0f));
   EXPECT_EQ(bad_zero_point.Prepare().code(), ErrorCode::kUnsupported);
+  // int16 input needs an int16 output (scale 1/32768, zero point 0).
   OneOpModel int16_input(BuiltinOp::kSoftmax, {Tensor(TensorType::kInt16, {1, 2}, 0.1f, 0)},
-                         Tensor(TensorType::kInt16, {1, 2}, 1.0f / 32768, 0), Beta(1.0f));
+                         Tensor(TensorType::kInt8, {1, 2}, 1.0f / 256, -128), Beta(1.0f));
   EXPECT_EQ(int16_input.Prepare().code(), ErrorCode::kUnsupported);
   OneOpModel no_quantization(BuiltinOp::kSoftmax, {Tensor(TensorType::kInt8, {1, 2})},
                              Tensor(TensorType::kInt8, {1, 2}, 1.0f / 256, -128), Beta(1.0f));

@@ -85,6 +85,13 @@ bool TypeChecked(BuiltinOp code, TensorType input) {
     case BuiltinOp::kPad:
     case BuiltinOp::kStridedSlice:
     case BuiltinOp::kLeakyRelu:
+    case BuiltinOp::kLogistic:
+    case BuiltinOp::kTanh:
+    case BuiltinOp::kAveragePool2d:
+    case BuiltinOp::kMaxPool2d:
+    case BuiltinOp::kMul:
+    case BuiltinOp::kMean:
+    case BuiltinOp::kSoftmax:
     case BuiltinOp::kReshape: return common || input == TensorType::kInt16;
     case BuiltinOp::kQuantize: return common || input == TensorType::kInt16 || input == TensorType::kInt32;
     case BuiltinOp::kEqual:
@@ -159,11 +166,14 @@ TflmOpFacts TflmFactsForOp(const ModelView& model, size_t subgraph_index, size_t
       AddUnaryTemps(facts);
       break;
     case BuiltinOp::kSoftmax:
-      // int16 input adds two lookup tables; int8 in, int16 out adds nothing.
-      if (input_type == TensorType::kInt16) return Unknown("SOFTMAX with int16 input (lookup tables)");
       facts.builtin_data_bytes = 4;  // beta
       facts.init_bytes = layout.softmax_op_data_bytes;
       AddUnaryTemps(facts);
+      // int16 input adds two lookup tables of 513 int16 values (exp and
+      // 1 / (1 + x)); int8 in, int16 out adds nothing.
+      if (input_type == TensorType::kInt16) {
+        facts.prepare = {In(0), Out(0), Persistent(2 * 513), Persistent(2 * 513)};
+      }
       break;
     case BuiltinOp::kAdd:
     case BuiltinOp::kSub:
@@ -173,7 +183,6 @@ TflmOpFacts TflmFactsForOp(const ModelView& model, size_t subgraph_index, size_t
       AddBinaryTemps(facts);
       break;
     case BuiltinOp::kMul:
-      if (input_type == TensorType::kInt16) return Unknown("int16 MUL");
       facts.builtin_data_bytes = short_enums ? 1 : 4;  // activation
       facts.builtin_data_align = short_enums ? 1 : 4;
       facts.init_bytes = 36;
@@ -228,23 +237,24 @@ TflmOpFacts TflmFactsForOp(const ModelView& model, size_t subgraph_index, size_t
       facts.prepare = {In(0), Out(0), In(0)};
       break;
     case BuiltinOp::kMean: {
-      if (input_type != TensorType::kInt8 && input_type != TensorType::kFloat32) {
-        return Unknown("MEAN other than int8 or float32");
+      if (input_type != TensorType::kInt8 && input_type != TensorType::kInt16 && input_type != TensorType::kFloat32) {
+        return Unknown("MEAN other than int8, int16 or float32");
       }
       if (!HasInput(op, 1)) return Unknown("MEAN without axes");
       facts.builtin_data_bytes = 1;  // keep_dims
       facts.builtin_data_align = 1;
       facts.init_bytes = 40;  // OpDataReduce: 10 ints
       // The mean helper takes input, output and axes; the shared checks take
-      // input and axes again, and the output once more for int8.
+      // input and axes again, and the output once more for int8 (not int16).
       facts.prepare = {In(0), Out(0), In(1), In(0), In(1)};
+      const bool quantized = input_type == TensorType::kInt8 || input_type == TensorType::kInt16;
       if (input_type == TensorType::kInt8) facts.prepare.push_back(Out(0));
       const TensorView input = subgraph.tensor(static_cast<size_t>(op.inputs()[0]));
       const TensorView output = subgraph.tensor(static_cast<size_t>(op.outputs()[0]));
       const TensorView axes = subgraph.tensor(static_cast<size_t>(op.inputs()[1]));
-      // int8 sums in int32 per output element; both types keep an index per
+      // int8 and int16 sum in int32 per output element; all keep an index per
       // input dimension and a resolved axis per reduced axis.
-      if (input_type == TensorType::kInt8) facts.prepare.push_back(Scratch(4 * output.element_count()));
+      if (quantized) facts.prepare.push_back(Scratch(4 * output.element_count()));
       facts.prepare.push_back(Scratch(4 * input.rank()));
       facts.prepare.push_back(Scratch(4 * axes.element_count()));
       break;

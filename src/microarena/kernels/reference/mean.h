@@ -5,7 +5,7 @@
 // element; the reduced count is the product of the reduced dimensions.
 //
 //   float: out = sum / float(count)
-//   int8:  out = clamp(MBQM(sum - zp_in * count, M', s') + zp_out), also when
+//   int8/int16: out = clamp(MBQM(sum - zp_in * count, M', s') + zp_out), also when
 //          input and output share scale and zero point (TFLM at the pinned
 //          commit has no truncating sum / count shortcut: the mean rounds)
 //     where M = input_scale / output_scale = m * 2^(shift-31) and the 1/count
@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 
 #include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/reference/reduce.h"
@@ -91,9 +92,11 @@ inline void MeanFloat(const MeanShape& shape, const float* input, float* output,
   for (size_t o = 0; o < output_count; ++o) output[o] = output[o] / divisor;
 }
 
-// Int8 mean with requantization (see the header comment).
-inline void MeanInt8Requantize(const MeanShape& shape, const MeanQuantization& q, const int8_t* input,
-                               int8_t* output, size_t output_count, int32_t* sums) {
+// Int8 or int16 mean with requantization (see the header comment); T is
+// int8_t or int16_t, the result saturates to T's range.
+template <typename T>
+inline void MeanQuantizedRequantize(const MeanShape& shape, const MeanQuantization& q, const T* input, T* output,
+                                    size_t output_count, int32_t* sums) {
   for (size_t o = 0; o < output_count; ++o) {
     output[o] = 0;
     sums[o] = 0;
@@ -108,13 +111,20 @@ inline void MeanInt8Requantize(const MeanShape& shape, const MeanQuantization& q
   const auto multiplier =
       static_cast<int32_t>((static_cast<int64_t>(q.multiplier) << log2_count) / count);
   const int shift = q.shift - log2_count;
+  constexpr int32_t kMin = std::numeric_limits<T>::min();
+  constexpr int32_t kMax = std::numeric_limits<T>::max();
   for (size_t o = 0; o < output_count; ++o) {
     const auto centered = static_cast<int32_t>(sums[o] - static_cast<int64_t>(q.input_zero_point) * count);
     int32_t value = fixed_point::WrappingAdd(fixed_point::MultiplyByQuantizedMultiplier(centered, multiplier, shift),
                                              q.output_zero_point);
-    value = std::min<int32_t>(127, std::max<int32_t>(-128, value));
-    output[o] = static_cast<int8_t>(value);
+    value = std::min<int32_t>(kMax, std::max<int32_t>(kMin, value));
+    output[o] = static_cast<T>(value);
   }
+}
+
+inline void MeanInt8Requantize(const MeanShape& shape, const MeanQuantization& q, const int8_t* input,
+                               int8_t* output, size_t output_count, int32_t* sums) {
+  MeanQuantizedRequantize(shape, q, input, output, output_count, sums);
 }
 
 }  // namespace microarena::reference

@@ -1,8 +1,8 @@
 // Quantized and float MUL, one element at a time, as TFLite's reference
 // kernels compute it (broadcasting is reference/broadcast.h's job).
 //
-// Quantized (int8):
-//   1. x1 = q1 - zero_point1, x2 = q2 - zero_point2   (each in [-255, 255])
+// Quantized (int8, and int16 with zero points 0):
+//   1. x1 = q1 - zero_point1, x2 = q2 - zero_point2   (int8: each in [-255, 255])
 //   2. product = x1 * x2                               (exact in int32)
 //   3. q_out = MultiplyByQuantizedMultiplier(product, M, shift) + zero_point_out,
 //      with M * 2^shift = s1 * s2 / s_out (computed in double; may exceed 1),
@@ -32,7 +32,7 @@ struct MulQuantizedParams {
 template <typename T>
 inline T MulQuantizedElement(T x, T y, const MulQuantizedParams& p) {
   const int32_t product = (p.input1_offset + int32_t{x}) * (p.input2_offset + int32_t{y});
-  // |product| <= 255 * 255 (Prepare checks the zero points), but a multiplier
+  // |product| <= 255 * 255 (int8; int16: <= 2^30, zero points 0), but a multiplier
   // up to 2^30 can rescale it near INT32_MIN/MAX, where adding the zero point
   // wraps in TFLite: WrappingAdd wraps the same way.
   const int32_t output = fixed_point::WrappingAdd(

@@ -4,7 +4,7 @@
 // For every output element (b, y, x, c) the window is the part of
 // rows [y*stride - pad, + filter_height) and columns [x*stride - pad, + filter_width)
 // that lies inside the input (padding is not counted):
-//   average int8:  sum / count rounded half away from zero, then clamped;
+//   average int8/int16: sum / count rounded half away from zero, clamped;
 //   average float: clamp(sum / count), summed in float row by row;
 //   max:           clamp(max over the window).
 // Cost: one add or compare per output element per window tap; no scratch.
@@ -33,7 +33,7 @@ struct PoolParams {
   int32_t filter_width = 1;
   int32_t padding_height = 0;  // rows of padding above the input
   int32_t padding_width = 0;   // columns of padding left of the input
-  int32_t activation_min = -128;  // int8 clamp
+  int32_t activation_min = -128;  // int8 or int16 clamp
   int32_t activation_max = 127;
   float float_activation_min = 0.0f;  // float clamp
   float float_activation_max = 0.0f;
@@ -88,24 +88,32 @@ inline bool PoolReduce(const PoolParams& params, const NhwcShape& input_shape, c
 }
 
 // Returns false (output incomplete) if some window has no input element,
-// which valid padding never produces.
-inline bool AveragePoolInt8(const PoolParams& params, const NhwcShape& input_shape, const int8_t* input,
-                            const NhwcShape& output_shape, int8_t* output) {
+// which valid padding never produces. T is int8_t or int16_t (TFLite's two
+// integer forms are the same code).
+template <typename T>
+inline bool AveragePoolQuantized(const PoolParams& params, const NhwcShape& input_shape, const T* input,
+                                 const NhwcShape& output_shape, T* output) {
   return PoolReduce(
       params, input_shape, input, output_shape, output, int32_t{0},
-      [](int32_t& sum, int8_t value) { sum = fixed_point::WrappingAdd(sum, value); },
-      [&](int32_t sum, int32_t count, int8_t* out) {
+      [](int32_t& sum, T value) { sum = fixed_point::WrappingAdd(sum, value); },
+      [&](int32_t sum, int32_t count, T* out) {
         if (count == 0) return false;
         // Integer division truncates toward zero, so adding or subtracting
         // half the count first rounds ties away from zero. A window of more
-        // than 2^24 taps can wrap the sum and the rounding add in TFLite;
-        // WrappingAdd/Sub wrap the same way (count > 0, so the division is
-        // defined for every sum).
-        const int32_t average = sum > 0 ? fixed_point::WrappingAdd(sum, count / 2) / count
-                                        : fixed_point::WrappingSub(sum, count / 2) / count;
-        *out = ClampToInt8(average, params.activation_min, params.activation_max);
+        // than 2^24 (int8) or 2^16 (int16) taps can wrap the sum and the
+        // rounding add in TFLite; WrappingAdd/Sub wrap the same way (count >
+        // 0, so the division is defined for every sum).
+        int32_t average = sum > 0 ? fixed_point::WrappingAdd(sum, count / 2) / count
+                                  : fixed_point::WrappingSub(sum, count / 2) / count;
+        average = std::min(std::max(average, params.activation_min), params.activation_max);
+        *out = static_cast<T>(average);
         return true;
       });
+}
+
+inline bool AveragePoolInt8(const PoolParams& params, const NhwcShape& input_shape, const int8_t* input,
+                            const NhwcShape& output_shape, int8_t* output) {
+  return AveragePoolQuantized(params, input_shape, input, output_shape, output);
 }
 
 inline bool AveragePoolFloat(const PoolParams& params, const NhwcShape& input_shape, const float* input,
@@ -120,16 +128,23 @@ inline bool AveragePoolFloat(const PoolParams& params, const NhwcShape& input_sh
       });
 }
 
-// An empty window (never produced by valid padding) yields the clamped lowest value.
-inline void MaxPoolInt8(const PoolParams& params, const NhwcShape& input_shape, const int8_t* input,
-                        const NhwcShape& output_shape, int8_t* output) {
+// An empty window (never produced by valid padding) yields the clamped
+// lowest value. T is int8_t or int16_t.
+template <typename T>
+inline void MaxPoolQuantized(const PoolParams& params, const NhwcShape& input_shape, const T* input,
+                             const NhwcShape& output_shape, T* output) {
   PoolReduce(
-      params, input_shape, input, output_shape, output, int32_t{std::numeric_limits<int8_t>::lowest()},
-      [](int32_t& max, int8_t value) { max = std::max<int32_t>(max, value); },
-      [&](int32_t max, int32_t /*count*/, int8_t* out) {
-        *out = ClampToInt8(max, params.activation_min, params.activation_max);
+      params, input_shape, input, output_shape, output, int32_t{std::numeric_limits<T>::lowest()},
+      [](int32_t& max, T value) { max = std::max<int32_t>(max, value); },
+      [&](int32_t max, int32_t /*count*/, T* out) {
+        *out = static_cast<T>(std::min(std::max(max, params.activation_min), params.activation_max));
         return true;
       });
+}
+
+inline void MaxPoolInt8(const PoolParams& params, const NhwcShape& input_shape, const int8_t* input,
+                        const NhwcShape& output_shape, int8_t* output) {
+  MaxPoolQuantized(params, input_shape, input, output_shape, output);
 }
 
 inline void MaxPoolFloat(const PoolParams& params, const NhwcShape& input_shape, const float* input,
