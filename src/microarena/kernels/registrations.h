@@ -93,6 +93,8 @@ extern const KernelRegistration kRsqrtKernel;
 extern const KernelRegistration kSinKernel;
 extern const KernelRegistration kSqrtKernel;
 extern const KernelRegistration kSquareKernel;
+// Activations, normalization, pooling, CUMSUM and EMBEDDING_LOOKUP (one file per op).
+extern const KernelRegistration kEluKernel;
 // Control flow and resource variables (control_flow.cc, resource_variables.cc).
 extern const KernelRegistration kAssignVariableKernel;
 extern const KernelRegistration kCallOnceKernel;
@@ -125,6 +127,7 @@ extern const KernelRegistration kWhileKernel;
   X(kDepthwiseConv2dKernel) \
   X(kDequantizeKernel) \
   X(kDivKernel) \
+  X(kEluKernel) \
   X(kEqualKernel) \
   X(kExpKernel) \
   X(kExpandDimsKernel) \
