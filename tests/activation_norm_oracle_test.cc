@@ -95,5 +95,104 @@ TEST(ActivationNormOracleTest, EluRefusals) {
                    {Values(TensorType::kInt8, 8, 1)}, "FLOAT32", kSmallArena);
 }
 
+// ---- PRELU ---------------------------------------------------------------
+
+struct PreluShapes {
+  std::vector<int32_t> input;
+  std::vector<int32_t> alpha;
+  std::vector<int32_t> output;
+};
+
+// Per-channel alpha (the usual model), alpha over more axes, equal shapes,
+// an input broadcast against a larger alpha, and lower ranks.
+const PreluShapes kPreluShapes[] = {
+    {{1, 4, 4, 3}, {3}, {1, 4, 4, 3}},
+    {{1, 4, 4, 3}, {1, 1, 3}, {1, 4, 4, 3}},
+    {{2, 4, 5, 3}, {4, 1, 3}, {2, 4, 5, 3}},
+    {{2, 3}, {2, 3}, {2, 3}},
+    {{3}, {2, 3}, {2, 3}},
+    {{2, 1, 5}, {3, 1}, {2, 3, 5}},
+    {{40}, {1}, {40}},
+};
+
+Bytes PreluModel(const PreluShapes& s, Operand in, Operand alpha, Operand out, const Bytes& alpha_values,
+                 bool alpha_constant) {
+  in.shape = s.input;
+  alpha.shape = s.alpha;
+  out.shape = s.output;
+  if (alpha_constant) alpha.constant = alpha_values;
+  return OpModel(BuiltinOp::kPrelu, kNoOptions, {in, alpha}, {out});
+}
+
+TEST(ActivationNormOracleTest, PreluFloatBroadcasts) {
+  MICROARENA_REQUIRE_ORACLE();
+  int n = 0;
+  for (const PreluShapes& s : kPreluShapes) {
+    for (bool constant : {true, false}) {
+      const Operand f{TensorType::kFloat32, {}};
+      const Bytes alpha = Values(TensorType::kFloat32, Count(s.alpha), 21);
+      std::vector<Bytes> inputs = {Values(TensorType::kFloat32, Count(s.input), 22)};
+      if (!constant) inputs.push_back(alpha);
+      ExpectSameAsOracle("prelu_float_" + std::to_string(n++), PreluModel(s, f, f, f, alpha, constant), inputs,
+                         kSmallArena);
+    }
+  }
+}
+
+TEST(ActivationNormOracleTest, PreluInt8AndInt16Requantize) {
+  MICROARENA_REQUIRE_ORACLE();
+  struct Case {
+    Quant q;
+    float alpha_scale;
+    int64_t alpha_zp;
+  };
+  const Case cases[] = {
+      {{0.1f, 0, 0.1f, 0}, 0.01f, 0},         {{0.05f, -128, 0.02f, 127}, 0.004f, -128},
+      {{0.02f, 127, 0.05f, -128}, 0.5f, 127}, {{0.37f, 12, 0.0123f, -3}, 0.003f, 7},
+      {{1e-6f, 5, 1e3f, 0}, 1.0f, 0},         {{0.5f, -7, 1e-5f, 3}, 0.2f, -3},
+      {{1e-3f, 50, 1.0f, -100}, 1e-4f, 100},  {{3.0f, -128, 0.5f, 127}, 2.0f, 1},
+  };
+  int n = 0;
+  for (const Case& c : cases) {
+    for (const PreluShapes& s : kPreluShapes) {
+      const Bytes alpha = Values(TensorType::kInt8, Count(s.alpha), 23);
+      // INT8 throughout.
+      ExpectSameAsOracle("prelu_int8_" + std::to_string(n),
+                         PreluModel(s, {TensorType::kInt8, {}, c.q.in_scale, c.q.in_zp},
+                                    {TensorType::kInt8, {}, c.alpha_scale, c.alpha_zp},
+                                    {TensorType::kInt8, {}, c.q.out_scale, c.q.out_zp}, alpha, true),
+                         {Values(TensorType::kInt8, Count(s.input), 24)}, kSmallArena);
+      // INT16 activations with an INT8 alpha (zero points of the int8 range
+      // are valid int16 zero points).
+      ExpectSameAsOracle("prelu_int16_" + std::to_string(n),
+                         PreluModel(s, {TensorType::kInt16, {}, c.q.in_scale * 0.01f, c.q.in_zp},
+                                    {TensorType::kInt8, {}, c.alpha_scale, c.alpha_zp},
+                                    {TensorType::kInt16, {}, c.q.out_scale * 0.01f, c.q.out_zp}, alpha, true),
+                         {Values(TensorType::kInt16, Count(s.input), 25)}, kSmallArena);
+      ++n;
+    }
+  }
+}
+
+TEST(ActivationNormOracleTest, PreluRefusals) {
+  MICROARENA_REQUIRE_ORACLE();
+  const PreluShapes s = {{2, 3}, {3}, {2, 3}};
+  // INT16 input needs an INT8 alpha (TFLM's Prepare).
+  ExpectBothRefuse("prelu_int16_alpha16",
+                   PreluModel(s, {TensorType::kInt16, {}, 0.01f, 0}, {TensorType::kInt16, {}, 0.01f, 0},
+                              {TensorType::kInt16, {}, 0.01f, 0}, Values(TensorType::kInt16, 3, 1), true),
+                   {Values(TensorType::kInt16, 6, 2)}, "alpha INT16", kSmallArena);
+  // INT32 (TFLM's eval refuses it).
+  ExpectBothRefuse("prelu_int32",
+                   PreluModel(s, {TensorType::kInt32, {}}, {TensorType::kInt32, {}}, {TensorType::kInt32, {}},
+                              Values(TensorType::kInt32, 3, 1), true),
+                   {Values(TensorType::kInt32, 6, 2)}, "INT32", kSmallArena);
+  // Rank 5: TFLM's 4-D broadcast does not cover it.
+  const PreluShapes rank5 = {{1, 2, 1, 2, 3}, {3}, {1, 2, 1, 2, 3}};
+  const Operand f{TensorType::kFloat32, {}};
+  ExpectWeRefuse(PreluModel(rank5, f, f, f, Values(TensorType::kFloat32, 3, 1), true),
+                 {Values(TensorType::kFloat32, 12, 2)}, "at most 4");
+}
+
 }  // namespace
 }  // namespace microarena

@@ -95,6 +95,7 @@ extern const KernelRegistration kSqrtKernel;
 extern const KernelRegistration kSquareKernel;
 // Activations, normalization, pooling, CUMSUM and EMBEDDING_LOOKUP (one file per op).
 extern const KernelRegistration kEluKernel;
+extern const KernelRegistration kPreluKernel;
 // Control flow and resource variables (control_flow.cc, resource_variables.cc).
 extern const KernelRegistration kAssignVariableKernel;
 extern const KernelRegistration kCallOnceKernel;
@@ -159,6 +160,7 @@ extern const KernelRegistration kWhileKernel;
   X(kNotEqualKernel) \
   X(kPackKernel) \
   X(kPadKernel) \
+  X(kPreluKernel) \
   X(kQuantizeKernel) \
   X(kReadVariableKernel) \
   X(kReduceMaxKernel) \
