@@ -194,5 +194,68 @@ TEST(ActivationNormOracleTest, PreluRefusals) {
                  {Values(TensorType::kFloat32, 12, 2)}, "at most 4");
 }
 
+// ---- LOG_SOFTMAX ---------------------------------------------------------
+
+const std::vector<std::vector<int32_t>> kRowShapes = {{10}, {4, 37}, {2, 3, 300}, {3, 1}};
+
+TEST(ActivationNormOracleTest, LogSoftmaxFloat) {
+  MICROARENA_REQUIRE_ORACLE();
+  int n = 0;
+  for (const std::vector<int32_t>& shape : kRowShapes) {
+    const Operand f{TensorType::kFloat32, shape};
+    ExpectSameAsOracle("log_softmax_float_" + std::to_string(n++),
+                       OpModel(BuiltinOp::kLogSoftmax, kNoOptions, {f}, {f}),
+                       {Values(TensorType::kFloat32, Count(shape), 31)}, kSmallArena);
+  }
+}
+
+TEST(ActivationNormOracleTest, LogSoftmaxInt8) {
+  MICROARENA_REQUIRE_ORACLE();
+  // Input scales from just above TFLM's floor (2^-26) to ones that cap the
+  // multiplier; the zero point does not enter (diffs only).
+  const float scales[] = {1.6e-8f, 1e-6f, 1e-3f, 0.01f, 0.0625f, 0.1f, 0.37f, 1.0f, 10.0f, 1e6f};
+  int n = 0;
+  for (float scale : scales) {
+    for (const std::vector<int32_t>& shape : kRowShapes) {
+      for (int64_t zp : {int64_t{0}, int64_t{-128}, int64_t{127}}) {
+        const Operand in{TensorType::kInt8, shape, scale, zp};
+        const Operand out{TensorType::kInt8, shape, 16.0f / 256, 127};
+        // Every value, then a row that sits close to its maximum.
+        Bytes values = Values(TensorType::kInt8, Count(shape), static_cast<uint32_t>(32 + n));
+        if (n % 2 == 1) {
+          for (size_t i = 0; i < values.size(); ++i) values[i] = static_cast<uint8_t>(120 + i % 8);
+        }
+        ExpectSameAsOracle("log_softmax_int8_" + std::to_string(n++),
+                           OpModel(BuiltinOp::kLogSoftmax, kNoOptions, {in}, {out}), {values}, kSmallArena);
+      }
+    }
+  }
+}
+
+TEST(ActivationNormOracleTest, LogSoftmaxRefusals) {
+  MICROARENA_REQUIRE_ORACLE();
+  const Operand in{TensorType::kInt8, {2, 5}, 0.1f, 0};
+  // Output quantization other than 16/256 and 127.
+  ExpectBothRefuse("log_softmax_out_scale",
+                   OpModel(BuiltinOp::kLogSoftmax, kNoOptions, {in}, {{TensorType::kInt8, {2, 5}, 1.0f / 256, -128}}),
+                   {Values(TensorType::kInt8, 10, 1)}, "16/256", kSmallArena);
+  ExpectBothRefuse("log_softmax_out_zp",
+                   OpModel(BuiltinOp::kLogSoftmax, kNoOptions, {in}, {{TensorType::kInt8, {2, 5}, 16.0f / 256, 0}}),
+                   {Values(TensorType::kInt8, 10, 1)}, "16/256", kSmallArena);
+  // An input scale at or below 2^-26 (TFLM's multiplier check aborts).
+  ExpectBothRefuse("log_softmax_tiny_scale",
+                   OpModel(BuiltinOp::kLogSoftmax, kNoOptions, {{TensorType::kInt8, {2, 5}, 1e-9f, 0}},
+                           {{TensorType::kInt8, {2, 5}, 16.0f / 256, 127}}),
+                   {Values(TensorType::kInt8, 10, 1)}, "diff multiplier", kSmallArena);
+  // INT16 (TFLM's eval refuses it) and a shape change.
+  const Operand i16{TensorType::kInt16, {2, 5}, 0.01f, 0};
+  ExpectBothRefuse("log_softmax_int16", OpModel(BuiltinOp::kLogSoftmax, kNoOptions, {i16}, {i16}),
+                   {Values(TensorType::kInt16, 10, 1)}, "INT16", kSmallArena);
+  const Operand f{TensorType::kFloat32, {2, 5}};
+  ExpectBothRefuse("log_softmax_shape",
+                   OpModel(BuiltinOp::kLogSoftmax, kNoOptions, {f}, {{TensorType::kFloat32, {5, 2}}}),
+                   {Values(TensorType::kFloat32, 10, 1)}, "differ in shape", kSmallArena);
+}
+
 }  // namespace
 }  // namespace microarena

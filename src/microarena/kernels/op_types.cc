@@ -71,6 +71,7 @@ constexpr OpTypes kTable[] = {
     {B::kLogicalNot, O::kInput0, kBool, false, "all operands BOOL"},
     {B::kLogicalOr, O::kInput0, kBool, false, "all operands BOOL"},
     {B::kLogistic, O::kInput0, kF32 | kI8, false, "output of the input's type"},
+    {B::kLogSoftmax, O::kInput0, kF32 | kI8, false, "output of the input's type (INT8: scale 16/256, zero point 127)"},
     {B::kMaxPool2d, O::kInput0, kF32 | kI8, false, "output of the input's type"},
     {B::kMaximum, O::kInput0, kF32 | kI8 | kI16 | kI32 | kI64, false, "both inputs and the output of one type"},
     {B::kMean, O::kInput0, kF32 | kI8, false, "output of the input's type; axis INT32"},

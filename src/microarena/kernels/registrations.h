@@ -95,6 +95,7 @@ extern const KernelRegistration kSqrtKernel;
 extern const KernelRegistration kSquareKernel;
 // Activations, normalization, pooling, CUMSUM and EMBEDDING_LOOKUP (one file per op).
 extern const KernelRegistration kEluKernel;
+extern const KernelRegistration kLogSoftmaxKernel;
 extern const KernelRegistration kPreluKernel;
 // Control flow and resource variables (control_flow.cc, resource_variables.cc).
 extern const KernelRegistration kAssignVariableKernel;
@@ -147,6 +148,7 @@ extern const KernelRegistration kWhileKernel;
   X(kLessEqualKernel) \
   X(kLessKernel) \
   X(kLogKernel) \
+  X(kLogSoftmaxKernel) \
   X(kLogicalAndKernel) \
   X(kLogicalNotKernel) \
   X(kLogicalOrKernel) \
