@@ -257,5 +257,64 @@ TEST(ActivationNormOracleTest, LogSoftmaxRefusals) {
                    {Values(TensorType::kFloat32, 10, 1)}, "differ in shape", kSmallArena);
 }
 
+// ---- L2_NORMALIZATION ----------------------------------------------------
+
+tflite::BuiltinOptionsUnion L2NormOptions(tflite::ActivationFunctionType activation) {
+  tflite::L2NormOptionsT options;
+  options.fused_activation_function = activation;
+  return MakeBuiltinOptions(options);
+}
+
+TEST(ActivationNormOracleTest, L2NormalizationFloat) {
+  MICROARENA_REQUIRE_ORACLE();
+  int n = 0;
+  for (const std::vector<int32_t>& shape : kRowShapes) {
+    const Operand f{TensorType::kFloat32, shape};
+    ExpectSameAsOracle(
+        "l2norm_float_" + std::to_string(n++),
+        OpModel(BuiltinOp::kL2Normalization, L2NormOptions(tflite::ActivationFunctionType::NONE), {f}, {f}),
+        {Values(TensorType::kFloat32, Count(shape), 41)}, kSmallArena);
+  }
+  // All-zero and tiny rows (the epsilon), without options.
+  std::vector<float> rows = {0, 0, 0, 0, 1e-8f, -1e-8f, 0, 0, 3, 4, 0, 0, 1e-20f, 0, 0, 0};
+  const Operand f{TensorType::kFloat32, {4, 4}};
+  ExpectSameAsOracle("l2norm_float_eps", OpModel(BuiltinOp::kL2Normalization, kNoOptions, {f}, {f}), {BytesOf(rows)},
+                     kSmallArena);
+}
+
+TEST(ActivationNormOracleTest, L2NormalizationInt8) {
+  MICROARENA_REQUIRE_ORACLE();
+  // Rows of one value, of zeros (sum 0 and 1), and long rows (large sums).
+  const std::vector<std::vector<int32_t>> shapes = {{10}, {4, 37}, {2, 3, 300}, {3, 1}, {1, 2, 2, 5000}, {2, 2}};
+  int n = 0;
+  for (const std::vector<int32_t>& shape : shapes) {
+    for (int64_t zp : {int64_t{0}, int64_t{-128}, int64_t{127}, int64_t{-3}}) {
+      // The output's parameters do not matter to TFLM; they vary here.
+      const Operand in{TensorType::kInt8, shape, 0.05f, zp};
+      const Operand out{TensorType::kInt8, shape, n % 2 == 0 ? 1.0f / 128 : 0.3f, n % 3 == 0 ? 0 : 5};
+      Bytes values = Values(TensorType::kInt8, Count(shape), static_cast<uint32_t>(42 + n));
+      if (shape == std::vector<int32_t>{2, 2})
+        values = {static_cast<uint8_t>(zp), static_cast<uint8_t>(zp), static_cast<uint8_t>(zp + 1),
+                  static_cast<uint8_t>(zp)};
+      ExpectSameAsOracle("l2norm_int8_" + std::to_string(n++),
+                         OpModel(BuiltinOp::kL2Normalization, kNoOptions, {in}, {out}), {values}, kSmallArena);
+    }
+  }
+}
+
+TEST(ActivationNormOracleTest, L2NormalizationRefusals) {
+  MICROARENA_REQUIRE_ORACLE();
+  const Operand f5{TensorType::kFloat32, {1, 1, 2, 2, 3}};
+  ExpectBothRefuse("l2norm_rank5", OpModel(BuiltinOp::kL2Normalization, kNoOptions, {f5}, {f5}),
+                   {Values(TensorType::kFloat32, 12, 1)}, "rank 5", kSmallArena);
+  const Operand f{TensorType::kFloat32, {2, 6}};
+  ExpectBothRefuse("l2norm_relu",
+                   OpModel(BuiltinOp::kL2Normalization, L2NormOptions(tflite::ActivationFunctionType::RELU), {f}, {f}),
+                   {Values(TensorType::kFloat32, 12, 1)}, "RELU", kSmallArena);
+  const Operand i16{TensorType::kInt16, {2, 6}, 0.01f, 0};
+  ExpectBothRefuse("l2norm_int16", OpModel(BuiltinOp::kL2Normalization, kNoOptions, {i16}, {i16}),
+                   {Values(TensorType::kInt16, 12, 1)}, "INT16", kSmallArena);
+}
+
 }  // namespace
 }  // namespace microarena

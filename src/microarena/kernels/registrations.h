@@ -95,6 +95,7 @@ extern const KernelRegistration kSqrtKernel;
 extern const KernelRegistration kSquareKernel;
 // Activations, normalization, pooling, CUMSUM and EMBEDDING_LOOKUP (one file per op).
 extern const KernelRegistration kEluKernel;
+extern const KernelRegistration kL2NormalizationKernel;
 extern const KernelRegistration kLogSoftmaxKernel;
 extern const KernelRegistration kPreluKernel;
 // Control flow and resource variables (control_flow.cc, resource_variables.cc).
@@ -144,6 +145,7 @@ extern const KernelRegistration kWhileKernel;
   X(kGreaterKernel) \
   X(kHardSwishKernel) \
   X(kIfKernel) \
+  X(kL2NormalizationKernel) \
   X(kLeakyReluKernel) \
   X(kLessEqualKernel) \
   X(kLessKernel) \

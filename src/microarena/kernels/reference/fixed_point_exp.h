@@ -246,4 +246,42 @@ inline int32_t LogForXGreaterThanOrEqualToOne(int32_t x) {
                   SaturatingRoundingDoublingHighMul(num_scaled, recip_denom)));
 }
 
+// 1 / sqrt(x) for x >= 0 as a Q0 mantissa and a left shift (<= 0), TFLite's
+// GetInvSqrtQuantizedMultiplierExp with reverse shift -1: x is scaled by
+// powers of 4 into [2^27, 2^29), then five Newton-Raphson steps from 1 in
+// Q3, times sqrt(2) / 2. x <= 1 (0 included) gives INT32_MAX and shift 0.
+inline void InvSqrtQuantizedMultiplier(int32_t x, int32_t* multiplier, int32_t* left_shift) {
+  if (x <= 1) {
+    *multiplier = std::numeric_limits<int32_t>::max();
+    *left_shift = 0;
+    return;
+  }
+  int32_t right_shift = 11;
+  while (x >= (int32_t{1} << 29)) {
+    x /= 4;
+    ++right_shift;
+  }
+  const int left_shift_bit_pairs = (CountLeadingZeros32(static_cast<uint32_t>(x)) - 1) / 2 - 1;
+  right_shift -= left_shift_bit_pairs;
+  x = static_cast<int32_t>(static_cast<uint32_t>(x) << (2 * left_shift_bit_pairs));
+  constexpr int32_t kQ3One = int32_t{1} << 28;
+  constexpr int32_t kQ3ThreeHalves = (int32_t{1} << 28) + (int32_t{1} << 27);
+  constexpr int32_t kHalfSqrt2 = 1518500250;  // sqrt(2) / 2 in Q0
+  const int32_t half_x = SaturatingRoundingMultiplyByPOT<-1>(x >> 1);  // Q3
+  int32_t y = kQ3One;
+  for (int i = 0; i < 5; ++i) {
+    const int32_t y3 = Rescale<3, 9>(SaturatingRoundingDoublingHighMul(SaturatingRoundingDoublingHighMul(y, y), y));
+    y = Rescale<3, 6>(WrappingSub(SaturatingRoundingDoublingHighMul(kQ3ThreeHalves, y),
+                                  SaturatingRoundingDoublingHighMul(half_x, y3)));
+  }
+  int32_t result = SaturatingRoundingDoublingHighMul(y, kHalfSqrt2);
+  if (right_shift < 0) {
+    // TFLite shifts the mantissa left here (wrapping past 31 bits).
+    result = WrappingShiftLeft(result, static_cast<int>(-right_shift));
+    right_shift = 0;
+  }
+  *multiplier = result;
+  *left_shift = -right_shift;
+}
+
 }  // namespace microarena::fixed_point
