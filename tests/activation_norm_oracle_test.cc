@@ -316,5 +316,67 @@ TEST(ActivationNormOracleTest, L2NormalizationRefusals) {
                    {Values(TensorType::kInt16, 12, 1)}, "INT16", kSmallArena);
 }
 
+// ---- L2_POOL_2D ----------------------------------------------------------
+
+struct PoolCase {
+  std::vector<int32_t> input;  // NHWC
+  int32_t filter_h, filter_w, stride_h, stride_w;
+  tflite::Padding padding;
+  tflite::ActivationFunctionType activation;
+};
+
+// TFLite's output extent for one axis.
+int32_t PoolOut(int32_t in, int32_t filter, int32_t stride, tflite::Padding padding) {
+  return padding == tflite::Padding::SAME ? (in + stride - 1) / stride : (in - filter + stride) / stride;
+}
+
+Bytes L2PoolModel(const PoolCase& c, TensorType type) {
+  tflite::Pool2DOptionsT options;
+  options.padding = c.padding;
+  options.filter_height = c.filter_h;
+  options.filter_width = c.filter_w;
+  options.stride_h = c.stride_h;
+  options.stride_w = c.stride_w;
+  options.fused_activation_function = c.activation;
+  const std::vector<int32_t> out = {c.input[0], PoolOut(c.input[1], c.filter_h, c.stride_h, c.padding),
+                                    PoolOut(c.input[2], c.filter_w, c.stride_w, c.padding), c.input[3]};
+  const float scale = type == TensorType::kFloat32 ? 0.0f : 0.1f;
+  return OpModel(BuiltinOp::kL2Pool2d, MakeBuiltinOptions(options), {{type, c.input, scale, 0}},
+                 {{type, out, scale, 0}});
+}
+
+TEST(ActivationNormOracleTest, L2Pool2dFloat) {
+  MICROARENA_REQUIRE_ORACLE();
+  using A = tflite::ActivationFunctionType;
+  using P = tflite::Padding;
+  const PoolCase cases[] = {
+      {{1, 4, 4, 1}, 2, 2, 2, 2, P::VALID, A::NONE}, {{1, 5, 7, 3}, 3, 3, 1, 1, P::SAME, A::NONE},
+      {{2, 6, 5, 2}, 2, 3, 2, 1, P::SAME, A::RELU6}, {{1, 7, 7, 4}, 3, 2, 2, 3, P::VALID, A::RELU_N1_TO_1},
+      {{1, 3, 3, 2}, 5, 5, 1, 1, P::SAME, A::RELU},  {{3, 8, 1, 5}, 4, 1, 3, 1, P::SAME, A::NONE},
+      {{1, 1, 1, 6}, 1, 1, 1, 1, P::VALID, A::NONE},
+  };
+  int n = 0;
+  for (const PoolCase& c : cases) {
+    ExpectSameAsOracle("l2pool_float_" + std::to_string(n++), L2PoolModel(c, TensorType::kFloat32),
+                       {Values(TensorType::kFloat32, Count(c.input), static_cast<uint32_t>(50 + n))}, kSmallArena);
+  }
+}
+
+TEST(ActivationNormOracleTest, L2Pool2dRefusals) {
+  MICROARENA_REQUIRE_ORACLE();
+  const PoolCase c = {{1, 4, 4, 1}, 2, 2, 2, 2, tflite::Padding::VALID, tflite::ActivationFunctionType::NONE};
+  // TFLM has no quantized L2 pool.
+  ExpectBothRefuse("l2pool_int8", L2PoolModel(c, TensorType::kInt8), {Values(TensorType::kInt8, 16, 1)},
+                   "supports FLOAT32", kSmallArena);
+  const PoolCase rank3 = {{4, 4, 1}, 2, 2, 2, 2, tflite::Padding::VALID, tflite::ActivationFunctionType::NONE};
+  tflite::Pool2DOptionsT options;
+  options.padding = tflite::Padding::VALID;
+  options.filter_height = options.filter_width = options.stride_h = options.stride_w = 2;
+  ExpectBothRefuse("l2pool_rank3",
+                   OpModel(BuiltinOp::kL2Pool2d, MakeBuiltinOptions(options), {{TensorType::kFloat32, rank3.input}},
+                           {{TensorType::kFloat32, {2, 2, 1}}}),
+                   {Values(TensorType::kFloat32, 16, 1)}, "rank", kSmallArena);
+}
+
 }  // namespace
 }  // namespace microarena

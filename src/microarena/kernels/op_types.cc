@@ -64,6 +64,7 @@ constexpr OpTypes kTable[] = {
     {B::kHardSwish, O::kInput0, kF32 | kI8, false, "output of the input's type"},
     {B::kIf, O::kInput0, kBool, false, "condition one BOOL; other operands match the branches' types"},
     {B::kL2Normalization, O::kInput0, kF32 | kI8, false, "output of the input's type; rank 1 to 4; no activation"},
+    {B::kL2Pool2d, O::kInput0, kF32, false, "output of the input's type"},
     {B::kLeakyRelu, O::kInput0, kF32 | kI8 | kI16, false, "output of the input's type"},
     {B::kLess, O::kInput0, kF32 | kI32 | kI64 | kI16 | kI8 | kU8, false, "both inputs of one type; output BOOL"},
     {B::kLessEqual, O::kInput0, kF32 | kI32 | kI64 | kI16 | kI8 | kU8, false, "both inputs of one type; output BOOL"},

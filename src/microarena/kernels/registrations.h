@@ -96,6 +96,7 @@ extern const KernelRegistration kSquareKernel;
 // Activations, normalization, pooling, CUMSUM and EMBEDDING_LOOKUP (one file per op).
 extern const KernelRegistration kEluKernel;
 extern const KernelRegistration kL2NormalizationKernel;
+extern const KernelRegistration kL2Pool2dKernel;
 extern const KernelRegistration kLogSoftmaxKernel;
 extern const KernelRegistration kPreluKernel;
 // Control flow and resource variables (control_flow.cc, resource_variables.cc).
@@ -146,6 +147,7 @@ extern const KernelRegistration kWhileKernel;
   X(kHardSwishKernel) \
   X(kIfKernel) \
   X(kL2NormalizationKernel) \
+  X(kL2Pool2dKernel) \
   X(kLeakyReluKernel) \
   X(kLessEqualKernel) \
   X(kLessKernel) \
