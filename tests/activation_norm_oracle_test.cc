@@ -378,5 +378,119 @@ TEST(ActivationNormOracleTest, L2Pool2dRefusals) {
                    {Values(TensorType::kFloat32, 16, 1)}, "rank", kSmallArena);
 }
 
+// ---- CUMSUM --------------------------------------------------------------
+
+tflite::BuiltinOptionsUnion CumsumOptions(bool exclusive, bool reverse) {
+  tflite::CumsumOptionsT options;
+  options.exclusive = exclusive;
+  options.reverse = reverse;
+  return MakeBuiltinOptions(options);
+}
+
+// Inputs without NaN: which of two NaNs an add keeps is the compiler's
+// choice (see reduce_oracle_test.cc); infinities stay.
+Bytes FloatsWithoutNans(size_t n, uint32_t seed) {
+  std::vector<float> v(n);
+  const Bytes raw = Values(TensorType::kFloat32, n, seed);
+  std::memcpy(v.data(), raw.data(), raw.size());
+  for (float& f : v) {
+    if (f != f) f = 1.25f;
+  }
+  return BytesOf(v);
+}
+
+struct CumsumCase {
+  std::vector<int32_t> shape;
+  int32_t axis;
+};
+
+const CumsumCase kCumsumCases[] = {
+    {{10}, 0}, {{4, 6}, 1}, {{4, 6}, 0}, {{4, 6}, -1}, {{2, 3, 4}, 1}, {{2, 3, 4}, -3}, {{2, 3, 4, 5}, 2}, {{1, 40}, 1},
+};
+
+TEST(ActivationNormOracleTest, CumsumFloatFlagsAndAxes) {
+  MICROARENA_REQUIRE_ORACLE();
+  int n = 0;
+  for (const CumsumCase& c : kCumsumCases) {
+    for (int flags = 0; flags < 4; ++flags) {
+      for (bool constant_axis : {true, false}) {
+        const Operand f{TensorType::kFloat32, c.shape};
+        Operand axis{TensorType::kInt32, {1}};
+        std::vector<Bytes> inputs = {FloatsWithoutNans(Count(c.shape), static_cast<uint32_t>(60 + n))};
+        if (constant_axis) {
+          axis.constant = BytesOf(std::vector<int32_t>{c.axis});
+        } else {
+          inputs.push_back(BytesOf(std::vector<int32_t>{c.axis}));
+        }
+        ExpectSameAsOracle(
+            "cumsum_float_" + std::to_string(n++),
+            OpModel(BuiltinOp::kCumsum, CumsumOptions((flags & 1) != 0, (flags & 2) != 0), {f, axis}, {f}), inputs,
+            kSmallArena);
+      }
+    }
+  }
+  // No options: inclusive and forward.
+  const Operand f{TensorType::kFloat32, {3, 5}};
+  const Operand axis{TensorType::kInt32, {1}, 0, 0, BytesOf(std::vector<int32_t>{1})};
+  ExpectSameAsOracle("cumsum_float_no_options", OpModel(BuiltinOp::kCumsum, kNoOptions, {f, axis}, {f}),
+                     {FloatsWithoutNans(15, 3)}, kSmallArena);
+}
+
+TEST(ActivationNormOracleTest, CumsumInt8Requantizes) {
+  MICROARENA_REQUIRE_ORACLE();
+  // The output multiplier 2 s_in / (2^20 s_out) must stay below 1.
+  const Quant quants[] = {
+      {0.1f, 0, 0.1f, 0},  {0.05f, -128, 0.5f, 127}, {0.02f, 127, 0.3f, -128}, {0.37f, 12, 4.0f, -3},
+      {1e-6f, 5, 1e3f, 0}, {1.0f, -7, 1e-5f, 3},     {1e-3f, 50, 0.01f, -100}, {3.0f, -128, 6.0f, 127},
+  };
+  int n = 0;
+  for (const Quant& q : quants) {
+    for (const CumsumCase& c : kCumsumCases) {
+      const Operand in{TensorType::kInt8, c.shape, q.in_scale, q.in_zp};
+      const Operand out{TensorType::kInt8, c.shape, q.out_scale, q.out_zp};
+      const Operand axis{TensorType::kInt32, {1}, 0, 0, BytesOf(std::vector<int32_t>{c.axis})};
+      const int flags = n % 4;
+      ExpectSameAsOracle(
+          "cumsum_int8_" + std::to_string(n),
+          OpModel(BuiltinOp::kCumsum, CumsumOptions((flags & 1) != 0, (flags & 2) != 0), {in, axis}, {out}),
+          {Values(TensorType::kInt8, Count(c.shape), static_cast<uint32_t>(70 + n))}, kSmallArena);
+      ++n;
+    }
+  }
+}
+
+TEST(ActivationNormOracleTest, CumsumRefusals) {
+  MICROARENA_REQUIRE_ORACLE();
+  const Operand axis{TensorType::kInt32, {1}, 0, 0, BytesOf(std::vector<int32_t>{1})};
+  // TFLM's kernel takes FLOAT32 and INT8 only.
+  for (TensorType type : {TensorType::kInt32, TensorType::kInt64, TensorType::kInt16}) {
+    const Operand t{type, {2, 3}, type == TensorType::kInt16 ? 0.1f : 0.0f, 0};
+    ExpectBothRefuse(std::string("cumsum_") + TensorTypeName(type),
+                     OpModel(BuiltinOp::kCumsum, CumsumOptions(false, false), {t, axis}, {t}), {Values(type, 6, 1)},
+                     TensorTypeName(type), kSmallArena);
+  }
+  const Operand f{TensorType::kFloat32, {2, 3}};
+  // Axis out of range, constant or not.
+  for (int32_t bad : {2, -3}) {
+    ExpectBothRefuse("cumsum_axis_" + std::to_string(bad),
+                     OpModel(BuiltinOp::kCumsum, kNoOptions,
+                             {f, {TensorType::kInt32, {1}, 0, 0, BytesOf(std::vector<int32_t>{bad})}}, {f}),
+                     {FloatsWithoutNans(6, 1)}, "out of range", kSmallArena);
+    ExpectBothRefuse("cumsum_axis_input_" + std::to_string(bad),
+                     OpModel(BuiltinOp::kCumsum, kNoOptions, {f, {TensorType::kInt32, {1}}}, {f}),
+                     {FloatsWithoutNans(6, 1), BytesOf(std::vector<int32_t>{bad})}, "out of range", kSmallArena);
+  }
+  // An INT64 axis.
+  ExpectBothRefuse("cumsum_axis_int64",
+                   OpModel(BuiltinOp::kCumsum, kNoOptions,
+                           {f, {TensorType::kInt64, {1}, 0, 0, BytesOf(std::vector<int64_t>{1})}}, {f}),
+                   {FloatsWithoutNans(6, 1)}, "expected one INT32", kSmallArena);
+  // An int8 output scale so fine that 2 s_in / (2^20 s_out) >= 1.
+  ExpectBothRefuse("cumsum_int8_multiplier",
+                   OpModel(BuiltinOp::kCumsum, kNoOptions, {{TensorType::kInt8, {2, 3}, 1.0f, 0}, axis},
+                           {{TensorType::kInt8, {2, 3}, 1e-7f, 0}}),
+                   {Values(TensorType::kInt8, 6, 1)}, "below 1", kSmallArena);
+}
+
 }  // namespace
 }  // namespace microarena

@@ -94,6 +94,7 @@ extern const KernelRegistration kSinKernel;
 extern const KernelRegistration kSqrtKernel;
 extern const KernelRegistration kSquareKernel;
 // Activations, normalization, pooling, CUMSUM and EMBEDDING_LOOKUP (one file per op).
+extern const KernelRegistration kCumsumKernel;
 extern const KernelRegistration kEluKernel;
 extern const KernelRegistration kL2NormalizationKernel;
 extern const KernelRegistration kL2Pool2dKernel;
@@ -128,6 +129,7 @@ extern const KernelRegistration kWhileKernel;
   X(kConcatenationKernel) \
   X(kConv2dKernel) \
   X(kCosKernel) \
+  X(kCumsumKernel) \
   X(kDepthwiseConv2dKernel) \
   X(kDequantizeKernel) \
   X(kDivKernel) \
