@@ -492,5 +492,97 @@ TEST(ActivationNormOracleTest, CumsumRefusals) {
                    {Values(TensorType::kInt8, 6, 1)}, "below 1", kSmallArena);
 }
 
+// ---- EMBEDDING_LOOKUP ----------------------------------------------------
+
+Bytes Rows(std::vector<int32_t> rows) { return BytesOf(rows); }
+
+TEST(ActivationNormOracleTest, EmbeddingLookupCopiesRows) {
+  MICROARENA_REQUIRE_ORACLE();
+  struct Case {
+    std::vector<int32_t> table;
+    std::vector<int32_t> rows;
+  };
+  // Repeated, reversed and single lookups; 2-D and higher tables.
+  const Case cases[] = {
+      {{5, 3}, {0, 4, 2, 2}},
+      {{7, 2, 3}, {6, 0, 3}},
+      {{4, 1, 2, 5}, {1}},
+      {{3, 8}, {2, 1, 0, 1, 2, 0}},
+  };
+  int n = 0;
+  for (const Case& c : cases) {
+    std::vector<int32_t> out_shape = c.table;
+    out_shape[0] = static_cast<int32_t>(c.rows.size());
+    const Operand lookup{TensorType::kInt32, {static_cast<int32_t>(c.rows.size())}};
+    for (TensorType type : {TensorType::kFloat32, TensorType::kInt8}) {
+      const float scale = type == TensorType::kInt8 ? 0.1f : 0.0f;
+      Operand table{type, c.table, scale, type == TensorType::kInt8 ? 3 : 0};
+      const Operand out{type, out_shape, scale, type == TensorType::kInt8 ? -5 : 0};
+      const Bytes values = Values(type, Count(c.table), static_cast<uint32_t>(80 + n));
+      // Table constant (the usual model) or a graph input; lookup an input.
+      ExpectSameAsOracle("embedding_" + std::to_string(n) + "_input",
+                         OpModel(BuiltinOp::kEmbeddingLookup, kNoOptions, {lookup, table}, {out}),
+                         {Rows(c.rows), values}, kSmallArena);
+      table.constant = values;
+      ExpectSameAsOracle("embedding_" + std::to_string(n) + "_const",
+                         OpModel(BuiltinOp::kEmbeddingLookup, kNoOptions, {lookup, table}, {out}), {Rows(c.rows)},
+                         kSmallArena);
+      ++n;
+    }
+  }
+}
+
+TEST(ActivationNormOracleTest, EmbeddingLookupHybridDequantizes) {
+  MICROARENA_REQUIRE_ORACLE();
+  int n = 0;
+  for (float scale : {0.1f, 1e-6f, 0.37f, 3e4f, 1e-38f, 1.0f}) {
+    const Operand lookup{TensorType::kInt32, {5}};
+    const Operand table{TensorType::kInt8, {4, 64}, scale, 0, EveryInt8(256)};
+    const Operand out{TensorType::kFloat32, {5, 64}};
+    ExpectSameAsOracle("embedding_hybrid_" + std::to_string(n++),
+                       OpModel(BuiltinOp::kEmbeddingLookup, kNoOptions, {lookup, table}, {out}),
+                       {Rows({3, 0, 1, 2, 3})}, kSmallArena);
+  }
+}
+
+TEST(ActivationNormOracleTest, EmbeddingLookupRefusals) {
+  MICROARENA_REQUIRE_ORACLE();
+  const Operand lookup{TensorType::kInt32, {2}};
+  const Operand table{TensorType::kFloat32, {3, 4}};
+  const Operand out{TensorType::kFloat32, {2, 4}};
+  // Indices outside the table, from a graph input (TFLM fails at eval).
+  for (int32_t bad : {3, -1}) {
+    ExpectBothRefuse("embedding_index_" + std::to_string(bad),
+                     OpModel(BuiltinOp::kEmbeddingLookup, kNoOptions, {lookup, table}, {out}),
+                     {Rows({0, bad}), Values(TensorType::kFloat32, 12, 1)}, "outside", kSmallArena);
+  }
+  // The hybrid form needs a zero point of 0.
+  ExpectBothRefuse("embedding_hybrid_zp",
+                   OpModel(BuiltinOp::kEmbeddingLookup, kNoOptions,
+                           {lookup, {TensorType::kInt8, {3, 4}, 0.1f, 2, Values(TensorType::kInt8, 12, 1)}}, {out}),
+                   {Rows({0, 1})}, "zero point", kSmallArena);
+  // FLOAT32 table to INT8 output, INT16 table, INT64 lookup, rank-2 lookup.
+  ExpectBothRefuse(
+      "embedding_float_to_int8",
+      OpModel(BuiltinOp::kEmbeddingLookup, kNoOptions, {lookup, table}, {{TensorType::kInt8, {2, 4}, 0.1f, 0}}),
+      {Rows({0, 1}), Values(TensorType::kFloat32, 12, 1)}, "not supported", kSmallArena);
+  ExpectBothRefuse("embedding_int16",
+                   OpModel(BuiltinOp::kEmbeddingLookup, kNoOptions, {lookup, {TensorType::kInt16, {3, 4}, 0.1f, 0}},
+                           {{TensorType::kInt16, {2, 4}, 0.1f, 0}}),
+                   {Rows({0, 1}), Values(TensorType::kInt16, 12, 1)}, "not supported", kSmallArena);
+  ExpectBothRefuse("embedding_lookup_int64",
+                   OpModel(BuiltinOp::kEmbeddingLookup, kNoOptions, {{TensorType::kInt64, {2}}, table}, {out}),
+                   {BytesOf(std::vector<int64_t>{0, 1}), Values(TensorType::kFloat32, 12, 1)}, "expected INT32",
+                   kSmallArena);
+  ExpectBothRefuse("embedding_lookup_rank2",
+                   OpModel(BuiltinOp::kEmbeddingLookup, kNoOptions, {{TensorType::kInt32, {2, 1}}, table}, {out}),
+                   {Rows({0, 1}), Values(TensorType::kFloat32, 12, 1)}, "expected INT32", kSmallArena);
+  // A 1-D table.
+  ExpectBothRefuse("embedding_table_rank1",
+                   OpModel(BuiltinOp::kEmbeddingLookup, kNoOptions, {lookup, {TensorType::kFloat32, {3}}},
+                           {{TensorType::kFloat32, {2}}}),
+                   {Rows({0, 1}), Values(TensorType::kFloat32, 3, 1)}, "rank", kSmallArena);
+}
+
 }  // namespace
 }  // namespace microarena

@@ -47,6 +47,7 @@ constexpr OpTypes kTable[] = {
     {B::kDequantize, O::kInput0, kI8 | kI16, false, "output FLOAT32"},
     {B::kDiv, O::kInput0, kF32 | kI32 | kI8, false, "both inputs and the output of one type"},
     {B::kElu, O::kInput0, kF32 | kI8, false, "output of the input's type"},
+    {B::kEmbeddingLookup, O::kInput1, kF32 | kI8, false, "lookup INT32; output of the table's type, or FLOAT32 for INT8"},
     {B::kEqual, O::kInput0, kF32 | kI32 | kI64 | kI16 | kI8 | kU8 | kBool, false,
      "both inputs of one type; output BOOL"},
     {B::kExp, O::kInput0, kF32, false, "output of the input's type"},

@@ -96,6 +96,7 @@ extern const KernelRegistration kSquareKernel;
 // Activations, normalization, pooling, CUMSUM and EMBEDDING_LOOKUP (one file per op).
 extern const KernelRegistration kCumsumKernel;
 extern const KernelRegistration kEluKernel;
+extern const KernelRegistration kEmbeddingLookupKernel;
 extern const KernelRegistration kL2NormalizationKernel;
 extern const KernelRegistration kL2Pool2dKernel;
 extern const KernelRegistration kLogSoftmaxKernel;
@@ -134,6 +135,7 @@ extern const KernelRegistration kWhileKernel;
   X(kDequantizeKernel) \
   X(kDivKernel) \
   X(kEluKernel) \
+  X(kEmbeddingLookupKernel) \
   X(kEqualKernel) \
   X(kExpKernel) \
   X(kExpandDimsKernel) \
