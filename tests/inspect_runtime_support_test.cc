@@ -22,7 +22,7 @@ using testing::RunCli;
 //   op 3 RELU            UINT8 -> UINT8       refused: RELU takes FLOAT32 or INT8
 //   op 4 FULLY_CONNECTED INT16 x INT16        refused: an INT16 input takes INT8 weights
 // Subgraph 1:
-//   op 0 ELU             FLOAT32              lacks
+//   op 0 LOCAL_RESPONSE_NORMALIZATION FLOAT32  lacks
 std::string WriteModel(const std::string& name) {
   ModelBuilder builder;
   const QuantizationSpec q = QuantizationSpec::PerTensor(0.5f, 0);
@@ -58,7 +58,7 @@ std::string WriteModel(const std::string& name) {
   const size_t second = builder.AddSubgraph("other");
   const int32_t x = builder.AddTensor({"x", TensorType::kFloat32, {1, 4}}, second);
   const int32_t y = builder.AddTensor({"y", TensorType::kFloat32, {1, 4}}, second);
-  add(BuiltinOp::kElu, {x}, y, second);
+  add(BuiltinOp::kLocalResponseNormalization, {x}, y, second);
   builder.SetInputs({x}, second);
   builder.SetOutputs({y}, second);
 
@@ -75,7 +75,7 @@ TEST(InspectRuntimeSupportTest, JsonListsLackingAndRefusedOps) {
   EXPECT_FALSE(support["ok"].get<bool>());
   EXPECT_EQ(support["missing_ops"], json::parse(R"([{"subgraph": 0, "op_index": 1, "op": "my_npu", "custom": true},
                             {"subgraph": 0, "op_index": 2, "op": "MIRROR_PAD", "custom": false},
-                            {"subgraph": 1, "op_index": 0, "op": "ELU", "custom": false}])"));
+                            {"subgraph": 1, "op_index": 0, "op": "LOCAL_RESPONSE_NORMALIZATION", "custom": false}])"));
   ASSERT_EQ(support["refused_types"].size(), 2u) << support.dump(2);
   EXPECT_EQ(support["refused_types"][0],
             json::parse(R"({"subgraph": 0, "op_index": 3, "op": "RELU", "operand": "input 0", "tensor_index": 5,
@@ -94,7 +94,7 @@ TEST(InspectRuntimeSupportTest, TextNamesEachOpWithItsIndexAndSubgraph) {
   EXPECT_NE(text.find("Ops the runtime lacks"), std::string::npos) << text;
   EXPECT_NE(text.find("CUSTOM 'my_npu'"), std::string::npos) << text;
   EXPECT_NE(text.find("MIRROR_PAD"), std::string::npos) << text;
-  EXPECT_NE(text.find("ELU"), std::string::npos) << text;
+  EXPECT_NE(text.find("LOCAL_RESPONSE_NORMALIZATION"), std::string::npos) << text;
   EXPECT_NE(text.find("Op/type combinations the runtime refuses"), std::string::npos) << text;
   EXPECT_NE(text.find("UINT8"), std::string::npos) << text;
 }

@@ -41,10 +41,13 @@ constexpr OpTypes kTable[] = {
     // conv.cc: INT16 input with an INT8 filter and an INT32 or INT64 bias.
     {B::kConv2d, O::kInput0, kF32 | kI8 | kI16, true, "output of the input's type; INT16: INT32 or INT64 bias"},
     {B::kCos, O::kInput0, kF32, false, "output of the input's type"},
+    {B::kCumsum, O::kInput0, kF32 | kI8, false, "output of the input's type; axis one INT32 value"},
     // depthwise_conv.cc: the 16x8 form takes an INT64 bias.
     {B::kDepthwiseConv2d, O::kInput0, kF32 | kI8 | kI16, true, "output of the input's type; INT16: INT64 bias"},
     {B::kDequantize, O::kInput0, kI8 | kI16, false, "output FLOAT32"},
     {B::kDiv, O::kInput0, kF32 | kI32 | kI8, false, "both inputs and the output of one type"},
+    {B::kElu, O::kInput0, kF32 | kI8, false, "output of the input's type"},
+    {B::kEmbeddingLookup, O::kInput1, kF32 | kI8, false, "lookup INT32; output of the table's type, or FLOAT32 for INT8"},
     {B::kEqual, O::kInput0, kF32 | kI32 | kI64 | kI16 | kI8 | kU8 | kBool, false,
      "both inputs of one type; output BOOL"},
     {B::kExp, O::kInput0, kF32, false, "output of the input's type"},
@@ -62,6 +65,8 @@ constexpr OpTypes kTable[] = {
      "both inputs of one type; output BOOL"},
     {B::kHardSwish, O::kInput0, kF32 | kI8, false, "output of the input's type"},
     {B::kIf, O::kInput0, kBool, false, "condition one BOOL; other operands match the branches' types"},
+    {B::kL2Normalization, O::kInput0, kF32 | kI8, false, "output of the input's type; rank 1 to 4; no activation"},
+    {B::kL2Pool2d, O::kInput0, kF32, false, "output of the input's type"},
     {B::kLeakyRelu, O::kInput0, kF32 | kI8 | kI16, false, "output of the input's type"},
     {B::kLess, O::kInput0, kF32 | kI32 | kI64 | kI16 | kI8 | kU8, false, "both inputs of one type; output BOOL"},
     {B::kLessEqual, O::kInput0, kF32 | kI32 | kI64 | kI16 | kI8 | kU8, false, "both inputs of one type; output BOOL"},
@@ -71,6 +76,7 @@ constexpr OpTypes kTable[] = {
     {B::kLogicalOr, O::kInput0, kBool, false, "all operands BOOL"},
     {B::kLogistic, O::kInput0, kF32 | kI8 | kI16, false,
      "output of the input's type; INT16: scale 2^-15, zero points 0"},
+    {B::kLogSoftmax, O::kInput0, kF32 | kI8, false, "output of the input's type (INT8: scale 16/256, zero point 127)"},
     {B::kMaxPool2d, O::kInput0, kF32 | kI8 | kI16, false, "output of the input's type and quantization"},
     {B::kMaximum, O::kInput0, kF32 | kI8 | kI16 | kI32 | kI64, false, "both inputs and the output of one type"},
     {B::kMean, O::kInput0, kF32 | kI8 | kI16, false, "output of the input's type; axis INT32"},
@@ -81,6 +87,7 @@ constexpr OpTypes kTable[] = {
      "both inputs of one type; output BOOL"},
     {B::kPack, O::kInput0, kF32 | kI8 | kI16 | kI32 | kI64, false, "all operands of one type"},
     {B::kPad, O::kInput0, kF32 | kI8 | kI16 | kI32, false, "output of the input's type; paddings INT32 or INT64"},
+    {B::kPrelu, O::kInput0, kF32 | kI8 | kI16, false, "alpha and output of the input's type (INT16: INT8 alpha)"},
     // quantize.cc: Supported(in, out).
     {B::kQuantize, O::kInput0, kF32 | kI8 | kI16 | kI32 | kU8, false,
      "FLOAT32 -> INT8/INT16; INT8 -> INT8/UINT8/INT16/INT32; INT16 -> INT8/INT16/INT32; INT32 -> INT8/INT16; "

@@ -93,6 +93,14 @@ extern const KernelRegistration kRsqrtKernel;
 extern const KernelRegistration kSinKernel;
 extern const KernelRegistration kSqrtKernel;
 extern const KernelRegistration kSquareKernel;
+// Activations, normalization, pooling, CUMSUM and EMBEDDING_LOOKUP (one file per op).
+extern const KernelRegistration kCumsumKernel;
+extern const KernelRegistration kEluKernel;
+extern const KernelRegistration kEmbeddingLookupKernel;
+extern const KernelRegistration kL2NormalizationKernel;
+extern const KernelRegistration kL2Pool2dKernel;
+extern const KernelRegistration kLogSoftmaxKernel;
+extern const KernelRegistration kPreluKernel;
 // Control flow and resource variables (control_flow.cc, resource_variables.cc).
 extern const KernelRegistration kAssignVariableKernel;
 extern const KernelRegistration kCallOnceKernel;
@@ -122,9 +130,12 @@ extern const KernelRegistration kWhileKernel;
   X(kConcatenationKernel) \
   X(kConv2dKernel) \
   X(kCosKernel) \
+  X(kCumsumKernel) \
   X(kDepthwiseConv2dKernel) \
   X(kDequantizeKernel) \
   X(kDivKernel) \
+  X(kEluKernel) \
+  X(kEmbeddingLookupKernel) \
   X(kEqualKernel) \
   X(kExpKernel) \
   X(kExpandDimsKernel) \
@@ -139,10 +150,13 @@ extern const KernelRegistration kWhileKernel;
   X(kGreaterKernel) \
   X(kHardSwishKernel) \
   X(kIfKernel) \
+  X(kL2NormalizationKernel) \
+  X(kL2Pool2dKernel) \
   X(kLeakyReluKernel) \
   X(kLessEqualKernel) \
   X(kLessKernel) \
   X(kLogKernel) \
+  X(kLogSoftmaxKernel) \
   X(kLogicalAndKernel) \
   X(kLogicalNotKernel) \
   X(kLogicalOrKernel) \
@@ -156,6 +170,7 @@ extern const KernelRegistration kWhileKernel;
   X(kNotEqualKernel) \
   X(kPackKernel) \
   X(kPadKernel) \
+  X(kPreluKernel) \
   X(kQuantizeKernel) \
   X(kReadVariableKernel) \
   X(kReduceMaxKernel) \

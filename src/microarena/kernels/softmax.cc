@@ -122,23 +122,16 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   }
 
   // Q5.26 multiplier of the input differences, capped at 2^31 - 1.
-  constexpr int kIntegerBits = reference::kSoftmaxScaledDiffIntegerBits;
-  const double real_multiplier =
-      std::min(static_cast<double>(beta) * static_cast<double>(input_q.scale) * (1 << (31 - kIntegerBits)),
-               (int64_t{1} << 31) - 1.0);
   int left_shift = 0;
-  fixed_point::QuantizeMultiplier(real_multiplier, &data->quantized.input_multiplier, &left_shift);
-  // The cap 2^31 - 1 gives a left shift of 31, which TFLite shifts by (with
-  // wrap-around, defined in MultiplyByQuantizedMultiplierGreaterThanOne).
-  if (!(real_multiplier > 1.0) || left_shift < 0 || left_shift > fixed_point::kMaxMultiplierShift) {
+  double real_multiplier = 0.0;
+  if (!reference::PrepareSoftmaxDiffScaling(static_cast<double>(beta), static_cast<double>(input_q.scale),
+                                            &data->quantized.input_multiplier, &left_shift,
+                                            &data->quantized.diff_min, &real_multiplier)) {
     return context.Error(ErrorCode::kUnsupported,
                          "beta %g * input scale %g gives a diff multiplier %g out of TFLM's range (> 2^-26)",
                          static_cast<double>(beta), static_cast<double>(input_q.scale), real_multiplier / (1 << 26));
   }
   data->quantized.input_left_shift = left_shift;
-  const double radius = 1.0 * ((1 << kIntegerBits) - 1) * static_cast<double>(int64_t{1} << (31 - kIntegerBits)) /
-                        static_cast<double>(int64_t{1} << left_shift);
-  data->quantized.diff_min = -static_cast<int32_t>(std::floor(radius));
   return OkStatus();
 }
 

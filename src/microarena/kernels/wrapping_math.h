@@ -66,6 +66,14 @@ inline int32_t SaturatingAdd(int32_t a, int32_t b) {
   return static_cast<int32_t>(sum);
 }
 
+// a - b clamped to [INT32_MIN, INT32_MAX].
+inline int32_t SaturatingSub(int32_t a, int32_t b) {
+  const int64_t difference = int64_t{a} - int64_t{b};
+  if (difference > std::numeric_limits<int32_t>::max()) return std::numeric_limits<int32_t>::max();
+  if (difference < std::numeric_limits<int32_t>::min()) return std::numeric_limits<int32_t>::min();
+  return static_cast<int32_t>(difference);
+}
+
 // Whether x truncates to an int32 without overflow: -2^31 - 1 < x < 2^31.
 // False for NaN. 2^31 is exact in float and double.
 inline bool FitsInt32(double x) { return x > -2147483649.0 && x < 2147483648.0; }

@@ -93,6 +93,21 @@ int64_t Gather(const uint8_t* input, const Index* coords, uint8_t* output, size_
   return -1;
 }
 
+// EMBEDDING_LOOKUP's hybrid form: row coords[i] of an int8 table of
+// `row_size` columns, dequantized as float(q) * scale (zero point 0, float
+// multiply, as TFLM's Dequantize). Returns the position of the first
+// coordinate outside [0, rows), or -1.
+inline int64_t GatherRowsDequantized(const int8_t* table, size_t rows, size_t row_size, float scale,
+                                     const int32_t* coords, size_t coord_count, float* output) {
+  for (size_t i = 0; i < coord_count; ++i) {
+    const int32_t row = coords[i];
+    if (row < 0 || static_cast<size_t>(row) >= rows) return static_cast<int64_t>(i);
+    const int8_t* source = table + static_cast<size_t>(row) * row_size;
+    for (size_t c = 0; c < row_size; ++c) output[i * row_size + c] = static_cast<float>(source[c]) * scale;
+  }
+  return -1;
+}
+
 constexpr size_t kMaxGatherNdIndexDepth = 5;
 
 // GATHER_ND: slice i of the output is the params slice at the `depth`

@@ -13,6 +13,7 @@
 // real number named beside it.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 
@@ -177,6 +178,110 @@ inline int32_t GetReciprocal(int32_t x, int x_integer_digits, int* num_bits_over
   const uint32_t shifted = x == 0 ? 0u : static_cast<uint32_t>(x) << headroom_plus_one;
   const auto shifted_sum_minus_one = static_cast<int32_t>(shifted - (uint32_t{1} << 31));
   return OneOverOnePlusXForXIn01(shifted_sum_minus_one);
+}
+
+// x * 2^exponent for a run-time exponent: saturating for 0 < exponent < 32,
+// a rounding right shift for exponent < 0 (TFLite's
+// SaturatingRoundingMultiplyByPOTParam; callers keep exponent > -32).
+inline int32_t SaturatingRoundingMultiplyByPOTParam(int32_t x, int exponent) {
+  if (exponent == 0) return x;
+  if (exponent < 0) return RoundingDivideByPOT(x, -exponent);
+  const auto threshold = static_cast<int32_t>((int64_t{1} << (31 - exponent)) - 1);
+  if (x > threshold) return std::numeric_limits<int32_t>::max();
+  if (x < -threshold) return std::numeric_limits<int32_t>::min();
+  return static_cast<int32_t>(static_cast<uint32_t>(x) << exponent);
+}
+
+// log(x) for x >= 1 (in practice x >= 1 / x_max); x in Q(kInputIntegerBits),
+// result in Q(kOutputIntegerBits). x = 2^z * r with r near 1 (two candidate
+// splits, the better one kept), then log(r) by a rational approximation
+// around 2^-1/4; the sum is accumulated with one extra integer bit.
+// Precondition: x > 0.
+template <int kOutputIntegerBits, int kInputIntegerBits>
+inline int32_t LogForXGreaterThanOrEqualToOne(int32_t x) {
+  constexpr int kAccumIntegerBits = kOutputIntegerBits + 1;
+  constexpr int32_t kLog2 = 1488522236;         // log(2)
+  constexpr int32_t kSqrtSqrtHalf = 1805811301;  // 2^-1/4
+  constexpr int32_t kSqrtHalf = 1518500250;      // 2^-1/2
+  constexpr int32_t kOneQuarter = 536870912;     // 1/4
+  constexpr int32_t kAlphaN = 117049297;         // 11/240 * 2^1/4
+  constexpr int32_t kAlphaD = 127690142;         // 1/20 * 2^1/4
+  constexpr int32_t kAlphaI = 1057819769;        // 2 / 2^1/4 - 2^1/4
+  constexpr int32_t kAlphaF = 638450708;         // 1/4 * 2^1/4
+  const int32_t shifted_quarter = Rescale<kAccumIntegerBits, 0>(kOneQuarter);
+
+  // Split a: x read as Q0, normalised, times sqrt(1/2) (exponent + 1/4).
+  const int z_a_headroom_plus_1 = CountLeadingZeros32(static_cast<uint32_t>(x));
+  const int32_t r_a_tmp = SaturatingRoundingMultiplyByPOTParam(x, z_a_headroom_plus_1 - 1);
+  const int32_t r_a = SaturatingRoundingMultiplyByPOTParam(SaturatingRoundingDoublingHighMul(r_a_tmp, kSqrtHalf), 1);
+  const int32_t z_a_pow_2_adj = SaturatingAdd(
+      SaturatingRoundingMultiplyByPOTParam(kInputIntegerBits - z_a_headroom_plus_1, 31 - kAccumIntegerBits),
+      shifted_quarter);
+  // Split b: x times sqrt(1/2) normalised (exponent - 1/4).
+  const int32_t z_b = SaturatingRoundingDoublingHighMul(x, kSqrtHalf);
+  const int z_b_headroom = CountLeadingZeros32(static_cast<uint32_t>(z_b)) - 1;
+  const int32_t r_b = SaturatingRoundingMultiplyByPOTParam(x, z_b_headroom);
+  const int32_t z_b_pow_2_adj = SaturatingSub(
+      SaturatingRoundingMultiplyByPOTParam(kInputIntegerBits - z_b_headroom, 31 - kAccumIntegerBits),
+      shifted_quarter);
+
+  const int32_t r = std::min(r_a, r_b);
+  const int32_t z_pow_2_adj = std::max(z_a_pow_2_adj, z_b_pow_2_adj);
+
+  const int32_t p = RoundingHalfSum(r, kSqrtSqrtHalf);
+  int32_t q = WrappingSub(r, kSqrtSqrtHalf);
+  q = WrappingAdd(q, q);
+  const int32_t common_sq = SaturatingRoundingDoublingHighMul(q, q);
+  const int32_t num =
+      WrappingAdd(SaturatingRoundingDoublingHighMul(q, r),
+                  SaturatingRoundingDoublingHighMul(SaturatingRoundingDoublingHighMul(q, common_sq), kAlphaN));
+  const int32_t denom_minus_one = WrappingAdd(
+      SaturatingRoundingDoublingHighMul(
+          p, WrappingAdd(WrappingAdd(kAlphaI, q), SaturatingRoundingDoublingHighMul(kAlphaD, common_sq))),
+      SaturatingRoundingDoublingHighMul(kAlphaF, q));
+  const int32_t recip_denom = OneOverOnePlusXForXIn01(denom_minus_one);
+  const int32_t num_scaled = Rescale<kAccumIntegerBits, 0>(num);
+  return Rescale<kOutputIntegerBits, kAccumIntegerBits>(
+      WrappingAdd(SaturatingRoundingDoublingHighMul(z_pow_2_adj, kLog2),
+                  SaturatingRoundingDoublingHighMul(num_scaled, recip_denom)));
+}
+
+// 1 / sqrt(x) for x >= 0 as a Q0 mantissa and a left shift (<= 0), TFLite's
+// GetInvSqrtQuantizedMultiplierExp with reverse shift -1: x is scaled by
+// powers of 4 into [2^27, 2^29), then five Newton-Raphson steps from 1 in
+// Q3, times sqrt(2) / 2. x <= 1 (0 included) gives INT32_MAX and shift 0.
+inline void InvSqrtQuantizedMultiplier(int32_t x, int32_t* multiplier, int32_t* left_shift) {
+  if (x <= 1) {
+    *multiplier = std::numeric_limits<int32_t>::max();
+    *left_shift = 0;
+    return;
+  }
+  int32_t right_shift = 11;
+  while (x >= (int32_t{1} << 29)) {
+    x /= 4;
+    ++right_shift;
+  }
+  const int left_shift_bit_pairs = (CountLeadingZeros32(static_cast<uint32_t>(x)) - 1) / 2 - 1;
+  right_shift -= left_shift_bit_pairs;
+  x = static_cast<int32_t>(static_cast<uint32_t>(x) << (2 * left_shift_bit_pairs));
+  constexpr int32_t kQ3One = int32_t{1} << 28;
+  constexpr int32_t kQ3ThreeHalves = (int32_t{1} << 28) + (int32_t{1} << 27);
+  constexpr int32_t kHalfSqrt2 = 1518500250;  // sqrt(2) / 2 in Q0
+  const int32_t half_x = SaturatingRoundingMultiplyByPOT<-1>(x >> 1);  // Q3
+  int32_t y = kQ3One;
+  for (int i = 0; i < 5; ++i) {
+    const int32_t y3 = Rescale<3, 9>(SaturatingRoundingDoublingHighMul(SaturatingRoundingDoublingHighMul(y, y), y));
+    y = Rescale<3, 6>(WrappingSub(SaturatingRoundingDoublingHighMul(kQ3ThreeHalves, y),
+                                  SaturatingRoundingDoublingHighMul(half_x, y3)));
+  }
+  int32_t result = SaturatingRoundingDoublingHighMul(y, kHalfSqrt2);
+  if (right_shift < 0) {
+    // TFLite shifts the mantissa left here (wrapping past 31 bits).
+    result = WrappingShiftLeft(result, static_cast<int>(-right_shift));
+    right_shift = 0;
+  }
+  *multiplier = result;
+  *left_shift = -right_shift;
 }
 
 }  // namespace microarena::fixed_point

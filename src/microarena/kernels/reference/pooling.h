@@ -1,5 +1,5 @@
-// AVERAGE_POOL_2D and MAX_POOL_2D reference math, bit-exact with TFLite's
-// reference kernels.
+// AVERAGE_POOL_2D, MAX_POOL_2D and L2_POOL_2D reference math, bit-exact with
+// TFLite's reference kernels.
 //
 // For every output element (b, y, x, c) the window is the part of
 // rows [y*stride - pad, + filter_height) and columns [x*stride - pad, + filter_width)
@@ -7,6 +7,7 @@
 //   average int8/int16: sum / count rounded half away from zero, clamped;
 //   average float: clamp(sum / count), summed in float row by row;
 //   max:           clamp(max over the window).
+//   l2 float:      clamp(sqrt(sum of squares / count)), summed in float.
 // Cost: one add or compare per output element per window tap; no scratch.
 //
 // Read/write order: output rows y ascending (batch outermost), columns, then
@@ -18,6 +19,7 @@
 #pragma once
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -154,6 +156,19 @@ inline void MaxPoolFloat(const PoolParams& params, const NhwcShape& input_shape,
       [](float& max, float value) { max = std::max(max, value); },
       [&](float max, int32_t /*count*/, float* out) {
         *out = ClampFloat(max, params.float_activation_min, params.float_activation_max);
+        return true;
+      });
+}
+
+// A window with no input element gives sqrt(0 / 0), NaN, as in TFLite
+// (valid padding never produces one).
+inline void L2PoolFloat(const PoolParams& params, const NhwcShape& input_shape, const float* input,
+                        const NhwcShape& output_shape, float* output) {
+  PoolReduce(
+      params, input_shape, input, output_shape, output, 0.0f, [](float& sum, float value) { sum += value * value; },
+      [&](float sum, int32_t count, float* out) {
+        *out = ClampFloat(std::sqrt(sum / static_cast<float>(count)), params.float_activation_min,
+                          params.float_activation_max);
         return true;
       });
 }
