@@ -100,6 +100,9 @@ extern const KernelRegistration kIfKernel;
 extern const KernelRegistration kReadVariableKernel;
 extern const KernelRegistration kVarHandleKernel;
 extern const KernelRegistration kWhileKernel;
+// Spatial data movement (space_batch.cc).
+extern const KernelRegistration kBatchToSpaceNdKernel;
+extern const KernelRegistration kSpaceToBatchNdKernel;
 
 // Every registration above, for tables built from the list (all_ops.cc, and
 // the per-model resolvers `microarena embed --resolver` writes):
@@ -114,6 +117,7 @@ extern const KernelRegistration kWhileKernel;
   X(kAssignVariableKernel) \
   X(kAveragePool2dKernel) \
   X(kBatchMatmulKernel) \
+  X(kBatchToSpaceNdKernel) \
   X(kBroadcastArgsKernel) \
   X(kBroadcastToKernel) \
   X(kCallOnceKernel) \
@@ -171,6 +175,7 @@ extern const KernelRegistration kWhileKernel;
   X(kSinKernel) \
   X(kSliceKernel) \
   X(kSoftmaxKernel) \
+  X(kSpaceToBatchNdKernel) \
   X(kSplitKernel) \
   X(kSplitVKernel) \
   X(kSqrtKernel) \

@@ -1,0 +1,144 @@
+// Differential tests of SPACE_TO_BATCH_ND, BATCH_TO_SPACE_ND, DEPTH_TO_SPACE,
+// SPACE_TO_DEPTH, MIRROR_PAD, PADV2, RESIZE_BILINEAR and
+// RESIZE_NEAREST_NEIGHBOR against TFLM itself (../shared/tools/tflm_oracle):
+// one-op models in every type TFLM's kernels accept, across shapes, block
+// sizes, paddings and crops, modes and flags, run by both; every output byte
+// must be equal. Expected values come from the oracle only. Types and shapes
+// TFLM refuses are refused by both; models TFLM would run out of bounds (an
+// output shape unlike the one the parameters give) are refused by microarena.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "microarena/model/model_builder.h"
+#include "tests/op_oracle_util.h"
+#include "tests/oracle_support.h"
+#include "tests/test_support.h"
+
+namespace microarena {
+namespace {
+
+using testing::Bytes;
+using testing::Count;
+using testing::ExpectBothRefuse;
+using testing::ExpectSameAsOracle;
+using testing::ExpectWeRefuse;
+using testing::Operand;
+using testing::OpModel;
+using testing::Values;
+
+constexpr size_t kSmallArena = size_t{1} << 20;
+
+std::string Name(TensorType type) { return TensorTypeName(type); }
+
+Bytes Int32s(std::vector<int32_t> values) { return BytesOf(values); }
+
+// An activation operand of `type`: INT8 and INT16 carry a per-tensor
+// quantization with a nonzero zero point (INT16: 0, as TFLM's int16 ops want),
+// so padding with the zero point and padding with 0 differ.
+Operand Activation(TensorType type, std::vector<int32_t> shape) {
+  if (type == TensorType::kInt8) return {type, std::move(shape), 0.25f, -5};
+  if (type == TensorType::kInt16) return {type, std::move(shape), 0.125f, 0};
+  return {type, std::move(shape)};
+}
+
+// --- SPACE_TO_BATCH_ND and BATCH_TO_SPACE_ND ---------------------------------
+
+struct SpaceBatchCase {
+  std::vector<int32_t> space;  // the spatial side: SPACE_TO_BATCH_ND's input, BATCH_TO_SPACE_ND's output
+  std::vector<int32_t> block;
+  std::vector<int32_t> pads;   // paddings or crops, (before, after) per spatial axis
+  std::vector<int32_t> batch;  // the batched side
+};
+
+const SpaceBatchCase kSpaceBatchCases[] = {
+    {{1, 4, 4, 1}, {2, 2}, {0, 0, 0, 0}, {4, 2, 2, 1}},
+    {{2, 3, 5, 2}, {2, 3}, {1, 0, 0, 1}, {12, 2, 2, 2}},
+    {{1, 5, 2, 3}, {3, 1}, {2, 2, 0, 0}, {3, 3, 2, 3}},
+    {{1, 2, 2, 4}, {1, 1}, {1, 1, 2, 0}, {1, 4, 4, 4}},
+    {{2, 1, 7, 2}, {1, 4}, {0, 0, 3, 2}, {8, 1, 3, 2}},
+    {{3, 4, 3}, {2}, {1, 1}, {6, 3, 3}},
+    {{1, 5, 2}, {3}, {0, 1}, {3, 2, 2}},
+};
+
+Bytes SpaceBatchModel(BuiltinOp op, TensorType type, const SpaceBatchCase& c, bool constant_parameters,
+                      TensorType parameter_type = TensorType::kInt32) {
+  const bool to_batch = op == BuiltinOp::kSpaceToBatchNd;
+  const auto spatial = static_cast<int32_t>(c.block.size());
+  auto encode = [&](const std::vector<int32_t>& values) {
+    if (!constant_parameters) return Bytes{};
+    if (parameter_type == TensorType::kInt64) return BytesOf(std::vector<int64_t>(values.begin(), values.end()));
+    return Int32s(values);
+  };
+  const Bytes block = encode(c.block);
+  const Bytes pads = encode(c.pads);
+  const Operand in = Activation(type, to_batch ? c.space : c.batch);
+  const Operand out = Activation(type, to_batch ? c.batch : c.space);
+  tflite::BuiltinOptionsUnion options;
+  if (to_batch) {
+    options = MakeBuiltinOptions(tflite::SpaceToBatchNDOptionsT{});
+  } else {
+    options = MakeBuiltinOptions(tflite::BatchToSpaceNDOptionsT{});
+  }
+  return OpModel(op, std::move(options),
+                 {in, {parameter_type, {spatial}, 0, 0, block}, {parameter_type, {spatial, 2}, 0, 0, pads}}, {out});
+}
+
+TEST(SpatialOracleTest, SpaceToBatchNdAndBatchToSpaceNd) {
+  MICROARENA_REQUIRE_ORACLE();
+  int n = 0;
+  for (BuiltinOp op : {BuiltinOp::kSpaceToBatchNd, BuiltinOp::kBatchToSpaceNd}) {
+    const bool to_batch = op == BuiltinOp::kSpaceToBatchNd;
+    for (TensorType type : {TensorType::kFloat32, TensorType::kInt8}) {
+      for (const SpaceBatchCase& c : kSpaceBatchCases) {
+        const size_t count = Count(to_batch ? c.space : c.batch);
+        const std::string name = std::string(to_batch ? "s2b_" : "b2s_") + Name(type) + "_" + std::to_string(n++);
+        ExpectSameAsOracle(name, SpaceBatchModel(op, type, c, true), {Values(type, count, 11)}, kSmallArena);
+        // Block and paddings given at Invoke.
+        ExpectSameAsOracle(name + "_dyn", SpaceBatchModel(op, type, c, false),
+                           {Values(type, count, 12), Int32s(c.block), Int32s(c.pads)}, kSmallArena);
+      }
+    }
+  }
+}
+
+TEST(SpatialOracleTest, SpaceBatchRefusals) {
+  MICROARENA_REQUIRE_ORACLE();
+  const SpaceBatchCase& c = kSpaceBatchCases[1];
+  for (BuiltinOp op : {BuiltinOp::kSpaceToBatchNd, BuiltinOp::kBatchToSpaceNd}) {
+    const bool to_batch = op == BuiltinOp::kSpaceToBatchNd;
+    for (TensorType type : {TensorType::kInt16, TensorType::kInt32}) {
+      ExpectBothRefuse(std::string("space_batch_") + Name(type), SpaceBatchModel(op, type, c, true),
+                       {Values(type, Count(to_batch ? c.space : c.batch), 1)}, "supported: FLOAT32 or INT8",
+                       kSmallArena);
+    }
+    // Rank 2 (TFLM takes rank 3 and 4 only).
+    const SpaceBatchCase flat = {{4, 6}, {2}, {0, 0}, {8, 3}};
+    ExpectBothRefuse("space_batch_rank2", SpaceBatchModel(op, TensorType::kFloat32, flat, true),
+                     {Values(TensorType::kFloat32, 24, 1)}, "rank 2");
+    // An output shape the parameters do not give, negative crops or paddings,
+    // and a zero block: TFLM does not check them (and writes out of bounds).
+    SpaceBatchCase bad = c;
+    bad.batch[0] = 6;
+    ExpectWeRefuse(SpaceBatchModel(op, TensorType::kFloat32, bad, true),
+                   {Values(TensorType::kFloat32, Count(to_batch ? bad.space : bad.batch), 1)}, "block product");
+    bad = c;
+    bad.pads = {-1, 2, 0, 1};
+    ExpectWeRefuse(SpaceBatchModel(op, TensorType::kFloat32, bad, true),
+                   {Values(TensorType::kFloat32, Count(to_batch ? bad.space : bad.batch), 1)}, "both >= 0");
+    bad = c;
+    ExpectWeRefuse(
+        SpaceBatchModel(op, TensorType::kFloat32, bad, false),
+        {Values(TensorType::kFloat32, Count(to_batch ? bad.space : bad.batch), 1), Int32s({0, 3}), Int32s(c.pads)},
+        "need block >= 1");
+    ExpectWeRefuse(SpaceBatchModel(op, TensorType::kFloat32, c, true, TensorType::kInt64),
+                   {Values(TensorType::kFloat32, Count(to_batch ? c.space : c.batch), 1)}, "need INT32");
+  }
+}
+
+}  // namespace
+}  // namespace microarena
