@@ -140,5 +140,77 @@ TEST(SpatialOracleTest, SpaceBatchRefusals) {
   }
 }
 
+// --- DEPTH_TO_SPACE and SPACE_TO_DEPTH ----------------------------------------
+
+struct DepthSpaceCase {
+  std::vector<int32_t> space;  // DEPTH_TO_SPACE's output, SPACE_TO_DEPTH's input
+  int32_t block;
+  std::vector<int32_t> depth;  // the other side
+};
+
+const DepthSpaceCase kDepthSpaceCases[] = {
+    {{1, 2, 2, 1}, 2, {1, 1, 1, 4}},  {{1, 4, 6, 3}, 2, {1, 2, 3, 12}}, {{2, 6, 3, 2}, 3, {2, 2, 1, 18}},
+    {{3, 4, 4, 5}, 4, {3, 1, 1, 80}}, {{2, 3, 5, 2}, 1, {2, 3, 5, 2}},  {{1, 8, 4, 1}, 2, {1, 4, 2, 4}},
+};
+
+Bytes DepthSpaceModel(BuiltinOp op, TensorType type, const std::vector<int32_t>& in, int32_t block,
+                      const std::vector<int32_t>& out) {
+  tflite::BuiltinOptionsUnion options;
+  if (op == BuiltinOp::kDepthToSpace) {
+    tflite::DepthToSpaceOptionsT o;
+    o.block_size = block;
+    options = MakeBuiltinOptions(o);
+  } else {
+    tflite::SpaceToDepthOptionsT o;
+    o.block_size = block;
+    options = MakeBuiltinOptions(o);
+  }
+  return OpModel(op, std::move(options), {Activation(type, in)}, {Activation(type, out)});
+}
+
+TEST(SpatialOracleTest, DepthToSpaceAndSpaceToDepth) {
+  MICROARENA_REQUIRE_ORACLE();
+  int n = 0;
+  for (TensorType type : {TensorType::kFloat32, TensorType::kInt8}) {
+    for (const DepthSpaceCase& c : kDepthSpaceCases) {
+      ExpectSameAsOracle("d2s_" + Name(type) + "_" + std::to_string(n),
+                         DepthSpaceModel(BuiltinOp::kDepthToSpace, type, c.depth, c.block, c.space),
+                         {Values(type, Count(c.depth), 21)}, kSmallArena);
+      ExpectSameAsOracle("s2d_" + Name(type) + "_" + std::to_string(n++),
+                         DepthSpaceModel(BuiltinOp::kSpaceToDepth, type, c.space, c.block, c.depth),
+                         {Values(type, Count(c.space), 22)}, kSmallArena);
+    }
+  }
+}
+
+TEST(SpatialOracleTest, DepthSpaceRefusals) {
+  MICROARENA_REQUIRE_ORACLE();
+  const DepthSpaceCase& c = kDepthSpaceCases[1];
+  for (TensorType type : {TensorType::kInt16, TensorType::kInt32}) {
+    ExpectBothRefuse("d2s_" + Name(type), DepthSpaceModel(BuiltinOp::kDepthToSpace, type, c.depth, c.block, c.space),
+                     {Values(type, Count(c.depth), 1)}, "supported: FLOAT32 or INT8", kSmallArena);
+    ExpectBothRefuse("s2d_" + Name(type), DepthSpaceModel(BuiltinOp::kSpaceToDepth, type, c.space, c.block, c.depth),
+                     {Values(type, Count(c.space), 1)}, "supported: FLOAT32 or INT8", kSmallArena);
+  }
+  // Channels not divisible by block^2, spatial extents not divisible by the block, rank 3, block 0.
+  ExpectBothRefuse("d2s_channels",
+                   DepthSpaceModel(BuiltinOp::kDepthToSpace, TensorType::kFloat32, {1, 2, 2, 6}, 2, {1, 4, 4, 1}),
+                   {Values(TensorType::kFloat32, 24, 1)}, "not divisible by block_size^2", kSmallArena);
+  ExpectBothRefuse("s2d_height",
+                   DepthSpaceModel(BuiltinOp::kSpaceToDepth, TensorType::kFloat32, {1, 5, 4, 1}, 2, {1, 2, 2, 4}),
+                   {Values(TensorType::kFloat32, 20, 1)}, "not divisible by block_size 2", kSmallArena);
+  ExpectBothRefuse("d2s_rank3",
+                   DepthSpaceModel(BuiltinOp::kDepthToSpace, TensorType::kFloat32, {2, 2, 4}, 2, {4, 4, 1}),
+                   {Values(TensorType::kFloat32, 16, 1)}, "rank", kSmallArena);
+  ExpectBothRefuse("d2s_block0",
+                   DepthSpaceModel(BuiltinOp::kDepthToSpace, TensorType::kFloat32, {1, 2, 2, 4}, 0, {1, 2, 2, 4}),
+                   {Values(TensorType::kFloat32, 16, 1)}, "block_size 0", kSmallArena);
+  // TFLM divides by a zero block, and writes its own output shape over one that disagrees.
+  ExpectWeRefuse(DepthSpaceModel(BuiltinOp::kSpaceToDepth, TensorType::kFloat32, {1, 2, 2, 4}, 0, {1, 2, 2, 4}),
+                 {Values(TensorType::kFloat32, 16, 1)}, "block_size 0");
+  ExpectWeRefuse(DepthSpaceModel(BuiltinOp::kDepthToSpace, TensorType::kFloat32, {1, 2, 2, 4}, 2, {1, 2, 8, 1}),
+                 {Values(TensorType::kFloat32, 16, 1)}, "block_size 2 gives");
+}
+
 }  // namespace
 }  // namespace microarena

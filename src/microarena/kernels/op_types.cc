@@ -44,6 +44,7 @@ constexpr OpTypes kTable[] = {
     {B::kCos, O::kInput0, kF32, false, "output of the input's type"},
     // depthwise_conv.cc: the 16x8 form takes an INT64 bias.
     {B::kDepthwiseConv2d, O::kInput0, kF32 | kI8 | kI16, true, "output of the input's type; INT16: INT64 bias"},
+    {B::kDepthToSpace, O::kInput0, kF32 | kI8, false, "output of the input's type; option block_size"},
     {B::kDequantize, O::kInput0, kI8 | kI16, false, "output FLOAT32"},
     {B::kDiv, O::kInput0, kF32 | kI32 | kI8, false, "both inputs and the output of one type"},
     {B::kEqual, O::kInput0, kF32 | kI32 | kI64 | kI16 | kI8 | kU8 | kBool, false,
@@ -101,6 +102,7 @@ constexpr OpTypes kTable[] = {
     {B::kSoftmax, O::kInput0, kF32 | kI8, false, "FLOAT32 -> FLOAT32; INT8 -> INT8 or INT16"},
     {B::kSpaceToBatchNd, O::kInput0, kF32 | kI8, false,
      "output of the input's type; block_shape and paddings INT32; pads with 0 bytes"},
+    {B::kSpaceToDepth, O::kInput0, kF32 | kI8, false, "output of the input's type; option block_size"},
     {B::kSplit, O::kInput1, kF32 | kI8 | kI16 | kI32, false, "outputs of the input's type; axis INT32"},
     {B::kSplitV, O::kInput0, kF32 | kI8 | kI16 | kI32, false, "outputs of the input's type; axis INT32"},
     {B::kSqrt, O::kInput0, kF32, false, "output of the input's type"},

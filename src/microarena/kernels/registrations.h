@@ -100,9 +100,11 @@ extern const KernelRegistration kIfKernel;
 extern const KernelRegistration kReadVariableKernel;
 extern const KernelRegistration kVarHandleKernel;
 extern const KernelRegistration kWhileKernel;
-// Spatial data movement (space_batch.cc).
+// Spatial data movement (space_batch.cc, depth_space.cc).
 extern const KernelRegistration kBatchToSpaceNdKernel;
+extern const KernelRegistration kDepthToSpaceKernel;
 extern const KernelRegistration kSpaceToBatchNdKernel;
+extern const KernelRegistration kSpaceToDepthKernel;
 
 // Every registration above, for tables built from the list (all_ops.cc, and
 // the per-model resolvers `microarena embed --resolver` writes):
@@ -127,6 +129,7 @@ extern const KernelRegistration kSpaceToBatchNdKernel;
   X(kConv2dKernel) \
   X(kCosKernel) \
   X(kDepthwiseConv2dKernel) \
+  X(kDepthToSpaceKernel) \
   X(kDequantizeKernel) \
   X(kDivKernel) \
   X(kEqualKernel) \
@@ -176,6 +179,7 @@ extern const KernelRegistration kSpaceToBatchNdKernel;
   X(kSliceKernel) \
   X(kSoftmaxKernel) \
   X(kSpaceToBatchNdKernel) \
+  X(kSpaceToDepthKernel) \
   X(kSplitKernel) \
   X(kSplitVKernel) \
   X(kSqrtKernel) \
