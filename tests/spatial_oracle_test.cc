@@ -212,5 +212,106 @@ TEST(SpatialOracleTest, DepthSpaceRefusals) {
                  {Values(TensorType::kFloat32, 16, 1)}, "block_size 2 gives");
 }
 
+// --- MIRROR_PAD -------------------------------------------------------------
+
+struct MirrorPadCase {
+  std::vector<int32_t> shape;
+  std::vector<int32_t> paddings;  // (before, after) per axis
+};
+
+const MirrorPadCase kMirrorPadCases[] = {
+    {{5}, {2, 1}},
+    {{3, 4}, {1, 2, 0, 3}},
+    {{2, 3, 4}, {1, 1, 2, 1, 0, 2}},
+    {{1, 3, 3, 2}, {0, 0, 2, 2, 1, 2, 0, 0}},
+    {{2, 1, 2, 3, 2}, {1, 0, 0, 0, 1, 1, 2, 0, 0, 1}},
+    {{2, 2, 1, 2, 2, 2}, {0, 1, 1, 0, 0, 0, 1, 1, 0, 1, 1, 0}},
+};
+
+std::vector<int32_t> Padded(const std::vector<int32_t>& shape, const std::vector<int32_t>& paddings) {
+  std::vector<int32_t> out = shape;
+  for (size_t d = 0; d < shape.size(); ++d) out[d] += paddings[2 * d] + paddings[2 * d + 1];
+  return out;
+}
+
+Bytes MirrorPadModel(TensorType type, const std::vector<int32_t>& shape, const std::vector<int32_t>& paddings,
+                     tflite::MirrorPadMode mode, TensorType paddings_type, bool constant,
+                     std::vector<int32_t> out_shape = {}) {
+  tflite::MirrorPadOptionsT options;
+  options.mode = mode;
+  const auto rank = static_cast<int32_t>(shape.size());
+  Bytes data;
+  if (constant) {
+    data = paddings_type == TensorType::kInt64 ? BytesOf(std::vector<int64_t>(paddings.begin(), paddings.end()))
+                                               : Int32s(paddings);
+  }
+  if (out_shape.empty()) out_shape = Padded(shape, paddings);
+  return OpModel(BuiltinOp::kMirrorPad, MakeBuiltinOptions(options),
+                 {Activation(type, shape), {paddings_type, {rank, 2}, 0, 0, data}}, {Activation(type, out_shape)});
+}
+
+TEST(SpatialOracleTest, MirrorPadReflectAndSymmetric) {
+  MICROARENA_REQUIRE_ORACLE();
+  int n = 0;
+  for (tflite::MirrorPadMode mode : {tflite::MirrorPadMode::REFLECT, tflite::MirrorPadMode::SYMMETRIC}) {
+    const std::string mode_name = mode == tflite::MirrorPadMode::REFLECT ? "reflect" : "symmetric";
+    for (TensorType type : {TensorType::kFloat32, TensorType::kInt8}) {
+      for (const MirrorPadCase& c : kMirrorPadCases) {
+        const std::string name = "mirror_" + mode_name + "_" + Name(type) + "_" + std::to_string(n++);
+        ExpectSameAsOracle(name, MirrorPadModel(type, c.shape, c.paddings, mode, TensorType::kInt32, true),
+                           {Values(type, Count(c.shape), 31)}, kSmallArena);
+        // INT64 paddings given at Invoke.
+        ExpectSameAsOracle(
+            name + "_dyn", MirrorPadModel(type, c.shape, c.paddings, mode, TensorType::kInt64, false),
+            {Values(type, Count(c.shape), 32), BytesOf(std::vector<int64_t>(c.paddings.begin(), c.paddings.end()))},
+            kSmallArena);
+      }
+    }
+    // The longest paddings each mode allows before an axis, and longer ones after it (TFLM repeats index 0).
+    const int32_t longest = mode == tflite::MirrorPadMode::REFLECT ? 3 : 4;
+    for (const std::vector<int32_t>& paddings :
+         std::vector<std::vector<int32_t>>{{longest, longest}, {0, 7}, {1, 9}, {longest, 0}}) {
+      ExpectSameAsOracle("mirror_long_" + mode_name + "_" + std::to_string(n++),
+                         MirrorPadModel(TensorType::kFloat32, {4}, paddings, mode, TensorType::kInt32, true),
+                         {Values(TensorType::kFloat32, 4, 33)}, kSmallArena);
+    }
+    // One element on an axis: REFLECT has nothing to mirror and repeats it after.
+    ExpectSameAsOracle("mirror_single_" + mode_name,
+                       MirrorPadModel(TensorType::kInt8, {1, 3}, {0, 2, 1, 1}, mode, TensorType::kInt32, true),
+                       {Values(TensorType::kInt8, 3, 34)}, kSmallArena);
+  }
+}
+
+TEST(SpatialOracleTest, MirrorPadRefusals) {
+  MICROARENA_REQUIRE_ORACLE();
+  const MirrorPadCase& c = kMirrorPadCases[2];
+  for (TensorType type : {TensorType::kInt16, TensorType::kInt32}) {
+    ExpectBothRefuse(
+        "mirror_" + Name(type),
+        MirrorPadModel(type, c.shape, c.paddings, tflite::MirrorPadMode::REFLECT, TensorType::kInt32, true),
+        {Values(type, Count(c.shape), 1)}, "supported: FLOAT32 or INT8", kSmallArena);
+  }
+  // Paddings not [rank, 2].
+  ExpectBothRefuse("mirror_paddings_shape",
+                   OpModel(BuiltinOp::kMirrorPad, MakeBuiltinOptions(tflite::MirrorPadOptionsT{}),
+                           {{TensorType::kFloat32, {2, 3}}, {TensorType::kInt32, {1, 2}, 0, 0, Int32s({1, 1})}},
+                           {{TensorType::kFloat32, {4, 3}}}),
+                   {Values(TensorType::kFloat32, 6, 1)}, "need INT32 or INT64 [2,2]", kSmallArena);
+  // Before an axis, longer than the mode allows (TFLM reads before the input), and an output
+  // shape unlike the padded one.
+  ExpectWeRefuse(
+      MirrorPadModel(TensorType::kFloat32, {4}, {4, 0}, tflite::MirrorPadMode::REFLECT, TensorType::kInt32, true),
+      {Values(TensorType::kFloat32, 4, 1)}, "REFLECT allows at most 3");
+  ExpectWeRefuse(
+      MirrorPadModel(TensorType::kFloat32, {4}, {5, 0}, tflite::MirrorPadMode::SYMMETRIC, TensorType::kInt32, true),
+      {Values(TensorType::kFloat32, 4, 1)}, "SYMMETRIC allows at most 4");
+  ExpectWeRefuse(
+      MirrorPadModel(TensorType::kFloat32, {4}, {1, 1}, tflite::MirrorPadMode::REFLECT, TensorType::kInt32, true, {7}),
+      {Values(TensorType::kFloat32, 4, 1)}, "do not give the output's 7");
+  ExpectWeRefuse(
+      MirrorPadModel(TensorType::kFloat32, {4}, {0, 0}, tflite::MirrorPadMode::REFLECT, TensorType::kInt32, false),
+      {Values(TensorType::kFloat32, 4, 1), Int32s({-1, 1})}, "paddings (-1, 1)");
+}
+
 }  // namespace
 }  // namespace microarena

@@ -76,6 +76,7 @@ constexpr OpTypes kTable[] = {
     {B::kMaximum, O::kInput0, kF32 | kI8 | kI16 | kI32 | kI64, false, "both inputs and the output of one type"},
     {B::kMean, O::kInput0, kF32 | kI8, false, "output of the input's type; axis INT32"},
     {B::kMinimum, O::kInput0, kF32 | kI8 | kI16 | kI32 | kI64, false, "both inputs and the output of one type"},
+    {B::kMirrorPad, O::kInput0, kF32 | kI8, false, "output of the input's type; paddings INT32 or INT64"},
     {B::kMul, O::kInput0, kF32 | kI8, false, "both inputs and the output of one type"},
     {B::kNeg, O::kInput0, kF32, false, "output of the input's type"},
     {B::kNotEqual, O::kInput0, kF32 | kI32 | kI64 | kI16 | kI8 | kU8 | kBool, false,

@@ -100,9 +100,10 @@ extern const KernelRegistration kIfKernel;
 extern const KernelRegistration kReadVariableKernel;
 extern const KernelRegistration kVarHandleKernel;
 extern const KernelRegistration kWhileKernel;
-// Spatial data movement (space_batch.cc, depth_space.cc).
+// Spatial data movement (space_batch.cc, depth_space.cc, mirror_pad.cc).
 extern const KernelRegistration kBatchToSpaceNdKernel;
 extern const KernelRegistration kDepthToSpaceKernel;
+extern const KernelRegistration kMirrorPadKernel;
 extern const KernelRegistration kSpaceToBatchNdKernel;
 extern const KernelRegistration kSpaceToDepthKernel;
 
@@ -158,6 +159,7 @@ extern const KernelRegistration kSpaceToDepthKernel;
   X(kMaximumKernel) \
   X(kMeanKernel) \
   X(kMinimumKernel) \
+  X(kMirrorPadKernel) \
   X(kMulKernel) \
   X(kNegKernel) \
   X(kNotEqualKernel) \
