@@ -313,5 +313,101 @@ TEST(SpatialOracleTest, MirrorPadRefusals) {
       {Values(TensorType::kFloat32, 4, 1), Int32s({-1, 1})}, "paddings (-1, 1)");
 }
 
+// --- PADV2 ------------------------------------------------------------------
+
+// One value of `type`: one of Values()'s, picked by `seed` (extremes included).
+Bytes OneValue(TensorType type, uint32_t seed) {
+  const size_t bytes = TensorTypeBits(type) / 8;
+  const Bytes all = Values(type, 16, seed);
+  const size_t pick = seed % 16;
+  return Bytes(all.begin() + static_cast<std::ptrdiff_t>(pick * bytes),
+               all.begin() + static_cast<std::ptrdiff_t>((pick + 1) * bytes));
+}
+
+TEST(SpatialOracleTest, PadV2ConstantValues) {
+  MICROARENA_REQUIRE_ORACLE();
+  const MirrorPadCase cases[] = {
+      {{4}, {2, 3}},
+      {{2, 3}, {1, 0, 2, 2}},
+      {{1, 3, 2, 2}, {0, 0, 1, 2, 2, 1, 0, 0}},  // TFLM's image-style path
+      {{2, 2, 3, 2}, {1, 1, 0, 1, 1, 0, 1, 1}},
+      {{2, 1, 2, 2, 3}, {1, 0, 0, 2, 1, 1, 0, 0, 2, 1}},
+  };
+  const TensorType types[] = {TensorType::kFloat32, TensorType::kInt8, TensorType::kInt16, TensorType::kInt32};
+  int n = 0;
+  for (TensorType type : types) {
+    for (const MirrorPadCase& c : cases) {
+      const auto rank = static_cast<int32_t>(c.shape.size());
+      const Operand value_spec = Activation(type, {});
+      const Bytes value = OneValue(type, static_cast<uint32_t>(n));
+      const std::string name = "padv2_" + Name(type) + "_" + std::to_string(n++);
+      // A constant value.
+      Operand constant_value = value_spec;
+      constant_value.constant = value;
+      ExpectSameAsOracle(
+          name,
+          OpModel(
+              BuiltinOp::kPadv2, MakeBuiltinOptions(tflite::PadV2OptionsT{}),
+              {Activation(type, c.shape), {TensorType::kInt32, {rank, 2}, 0, 0, Int32s(c.paddings)}, constant_value},
+              {Activation(type, Padded(c.shape, c.paddings))}),
+          {Values(type, Count(c.shape), 42)}, kSmallArena);
+      // The value given at Invoke, as a [1] tensor.
+      Operand computed_value = Activation(type, {1});
+      ExpectSameAsOracle(
+          name + "_dyn",
+          OpModel(
+              BuiltinOp::kPadv2, MakeBuiltinOptions(tflite::PadV2OptionsT{}),
+              {Activation(type, c.shape), {TensorType::kInt32, {rank, 2}, 0, 0, Int32s(c.paddings)}, computed_value},
+              {Activation(type, Padded(c.shape, c.paddings))}),
+          {Values(type, Count(c.shape), 43), value}, kSmallArena);
+      // PADV2 without the value pads as PAD (INT8: the zero point; INT16: 0).
+      ExpectSameAsOracle(name + "_two_inputs",
+                         OpModel(BuiltinOp::kPadv2, MakeBuiltinOptions(tflite::PadV2OptionsT{}),
+                                 {Activation(type, c.shape), {TensorType::kInt32, {rank, 2}, 0, 0, Int32s(c.paddings)}},
+                                 {Activation(type, Padded(c.shape, c.paddings))}),
+                         {Values(type, Count(c.shape), 44)}, kSmallArena);
+    }
+  }
+  // INT16 PAD with a nonzero zero point pads with 0, not the zero point (as TFLM).
+  ExpectSameAsOracle(
+      "pad_int16_zero_point",
+      OpModel(BuiltinOp::kPad, MakeBuiltinOptions(tflite::PadOptionsT{}),
+              {{TensorType::kInt16, {2, 2}, 0.5f, 3}, {TensorType::kInt32, {2, 2}, 0, 0, Int32s({1, 1, 1, 0})}},
+              {{TensorType::kInt16, {4, 3}, 0.5f, 3}}),
+      {Values(TensorType::kInt16, 4, 45)}, kSmallArena);
+}
+
+TEST(SpatialOracleTest, PadV2Refusals) {
+  MICROARENA_REQUIRE_ORACLE();
+  const Bytes paddings = Int32s({1, 1, 0, 2});
+  auto model = [&](Operand input, Operand value, Operand output) {
+    return OpModel(BuiltinOp::kPadv2, MakeBuiltinOptions(tflite::PadV2OptionsT{}),
+                   {input, {TensorType::kInt32, {2, 2}, 0, 0, paddings}, value}, {output});
+  };
+  // constant_values of another type, with two elements, or (INT8) another quantization.
+  ExpectBothRefuse("padv2_value_type",
+                   model({TensorType::kFloat32, {2, 2}}, {TensorType::kInt32, {}, 0, 0, Int32s({7})},
+                         {TensorType::kFloat32, {4, 4}}),
+                   {Values(TensorType::kFloat32, 4, 1)}, "need one FLOAT32 element", kSmallArena);
+  ExpectBothRefuse("padv2_value_count",
+                   model({TensorType::kInt32, {2, 2}}, {TensorType::kInt32, {2}, 0, 0, Int32s({7, 8})},
+                         {TensorType::kInt32, {4, 4}}),
+                   {Values(TensorType::kInt32, 4, 1)}, "with 2 elements", kSmallArena);
+  ExpectBothRefuse(
+      "padv2_value_zero_point",
+      model({TensorType::kInt8, {2, 2}, 0.25f, -5}, {TensorType::kInt8, {}, 0.25f, 4, BytesOf(std::vector<int8_t>{9})},
+            {TensorType::kInt8, {4, 4}, 0.25f, -5}),
+      {Values(TensorType::kInt8, 4, 1)}, "must share the output's quantization", kSmallArena);
+  ExpectBothRefuse(
+      "padv2_value_scale",
+      model({TensorType::kInt8, {2, 2}, 0.25f, -5}, {TensorType::kInt8, {}, 0.5f, -5, BytesOf(std::vector<int8_t>{9})},
+            {TensorType::kInt8, {4, 4}, 0.25f, -5}),
+      {Values(TensorType::kInt8, 4, 1)}, "must share the output's quantization", kSmallArena);
+  ExpectBothRefuse("padv2_int64",
+                   model({TensorType::kInt64, {2, 2}}, {TensorType::kInt64, {}, 0, 0, BytesOf(std::vector<int64_t>{3})},
+                         {TensorType::kInt64, {4, 4}}),
+                   {Values(TensorType::kInt64, 4, 1)}, "INT64", kSmallArena);
+}
+
 }  // namespace
 }  // namespace microarena

@@ -83,6 +83,8 @@ constexpr OpTypes kTable[] = {
      "both inputs of one type; output BOOL"},
     {B::kPack, O::kInput0, kF32 | kI8 | kI16 | kI32 | kI64, false, "all operands of one type"},
     {B::kPad, O::kInput0, kF32 | kI8 | kI16 | kI32, false, "output of the input's type; paddings INT32 or INT64"},
+    {B::kPadv2, O::kInput0, kF32 | kI8 | kI16 | kI32, false,
+     "output of the input's type; paddings INT32 or INT64; constant_values of the input's type"},
     // quantize.cc: Supported(in, out).
     {B::kQuantize, O::kInput0, kF32 | kI8 | kI16 | kI32 | kU8, false,
      "FLOAT32 -> INT8/INT16; INT8 -> INT8/UINT8/INT16/INT32; INT16 -> INT8/INT16/INT32; INT32 -> INT8/INT16; "

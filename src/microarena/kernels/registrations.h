@@ -100,10 +100,11 @@ extern const KernelRegistration kIfKernel;
 extern const KernelRegistration kReadVariableKernel;
 extern const KernelRegistration kVarHandleKernel;
 extern const KernelRegistration kWhileKernel;
-// Spatial data movement (space_batch.cc, depth_space.cc, mirror_pad.cc).
+// Spatial data movement (space_batch.cc, depth_space.cc, mirror_pad.cc, pad.cc).
 extern const KernelRegistration kBatchToSpaceNdKernel;
 extern const KernelRegistration kDepthToSpaceKernel;
 extern const KernelRegistration kMirrorPadKernel;
+extern const KernelRegistration kPadv2Kernel;
 extern const KernelRegistration kSpaceToBatchNdKernel;
 extern const KernelRegistration kSpaceToDepthKernel;
 
@@ -165,6 +166,7 @@ extern const KernelRegistration kSpaceToDepthKernel;
   X(kNotEqualKernel) \
   X(kPackKernel) \
   X(kPadKernel) \
+  X(kPadv2Kernel) \
   X(kQuantizeKernel) \
   X(kReadVariableKernel) \
   X(kReduceMaxKernel) \
