@@ -409,5 +409,131 @@ TEST(SpatialOracleTest, PadV2Refusals) {
                    {Values(TensorType::kInt64, 4, 1)}, "INT64", kSmallArena);
 }
 
+// --- RESIZE_BILINEAR and RESIZE_NEAREST_NEIGHBOR --------------------------------
+
+struct ResizeCase {
+  std::vector<int32_t> shape;
+  int32_t height;
+  int32_t width;
+};
+
+const ResizeCase kResizeCases[] = {
+    {{1, 2, 2, 1}, 3, 3}, {{1, 3, 4, 2}, 5, 7}, {{2, 4, 4, 3}, 2, 2}, {{1, 5, 3, 1}, 1, 1},
+    {{1, 1, 1, 2}, 3, 2}, {{1, 3, 3, 2}, 6, 4}, {{1, 4, 6, 1}, 4, 6}, {{2, 7, 5, 2}, 3, 9},
+};
+
+struct ResizeFlags {
+  bool align_corners;
+  bool half_pixel_centers;
+};
+
+Bytes ResizeModel(BuiltinOp op, TensorType type, const ResizeCase& c, ResizeFlags flags,
+                  TensorType size_type = TensorType::kInt32, bool constant_size = true) {
+  tflite::BuiltinOptionsUnion options;
+  if (op == BuiltinOp::kResizeBilinear) {
+    tflite::ResizeBilinearOptionsT o;
+    o.align_corners = flags.align_corners;
+    o.half_pixel_centers = flags.half_pixel_centers;
+    options = MakeBuiltinOptions(o);
+  } else {
+    tflite::ResizeNearestNeighborOptionsT o;
+    o.align_corners = flags.align_corners;
+    o.half_pixel_centers = flags.half_pixel_centers;
+    options = MakeBuiltinOptions(o);
+  }
+  Bytes size;
+  if (constant_size) {
+    size = size_type == TensorType::kInt64 ? BytesOf(std::vector<int64_t>{c.height, c.width})
+                                           : Int32s({c.height, c.width});
+  }
+  return OpModel(op, std::move(options), {Activation(type, c.shape), {size_type, {2}, 0, 0, size}},
+                 {Activation(type, {c.shape[0], c.height, c.width, c.shape[3]})});
+}
+
+// Values() with every infinity and NaN made finite: which NaN a sum of NaNs
+// keeps depends on operand order the compiler may choose.
+Bytes FiniteValues(TensorType type, size_t n, uint32_t seed) {
+  Bytes bytes = Values(type, n, seed);
+  if (type != TensorType::kFloat32) return bytes;
+  for (size_t i = 0; i < n; ++i) {
+    float f = 0.0f;
+    std::memcpy(&f, &bytes[4 * i], 4);
+    if (!std::isfinite(f)) f = static_cast<float>(i % 7) - 3.5f;
+    std::memcpy(&bytes[4 * i], &f, 4);
+  }
+  return bytes;
+}
+
+TEST(SpatialOracleTest, ResizeBilinear) {
+  MICROARENA_REQUIRE_ORACLE();
+  int n = 0;
+  for (TensorType type : {TensorType::kFloat32, TensorType::kInt8}) {
+    for (ResizeFlags flags : {ResizeFlags{false, false}, ResizeFlags{true, false}, ResizeFlags{false, true}}) {
+      for (const ResizeCase& c : kResizeCases) {
+        ExpectSameAsOracle("bilinear_" + Name(type) + "_" + std::to_string(n++),
+                           ResizeModel(BuiltinOp::kResizeBilinear, type, c, flags),
+                           {FiniteValues(type, Count(c.shape), 51)}, kSmallArena);
+      }
+    }
+  }
+  // Negative zeros and negative values only: TFLM's sum ends in + 0, so it gives +0 where every term is -0.
+  const std::vector<float> negative = {-0.0f, -0.0f, -1.5f, -0.0f, -2.0f, -0.25f};
+  for (const ResizeCase& c : {ResizeCase{{1, 2, 3, 1}, 2, 3}, ResizeCase{{1, 2, 3, 1}, 3, 5}}) {
+    ExpectSameAsOracle("bilinear_negative_zero_" + std::to_string(c.width),
+                       ResizeModel(BuiltinOp::kResizeBilinear, TensorType::kFloat32, c, {false, false}),
+                       {BytesOf(negative)}, kSmallArena);
+  }
+}
+
+TEST(SpatialOracleTest, ResizeNearestNeighbor) {
+  MICROARENA_REQUIRE_ORACLE();
+  int n = 0;
+  for (TensorType type : {TensorType::kFloat32, TensorType::kInt8, TensorType::kInt16}) {
+    for (ResizeFlags flags :
+         {ResizeFlags{false, false}, ResizeFlags{true, false}, ResizeFlags{false, true}, ResizeFlags{true, true}}) {
+      for (const ResizeCase& c : kResizeCases) {
+        ExpectSameAsOracle("nearest_" + Name(type) + "_" + std::to_string(n++),
+                           ResizeModel(BuiltinOp::kResizeNearestNeighbor, type, c, flags),
+                           {Values(type, Count(c.shape), 61)}, kSmallArena);
+      }
+    }
+  }
+}
+
+TEST(SpatialOracleTest, ResizeRefusals) {
+  MICROARENA_REQUIRE_ORACLE();
+  const ResizeCase& c = kResizeCases[1];
+  for (TensorType type : {TensorType::kInt16, TensorType::kInt32}) {
+    ExpectBothRefuse("bilinear_" + Name(type), ResizeModel(BuiltinOp::kResizeBilinear, type, c, {false, false}),
+                     {Values(type, Count(c.shape), 1)}, "supported: FLOAT32 or INT8", kSmallArena);
+  }
+  ExpectBothRefuse("nearest_int32",
+                   ResizeModel(BuiltinOp::kResizeNearestNeighbor, TensorType::kInt32, c, {false, false}),
+                   {Values(TensorType::kInt32, Count(c.shape), 1)}, "supported: FLOAT32, INT8 or INT16", kSmallArena);
+  ExpectBothRefuse("bilinear_both_flags",
+                   ResizeModel(BuiltinOp::kResizeBilinear, TensorType::kFloat32, c, {true, true}),
+                   {Values(TensorType::kFloat32, Count(c.shape), 1)}, "both set", kSmallArena);
+  for (BuiltinOp op : {BuiltinOp::kResizeBilinear, BuiltinOp::kResizeNearestNeighbor}) {
+    // A size that is not constant, or not INT32.
+    ExpectBothRefuse("resize_dynamic_size",
+                     ResizeModel(op, TensorType::kFloat32, c, {false, false}, TensorType::kInt32, false),
+                     {Values(TensorType::kFloat32, Count(c.shape), 1), Int32s({c.height, c.width})}, "must be constant",
+                     kSmallArena);
+    ExpectBothRefuse("resize_int64_size", ResizeModel(op, TensorType::kFloat32, c, {false, false}, TensorType::kInt64),
+                     {Values(TensorType::kFloat32, Count(c.shape), 1)}, "need INT32 [2]", kSmallArena);
+    // Rank 3 input.
+    ExpectBothRefuse(
+        "resize_rank3",
+        OpModel(op, {}, {{TensorType::kFloat32, {3, 4, 2}}, {TensorType::kInt32, {2}, 0, 0, Int32s({5, 7})}},
+                {{TensorType::kFloat32, {5, 7, 2}}}),
+        {Values(TensorType::kFloat32, 24, 1)}, "rank", kSmallArena);
+    // An output shape unlike the size (TFLM writes by the size).
+    ExpectWeRefuse(
+        OpModel(op, {}, {{TensorType::kFloat32, {1, 3, 4, 2}}, {TensorType::kInt32, {2}, 0, 0, Int32s({5, 7})}},
+                {{TensorType::kFloat32, {1, 5, 6, 2}}}),
+        {Values(TensorType::kFloat32, 24, 1)}, "resized to 5 x 7");
+  }
+}
+
 }  // namespace
 }  // namespace microarena

@@ -100,11 +100,13 @@ extern const KernelRegistration kIfKernel;
 extern const KernelRegistration kReadVariableKernel;
 extern const KernelRegistration kVarHandleKernel;
 extern const KernelRegistration kWhileKernel;
-// Spatial data movement (space_batch.cc, depth_space.cc, mirror_pad.cc, pad.cc).
+// Spatial data movement (space_batch.cc, depth_space.cc, mirror_pad.cc, pad.cc, resize.cc).
 extern const KernelRegistration kBatchToSpaceNdKernel;
 extern const KernelRegistration kDepthToSpaceKernel;
 extern const KernelRegistration kMirrorPadKernel;
 extern const KernelRegistration kPadv2Kernel;
+extern const KernelRegistration kResizeBilinearKernel;
+extern const KernelRegistration kResizeNearestNeighborKernel;
 extern const KernelRegistration kSpaceToBatchNdKernel;
 extern const KernelRegistration kSpaceToDepthKernel;
 
@@ -174,6 +176,8 @@ extern const KernelRegistration kSpaceToDepthKernel;
   X(kRelu6Kernel) \
   X(kReluKernel) \
   X(kReshapeKernel) \
+  X(kResizeBilinearKernel) \
+  X(kResizeNearestNeighborKernel) \
   X(kReverseV2Kernel) \
   X(kRoundKernel) \
   X(kRsqrtKernel) \
