@@ -18,7 +18,7 @@ using testing::RunCli;
 // Subgraph 0:
 //   op 0 RELU            INT8 -> INT8         runs
 //   op 1 CUSTOM "my_npu"                      lacks: no kernel registered by name
-//   op 2 MIRROR_PAD      FLOAT32              lacks: a TFLM builtin with no kernel here
+//   op 2 LSH_PROJECTION  FLOAT32             lacks: a TFLite builtin with no kernel here (TFLM has none)
 //   op 3 RELU            UINT8 -> UINT8       refused: RELU takes FLOAT32 or INT8
 //   op 4 FULLY_CONNECTED INT16 x INT16        refused: an INT16 input takes INT8 weights
 // Subgraph 1:
@@ -49,7 +49,7 @@ std::string WriteModel(const std::string& name) {
   };
   add(BuiltinOp::kRelu, {a}, b);
   add(BuiltinOp::kCustom, {b}, c, 0, "my_npu");
-  add(BuiltinOp::kMirrorPad, {c, paddings}, d);
+  add(BuiltinOp::kLshProjection, {c, paddings}, d);
   add(BuiltinOp::kRelu, {e}, f);
   add(BuiltinOp::kFullyConnected, {g, weights, -1}, h);
   builder.SetInputs({a, e, g});
@@ -74,7 +74,7 @@ TEST(InspectRuntimeSupportTest, JsonListsLackingAndRefusedOps) {
   const json support = json::parse(result.stdout_text)["runtime_support"];
   EXPECT_FALSE(support["ok"].get<bool>());
   EXPECT_EQ(support["missing_ops"], json::parse(R"([{"subgraph": 0, "op_index": 1, "op": "my_npu", "custom": true},
-                            {"subgraph": 0, "op_index": 2, "op": "MIRROR_PAD", "custom": false},
+                            {"subgraph": 0, "op_index": 2, "op": "LSH_PROJECTION", "custom": false},
                             {"subgraph": 1, "op_index": 0, "op": "LOCAL_RESPONSE_NORMALIZATION", "custom": false}])"));
   ASSERT_EQ(support["refused_types"].size(), 2u) << support.dump(2);
   EXPECT_EQ(support["refused_types"][0],
@@ -93,7 +93,7 @@ TEST(InspectRuntimeSupportTest, TextNamesEachOpWithItsIndexAndSubgraph) {
   EXPECT_NE(text.find("runtime      3 op(s) without a kernel, 2 refused type(s)"), std::string::npos) << text;
   EXPECT_NE(text.find("Ops the runtime lacks"), std::string::npos) << text;
   EXPECT_NE(text.find("CUSTOM 'my_npu'"), std::string::npos) << text;
-  EXPECT_NE(text.find("MIRROR_PAD"), std::string::npos) << text;
+  EXPECT_NE(text.find("LSH_PROJECTION"), std::string::npos) << text;
   EXPECT_NE(text.find("LOCAL_RESPONSE_NORMALIZATION"), std::string::npos) << text;
   EXPECT_NE(text.find("Op/type combinations the runtime refuses"), std::string::npos) << text;
   EXPECT_NE(text.find("UINT8"), std::string::npos) << text;

@@ -327,6 +327,99 @@ TEST(TflmArenaPredictTest, OtherOneOpFormsMatchTheOracle) {
   }
 }
 
+// The spatial data-movement ops, one model each (FLOAT32 and INT8).
+TEST(TflmArenaPredictTest, SpatialOpsMatchTheOracle) {
+  MICROARENA_REQUIRE_ORACLE();
+  const std::string dir = testing::TempDir("tflm_arena_spatial");
+  auto int32s = [](std::vector<int32_t> v) { return BytesOf(v); };
+  const QuantizationSpec none;
+  std::vector<std::pair<std::string, testing::Bytes>> models;
+  for (TensorType type : {TensorType::kFloat32, TensorType::kInt8}) {
+    const std::string t = TensorTypeName(type);
+    const float scale = type == TensorType::kInt8 ? 0.5f : 0.0f;
+    auto input = [type](testing::OneOp& op, std::vector<int32_t> shape) {
+      if (type == TensorType::kFloat32) {
+        op.FloatInput(std::move(shape));
+      } else {
+        op.Input(type, std::move(shape), 0.5f, 1);
+      }
+    };
+    {
+      testing::OneOp op;
+      input(op, {1, 4, 6, 2});
+      op.Constant("block", TensorType::kInt32, {2}, int32s({2, 3}), none);
+      op.Constant("pads", TensorType::kInt32, {2, 2}, int32s({0, 0, 0, 0}), none);
+      models.emplace_back("s2b_" + t, op.Finish(BuiltinOp::kSpaceToBatchNd, {}, type, {6, 2, 2, 2}, scale, 1));
+    }
+    {
+      testing::OneOp op;
+      input(op, {6, 2, 2, 2});
+      op.Constant("block", TensorType::kInt32, {2}, int32s({2, 3}), none);
+      op.Constant("crops", TensorType::kInt32, {2, 2}, int32s({0, 0, 0, 0}), none);
+      models.emplace_back("b2s_" + t, op.Finish(BuiltinOp::kBatchToSpaceNd, {}, type, {1, 4, 6, 2}, scale, 1));
+    }
+    {
+      testing::OneOp op;
+      input(op, {1, 2, 3, 8});
+      tflite::DepthToSpaceOptionsT o;
+      o.block_size = 2;
+      models.emplace_back("d2s_" + t,
+                          op.Finish(BuiltinOp::kDepthToSpace, MakeBuiltinOptions(o), type, {1, 4, 6, 2}, scale, 1));
+    }
+    {
+      testing::OneOp op;
+      input(op, {1, 4, 6, 2});
+      tflite::SpaceToDepthOptionsT o;
+      o.block_size = 2;
+      models.emplace_back("s2d_" + t,
+                          op.Finish(BuiltinOp::kSpaceToDepth, MakeBuiltinOptions(o), type, {1, 2, 3, 8}, scale, 1));
+    }
+    {
+      testing::OneOp op;
+      input(op, {1, 4, 6, 2});
+      op.Constant("paddings", TensorType::kInt32, {4, 2}, int32s({0, 0, 1, 2, 2, 1, 0, 0}), none);
+      tflite::MirrorPadOptionsT o;
+      models.emplace_back("mirror_pad_" + t,
+                          op.Finish(BuiltinOp::kMirrorPad, MakeBuiltinOptions(o), type, {1, 7, 9, 2}, scale, 1));
+    }
+    {
+      testing::OneOp op;
+      input(op, {1, 4, 6, 2});
+      op.Constant("paddings", TensorType::kInt32, {4, 2}, int32s({0, 0, 1, 2, 2, 1, 0, 0}), none);
+      const QuantizationSpec q = type == TensorType::kInt8 ? QuantizationSpec::PerTensor(0.5f, 1) : none;
+      op.Constant("value", type, {}, testing::Bytes(type == TensorType::kInt8 ? 1 : 4, 0), q);
+      models.emplace_back("padv2_" + t, op.Finish(BuiltinOp::kPadv2, {}, type, {1, 7, 9, 2}, scale, 1));
+    }
+    for (BuiltinOp code : {BuiltinOp::kResizeBilinear, BuiltinOp::kResizeNearestNeighbor}) {
+      testing::OneOp op;
+      input(op, {1, 4, 6, 2});
+      op.Constant("size", TensorType::kInt32, {2}, int32s({5, 9}), none);
+      tflite::BuiltinOptionsUnion options;
+      if (code == BuiltinOp::kResizeBilinear) {
+        options = MakeBuiltinOptions(tflite::ResizeBilinearOptionsT{});
+      } else {
+        options = MakeBuiltinOptions(tflite::ResizeNearestNeighborOptionsT{});
+      }
+      models.emplace_back(std::string(BuiltinOpName(code)) + "_" + t,
+                          op.Finish(code, std::move(options), type, {1, 5, 9, 2}, scale, 1));
+    }
+  }
+  for (const auto& [name, model] : models) {
+    SCOPED_TRACE(name);
+    const std::string path = dir + "/" + name + ".tflite";
+    testing::WriteFile(path, model);
+    const OracleArena truth = RunOracleArena(path);
+    ASSERT_TRUE(truth.ok) << truth.error;
+    Result<ModelView> view = LoadModel(Span<const uint8_t>(model.data(), model.size()));
+    ASSERT_TRUE(view.ok());
+    Result<report::TflmArenaPrediction> p = report::PredictTflmArena(*view, report::TflmHostLayout());
+    ASSERT_TRUE(p.ok()) << p.status().message();
+    EXPECT_EQ(p->min_arena_bytes, truth.at("min_arena_bytes"));
+    EXPECT_EQ(p->arena_used_bytes, truth.at("arena_used_bytes"));
+    EXPECT_EQ(p->tail_bytes, truth.at("tail_bytes"));
+  }
+}
+
 // The CLI: the option, its target, its JSON, and its refusals.
 TEST(TflmArenaPredictTest, CommandLine) {
   MICROARENA_REQUIRE_SHARED();

@@ -1,11 +1,12 @@
-// PAD: constant padding (PADV2 is a separate op and not handled here).
+// PAD and PADV2: constant padding (TFLM registers one kernel for both).
 //
-// Inputs: the tensor (rank <= 5) and a constant INT32/INT64 paddings tensor of
-// shape [rank, 2] holding (before, after) per dimension, all >= 0. FLOAT32 and
-// INT32 pad with 0; INT8 pads with the output zero point (real 0); INT16 with
-// the raw value 0 whatever its zero point, as TFLM does (its int16 pad value
-// is 0 unless PADV2 gives one). Input and output share type and quantization
-// (data is copied).
+// Inputs: the tensor (rank <= 5), a constant INT32/INT64 paddings tensor of
+// shape [rank, 2] holding (before, after) per dimension, all >= 0, and
+// optionally (PADV2's) a one-element constant_values tensor of the input's
+// type, read at Invoke (it may be computed); INT8 constant_values must share
+// the output's scale and zero point, as TFLM requires. Without it FLOAT32,
+// INT16 and INT32 pad with 0 and INT8 with the output zero point (real 0), as
+// TFLM does. Input and output share type and quantization (data is copied).
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -20,13 +21,16 @@ namespace {
 // Persistent op data: 64 bytes.
 struct PadData {
   reference::PadParams params;
-  int32_t pad_value;  // one element's bytes in the first sizeof(element) bytes
+  int32_t pad_value;  // one element's bytes in the first sizeof(element) bytes; unused with constant_values
 };
 
 Status Prepare(PrepareContext& context, const void** op_data) {
-  if (context.input_count() != 2 || context.output_count() != 1 || !context.has_input(0) || !context.has_input(1)) {
-    return context.Error(ErrorCode::kInvalidArgument, "expects 2 inputs (tensor, paddings) and 1 output, got %zu and %zu",
-                         context.input_count(), context.output_count());
+  if (context.input_count() < 2 || context.input_count() > 3 || context.output_count() != 1 || !context.has_input(0) ||
+      !context.has_input(1)) {
+    return context.Error(
+        ErrorCode::kInvalidArgument,
+        "expects 2 or 3 inputs (tensor, paddings, optional constant_values) and 1 output, got %zu and %zu",
+        context.input_count(), context.output_count());
   }
   const TensorView input = context.input(0);
   const TensorView paddings = context.input(1);
@@ -50,6 +54,27 @@ Status Prepare(PrepareContext& context, const void** op_data) {
       (type == TensorType::kInt16 && !output.quantization().is_quantized())) {
     return context.Error(ErrorCode::kInvalidArgument, "%s output '%s' needs per-tensor quantization",
                          TensorTypeName(type), output.name());
+  }
+  if (context.has_input(2)) {
+    const TensorView values = context.input(2);
+    if (values.type() != type || values.element_count() != 1) {
+      return context.Error(
+          ErrorCode::kInvalidArgument, "constant_values tensor %d '%s' is %s with %zu elements; need one %s element",
+          values.index(), values.name(), TensorTypeName(values.type()), values.element_count(), TensorTypeName(type));
+    }
+    if (type == TensorType::kInt8) {
+      const QuantizationView q = values.quantization();
+      const float scale = q.is_quantized() ? q.scale(0) : 0.0f;
+      const int64_t zero_point = q.is_quantized() ? q.zero_point(0) : 0;
+      if (scale != output.quantization().scale(0) || zero_point != output.quantization().zero_point(0)) {
+        return context.Error(ErrorCode::kInvalidArgument,
+                             "constant_values '%s' (scale %g, zero point %lld) must share the output's quantization "
+                             "(scale %g, zero point %lld)",
+                             values.name(), static_cast<double>(scale), static_cast<long long>(zero_point),
+                             static_cast<double>(output.quantization().scale(0)),
+                             static_cast<long long>(output.quantization().zero_point(0)));
+      }
+    }
   }
   const size_t rank = input.rank();
   if (rank > reference::kPadMaxRank) {
@@ -99,6 +124,7 @@ Status Prepare(PrepareContext& context, const void** op_data) {
                          output.name(), shape_op::FormatShape(output.shape(), text_a, sizeof(text_a)),
                          shape_op::FormatShape(expected, rank, text_b, sizeof(text_b)));
   }
+  // INT16 pads with 0 whatever its zero point: TFLM does.
   data->pad_value = 0;
   if (type == TensorType::kInt8) {
     const auto zero = static_cast<int8_t>(output.quantization().zero_point(0));
@@ -112,12 +138,15 @@ Status Eval(EvalContext& context, const void* op_data) {
   const auto& data = *static_cast<const PadData*>(op_data);
   const EvalTensor& input = *context.input(0);
   EvalTensor& output = *context.output(0);
-  reference::Pad(data.params, shape_op::ElementBytes(input.type), input.data, &data.pad_value, output.data);
+  const EvalTensor* values = context.input_count() > 2 ? context.input(2) : nullptr;
+  const void* pad_value = values != nullptr ? static_cast<const void*>(values->data) : &data.pad_value;
+  reference::Pad(data.params, shape_op::ElementBytes(input.type), input.data, pad_value, output.data);
   return OkStatus();
 }
 
 }  // namespace
 
 const KernelRegistration kPadKernel = {BuiltinOp::kPad, Prepare, Eval};
+const KernelRegistration kPadv2Kernel = {BuiltinOp::kPadv2, Prepare, Eval};
 
 }  // namespace microarena

@@ -108,6 +108,15 @@ extern const KernelRegistration kIfKernel;
 extern const KernelRegistration kReadVariableKernel;
 extern const KernelRegistration kVarHandleKernel;
 extern const KernelRegistration kWhileKernel;
+// Spatial data movement (space_batch.cc, depth_space.cc, mirror_pad.cc, pad.cc, resize.cc).
+extern const KernelRegistration kBatchToSpaceNdKernel;
+extern const KernelRegistration kDepthToSpaceKernel;
+extern const KernelRegistration kMirrorPadKernel;
+extern const KernelRegistration kPadv2Kernel;
+extern const KernelRegistration kResizeBilinearKernel;
+extern const KernelRegistration kResizeNearestNeighborKernel;
+extern const KernelRegistration kSpaceToBatchNdKernel;
+extern const KernelRegistration kSpaceToDepthKernel;
 
 // Every registration above, for tables built from the list (all_ops.cc, and
 // the per-model resolvers `microarena embed --resolver` writes):
@@ -122,6 +131,7 @@ extern const KernelRegistration kWhileKernel;
   X(kAssignVariableKernel) \
   X(kAveragePool2dKernel) \
   X(kBatchMatmulKernel) \
+  X(kBatchToSpaceNdKernel) \
   X(kBroadcastArgsKernel) \
   X(kBroadcastToKernel) \
   X(kCallOnceKernel) \
@@ -132,6 +142,7 @@ extern const KernelRegistration kWhileKernel;
   X(kCosKernel) \
   X(kCumsumKernel) \
   X(kDepthwiseConv2dKernel) \
+  X(kDepthToSpaceKernel) \
   X(kDequantizeKernel) \
   X(kDivKernel) \
   X(kEluKernel) \
@@ -165,11 +176,13 @@ extern const KernelRegistration kWhileKernel;
   X(kMaximumKernel) \
   X(kMeanKernel) \
   X(kMinimumKernel) \
+  X(kMirrorPadKernel) \
   X(kMulKernel) \
   X(kNegKernel) \
   X(kNotEqualKernel) \
   X(kPackKernel) \
   X(kPadKernel) \
+  X(kPadv2Kernel) \
   X(kPreluKernel) \
   X(kQuantizeKernel) \
   X(kReadVariableKernel) \
@@ -178,6 +191,8 @@ extern const KernelRegistration kWhileKernel;
   X(kRelu6Kernel) \
   X(kReluKernel) \
   X(kReshapeKernel) \
+  X(kResizeBilinearKernel) \
+  X(kResizeNearestNeighborKernel) \
   X(kReverseV2Kernel) \
   X(kRoundKernel) \
   X(kRsqrtKernel) \
@@ -186,6 +201,8 @@ extern const KernelRegistration kWhileKernel;
   X(kSinKernel) \
   X(kSliceKernel) \
   X(kSoftmaxKernel) \
+  X(kSpaceToBatchNdKernel) \
+  X(kSpaceToDepthKernel) \
   X(kSplitKernel) \
   X(kSplitVKernel) \
   X(kSqrtKernel) \

@@ -269,8 +269,35 @@ TflmOpFacts TflmFactsForOp(const ModelView& model, size_t subgraph_index, size_t
       facts.init_bytes = 8;
       break;
     case BuiltinOp::kPad:
+    case BuiltinOp::kPadv2:
       facts.init_bytes = 56;  // padding counts and amounts, resizing category, zero point
       facts.prepare = {In(0), In(1), In(2), Out(0)};
+      break;
+    case BuiltinOp::kSpaceToBatchNd:
+      facts.init_bytes = 4;  // SpaceToBatchParams: the pad value
+      AddUnaryTemps(facts);
+      break;
+    case BuiltinOp::kBatchToSpaceNd: AddUnaryTemps(facts); break;
+    case BuiltinOp::kDepthToSpace:
+    case BuiltinOp::kSpaceToDepth:
+      facts.builtin_data_bytes = 4;  // block_size
+      // Prepare copies the output's dims (4) to the tail before writing them.
+      facts.prepare = {In(0), Out(0), Persistent(20)};
+      break;
+    case BuiltinOp::kMirrorPad: {
+      facts.builtin_data_bytes = short_enums ? 1 : 4;  // mode
+      facts.builtin_data_align = short_enums ? 1 : 4;
+      facts.init_bytes = 20;  // OpDataMirrorPad: 5 ints
+      // Two scratch buffers of one int per input dimension.
+      const size_t rank = subgraph.tensor(static_cast<size_t>(op.inputs()[0])).rank();
+      facts.prepare = {In(0), In(1), Out(0), Scratch(4 * rank), Scratch(4 * rank)};
+      break;
+    }
+    case BuiltinOp::kResizeBilinear:
+    case BuiltinOp::kResizeNearestNeighbor:
+      facts.builtin_data_bytes = 2;  // align_corners, half_pixel_centers
+      facts.builtin_data_align = 1;
+      facts.prepare = {In(0), In(1), Out(0)};
       break;
     case BuiltinOp::kStridedSlice:
       facts.builtin_data_bytes = 24;  // five masks and the offset flag
