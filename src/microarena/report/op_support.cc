@@ -90,7 +90,11 @@ std::string OpsTableText() {
       fmt::format("{} builtin ops; INT16 (16x8) means INT16 activations with INT8 weights.\n\n", entries.size());
   out += table.Render();
   const std::vector<std::string> missing = MissingTflmBuiltins();
-  out += fmt::format("\nTFLM builtins without a kernel here ({}): {}\n", missing.size(), fmt::join(missing, ", "));
+  if (missing.empty()) {
+    out += "\nEvery builtin of TFLM's op resolver has a kernel here.\n";
+  } else {
+    out += fmt::format("\nTFLM builtins without a kernel here ({}): {}\n", missing.size(), fmt::join(missing, ", "));
+  }
   return out;
 }
 
@@ -106,6 +110,10 @@ std::string OpsTableMarkdown() {
                        TypedOperandName(entry->operand), entry->note[0] != '\0' ? entry->note : "-");
   }
   const std::vector<std::string> missing = MissingTflmBuiltins();
+  if (missing.empty()) {
+    out += "\nEvery builtin of TFLM's op resolver has a kernel here.\n";
+    return out;
+  }
   out += fmt::format("\nTFLM builtins without a kernel here ({}):", missing.size());
   for (size_t i = 0; i < missing.size(); ++i) out += fmt::format("{} `{}`", i == 0 ? "" : ",", missing[i]);
   out += ".\n";
