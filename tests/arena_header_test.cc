@@ -16,6 +16,7 @@
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/demo_model.h"
 #include "microarena/model/model_view.h"
+#include "microarena/plan/optimal.h"
 #include "microarena/runtime/host_runner.h"
 #include "tests/test_support.h"
 
@@ -206,6 +207,73 @@ TEST_F(ArenaHeaderTest, CompilesForCortexMWithoutTheStandardLibrary) {
   Compiled compiled = Compile("arm-none-eabi-g++", dir_, "firmware.cc",
                               "-mcpu=cortex-m4 -mthumb -O2 -c -o " + dir_ + "/firmware.o");
   EXPECT_EQ(compiled.exit_code, 0) << compiled.output;
+}
+
+// `--precomputed-plan`: the header carries the head's layout; a program built
+// with it sees exactly the plan PrecomputePlan makes here (the exact planner,
+// no time limit: the same search, the same plan) and the figures of
+// allocating with it.
+constexpr const char* kPlanProgram = R"(
+#include <cstdio>
+#include "arena.h"
+#include "model.inc"
+#include "microarena/runtime/interpreter.h"
+
+MICROARENA_CHECK_MODEL(g_model);
+// Any planner choice matches: the device plans nothing.
+constexpr microarena::InterpreterOptions kOptions{microarena::PlannerChoice::kLinear, 16, false, false};
+MICROARENA_CHECK_INTERPRETER_OPTIONS(kOptions);
+static_assert(microarena_arena::kTensorArenaHasPrecomputedPlan, "the header has a plan");
+constexpr microarena::PrecomputedPlan kPlan = microarena_arena::PrecomputedPlanOf<microarena::PrecomputedPlan>();
+
+int main() {
+  std::printf("%zu %zu %zu %zu", microarena_arena::kTensorArenaSize, kPlan.head_bytes, kPlan.tensor_count,
+              kPlan.scratch_count);
+  for (size_t t = 0; t < kPlan.tensor_count; ++t) std::printf(" %u", static_cast<unsigned>(kPlan.tensor_offsets[t]));
+  for (size_t s = 0; s < kPlan.scratch_count; ++s) std::printf(" s%u", static_cast<unsigned>(kPlan.scratch_offsets[s]));
+  return 0;
+}
+)";
+
+TEST_F(ArenaHeaderTest, PrecomputedPlanIsTheHostsPlan) {
+  EXPECT_NE(ReadText(dir_ + "/arena.h").find("constexpr bool kTensorArenaHasPrecomputedPlan = false;"),
+            std::string::npos);
+  CommandResult result =
+      RunCli({"plan", model_path_, "--time-limit", "0", "--precomputed-plan", "--header", dir_ + "/arena.h"});
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+  Result<ModelView> model = LoadModel(Span<const uint8_t>(model_bytes_.data(), model_bytes_.size()));
+  ASSERT_TRUE(model.ok());
+  const OptimalPlanner exact(OptimalOptions{0.0});
+  InterpreterOptions options;
+  options.custom_planner = &exact;
+  Result<PrecomputedPlanData> data = PrecomputePlan(*model, AllOpsResolver(), options);
+  ASSERT_TRUE(data.ok()) << data.status().message();
+  std::string expected = std::to_string(data->figures.used_bytes) + " " + std::to_string(data->head_bytes) + " " +
+                         std::to_string(data->tensor_offsets.size()) + " " +
+                         std::to_string(data->scratch_offsets.size());
+  for (uint32_t offset : data->tensor_offsets) expected += " " + std::to_string(offset);
+  for (uint32_t offset : data->scratch_offsets) expected += " s" + std::to_string(offset);
+
+  WriteText(dir_ + "/model.inc", ModelArray(model_bytes_));
+  WriteText(dir_ + "/plan_program.cc", kPlanProgram);
+  Compiled compiled =
+      Compile(MICROARENA_CXX_COMPILER, dir_, "plan_program.cc", Flags(16) + " -o " + dir_ + "/plan_program");
+  ASSERT_EQ(compiled.exit_code, 0) << compiled.output;
+  CommandResult run = testing::RunCommand(dir_ + "/plan_program");
+  EXPECT_EQ(run.exit_code, 0);
+  EXPECT_EQ(run.stdout_text, expected);
+  // The demo model's plan leaves constants out of the head.
+  EXPECT_NE(expected.find(" 4294967295"), std::string::npos);
+}
+
+TEST(ArenaHeaderCommandTest, PrecomputedPlanNeedsAHeader) {
+  std::string dir = TempDir("arena_header_precomputed");
+  WriteBytes(dir + "/demo.tflite", BuildDemoModel());
+  CommandResult result = RunCli({"plan", dir + "/demo.tflite", "--precomputed-plan"});
+  EXPECT_EQ(result.exit_code, 2);
+  EXPECT_NE(result.stderr_text.find("--precomputed-plan writes the plan into the header: give --header FILE"),
+            std::string::npos)
+      << result.stderr_text;
 }
 
 TEST(ArenaHeaderCommandTest, RejectsABadNamespace) {

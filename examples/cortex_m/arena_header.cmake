@@ -4,18 +4,26 @@
 # dies at the same op, but its records cost temp memory during
 # AllocateTensors, so on models whose temp peak sets the arena it can lose.
 # The header records the choice (kTensorArenaAllowOverlap) and the firmware
-# builds its InterpreterOptions from it.
+# builds its InterpreterOptions from it. PRECOMPUTED=ON: the header also
+# carries the head's layout, planned on the host with the exact planner
+# (`--precomputed-plan`), and the firmware allocates with it.
 #
-# cmake -DCLI=<microarena> -DMODEL=<.tflite> -DOUT=<header> -DPLAN_TEXT=<plan.txt> -P arena_header.cmake
+# cmake -DCLI=<microarena> -DMODEL=<.tflite> -DOUT=<header> -DPLAN_TEXT=<plan.txt> [-DPRECOMPUTED=ON]
+#       -P arena_header.cmake
 foreach(variable CLI MODEL OUT PLAN_TEXT)
   if(NOT DEFINED ${variable})
     message(FATAL_ERROR "arena_header.cmake needs -D${variable}=...")
   endif()
 endforeach()
 
+set(precomputed_flag "")
+if(PRECOMPUTED)
+  set(precomputed_flag "--precomputed-plan")
+endif()
+
 function(write_header suffix flags result_variable)
   execute_process(
-    COMMAND ${CLI} plan ${MODEL} --target cortex-m ${flags} --header ${OUT}${suffix}
+    COMMAND ${CLI} plan ${MODEL} --target cortex-m ${flags} ${precomputed_flag} --header ${OUT}${suffix}
     OUTPUT_FILE ${PLAN_TEXT}${suffix}
     RESULT_VARIABLE status)
   if(NOT status EQUAL 0)

@@ -6,7 +6,7 @@
 // against the header's). Inputs come from the same deterministic generator
 // as `microarena run --seed 1` on the host, so the outputs can be compared
 // byte for byte. Prints over semihosting:
-//   model: 53936 bytes, 13 ops, SHA-256 as in the arena header
+//   model: 53936 bytes, 13 ops, SHA-256 as in the arena header, verified and planned on the host
 //   arena: size 20112 used 20112 persistent 4112 head 16000 temp_peak 1600
 //   minimum: 20112 works, 20096 fails (out of memory)
 //   stack: load_model 560 allocate_tensors 688 invoke 456
@@ -40,6 +40,24 @@ constexpr microarena::InterpreterOptions HeaderOptions() {
 }
 constexpr microarena::InterpreterOptions kOptions = HeaderOptions();
 MICROARENA_CHECK_INTERPRETER_OPTIONS(kOptions);
+
+// A header with a precomputed plan (`plan --precomputed-plan`) is the lean
+// deployment: the host verified the model and planned its head, the device
+// checks the model's SHA-256 against the header's, then loads it without the
+// flatbuffers verifier and places the tensors without planning (neither is
+// linked). Without one, the device verifies and plans itself.
+constexpr bool kLean = microarena_arena::kTensorArenaHasPrecomputedPlan;
+constexpr microarena::PrecomputedPlan kPlan = microarena_arena::PrecomputedPlanOf<microarena::PrecomputedPlan>();
+
+microarena::Result<microarena::ModelView> Load(microarena::Span<const uint8_t> bytes) {
+  if constexpr (kLean) return microarena::LoadVerifiedModel(bytes);
+  return microarena::LoadModel(bytes);
+}
+
+microarena::Status Allocate(microarena::Interpreter& interpreter) {
+  if constexpr (kLean) return interpreter.AllocateTensors(kPlan);
+  return interpreter.AllocateTensors();
+}
 
 alignas(microarena_arena::kTensorArenaAlignment) uint8_t tensor_arena[microarena_arena::kTensorArenaSize];
 
@@ -158,18 +176,19 @@ int FirmwareMain() {
   }
   uintptr_t sp = StackPointer();
   PaintStack();
-  Result<ModelView> model = LoadModel(Span<const uint8_t>(g_model, g_model_size));
+  Result<ModelView> model = Load(Span<const uint8_t>(g_model, g_model_size));
   const size_t load_stack = StackUsedBelow(sp);
   if (!model.ok()) return Fail("LoadModel", model.status());
-  std::snprintf(line, sizeof(line), "model: %u bytes, %u ops, SHA-256 as in the arena header\n", g_model_size,
-                static_cast<unsigned>(model->subgraph(0).operator_count()));
+  std::snprintf(line, sizeof(line), "model: %u bytes, %u ops, SHA-256 as in the arena header, %s\n", g_model_size,
+                static_cast<unsigned>(model->subgraph(0).operator_count()),
+                kLean ? "verified and planned on the host" : "verified and planned on the device");
   semihosting::Write(line);
 
   // Only this model's kernels (model_resolver.h, from `microarena embed --resolver`).
   Interpreter interpreter(*model, microarena_model::ModelOpResolver(), tensor_arena, sizeof(tensor_arena), kOptions);
   sp = StackPointer();
   PaintStack();
-  Status allocated = interpreter.AllocateTensors();
+  Status allocated = Allocate(interpreter);
   const size_t allocate_stack = StackUsedBelow(sp);
   if (!allocated.ok()) return Fail("AllocateTensors", allocated);
   std::snprintf(line, sizeof(line), "arena: size %u used %u persistent %u head %u temp_peak %u\n",
@@ -219,10 +238,10 @@ int FirmwareMain() {
   const size_t minimum = interpreter.arena_used_bytes();
   const size_t step = microarena_arena::kTensorArenaAlignment;
   Interpreter at_minimum(*model, microarena_model::ModelOpResolver(), tensor_arena, minimum, kOptions);
-  Status fits = at_minimum.AllocateTensors();
+  Status fits = Allocate(at_minimum);
   if (!fits.ok()) return Fail("AllocateTensors in the used size", fits);
   Interpreter below(*model, microarena_model::ModelOpResolver(), tensor_arena, minimum - step, kOptions);
-  Status too_small = below.AllocateTensors();
+  Status too_small = Allocate(below);
   if (too_small.ok() || too_small.code() != ErrorCode::kOutOfMemory) {
     return Fail("AllocateTensors one alignment step below the used size did not run out of memory", too_small);
   }

@@ -10,6 +10,7 @@
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_file.h"
 #include "microarena/model/model_rewriter.h"
+#include "microarena/plan/optimal.h"
 #include "microarena/plan/problem_csv.h"
 #include "microarena/plan/reorder.h"
 #include "microarena/report/arena_header.h"
@@ -39,7 +40,7 @@ InterpreterOptions RuntimeOptionsFor(const std::string& planner, size_t alignmen
 
 Status WriteHeaderFile(const std::string& path, const std::string& namespace_name, const std::string& command_line,
                        const ModelFile& file, const InterpreterOptions& runtime_options,
-                       const report::ModelPlan& plan) {
+                       const report::ModelPlan& plan, const PrecomputedPlanData* precomputed) {
   report::ArenaHeaderInput input;
   input.model_label = file.path();
   Span<const uint8_t> bytes = file.view().bytes();
@@ -50,6 +51,7 @@ Status WriteHeaderFile(const std::string& path, const std::string& namespace_nam
   input.model_has_offline_plan = plan.has_offline_plan;
   input.namespace_name = namespace_name;
   input.command_line = command_line;
+  input.precomputed = precomputed;
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) return Status::Error(ErrorCode::kIoError, "%s: cannot open the header for writing", path.c_str());
   out << report::ArenaHeader(input);
@@ -96,6 +98,7 @@ Command RegisterPlanCommand(CLI::App& app) {
     std::string header_path;
     std::string header_namespace = "microarena_arena";
     bool overlap = false;
+    bool precomputed_plan = false;
     bool trust_offline_plan = false;
     std::string runtime;  // empty: microarena's own plan; "tflm": stock TFLM's arena
     std::string target = "host";
@@ -158,6 +161,12 @@ Command RegisterPlanCommand(CLI::App& app) {
                   "write a C++17 header for the firmware: kTensorArenaSize and the other figures the\n"
                   "runtime measured with these options, the model's SHA-256, and static_assert checks\n"
                   "that fail the firmware build when the model or the options change");
+  sub->add_flag("--precomputed-plan", options->precomputed_plan,
+                "with --header: also write the head's layout (every tensor's and scratch buffer's\n"
+                "offset), planned here with --planner (optimal: the exact planner, within\n"
+                "--time-limit), so the device allocates with AllocateTensors(PrecomputedPlanOf<...>())\n"
+                "and links no planner. The runtime figures are then those of that call: no lifetime\n"
+                "analysis or planner memory in temp, no scratch table in the persistent area");
   sub->add_option("--target", options->target,
                   std::string("the device the runtime figures (persistent area, temp peak, arena, --header) are "
                               "for: ") +
@@ -185,7 +194,8 @@ Command RegisterPlanCommand(CLI::App& app) {
             if (options->runtime == "tflm") {
               for (const char* name :
                    {"--order", "--planner", "--align", "--time-limit", "--timeline", "--html", "--columns", "--overlap",
-                    "--trust-offline-plan", "--csv", "--name-width", "--header", "--header-namespace"}) {
+                    "--trust-offline-plan", "--csv", "--name-width", "--header", "--header-namespace",
+                    "--precomputed-plan"}) {
                 if (sub->count(name) > 0) {
                   return PrintError(Status::Error(ErrorCode::kInvalidArgument,
                                                   "%s does not apply with --runtime tflm (which takes one MODEL, "
@@ -214,6 +224,11 @@ Command RegisterPlanCommand(CLI::App& app) {
                                               options->target.c_str()));
             }
             options->model_path = options->model_paths.front();
+            if (options->precomputed_plan && options->header_path.empty()) {
+              PrintError(Status::Error(ErrorCode::kInvalidArgument,
+                                       "--precomputed-plan writes the plan into the header: give --header FILE"));
+              return kExitUsage;
+            }
             if (options->order == "best" && !options->header_path.empty()) {
               return PrintError(Status::Error(
                   ErrorCode::kInvalidArgument,
@@ -292,7 +307,26 @@ Command RegisterPlanCommand(CLI::App& app) {
             runtime_options.allow_overlap = options->overlap;
             runtime_options.trust_offline_plan = options->trust_offline_plan;
             if (target != &HostLayout()) runtime_options.figures_for = target;
-            if (plan.ok() && scratch.ok()) {
+            // --precomputed-plan: the head planned here (the exact planner for
+            // "optimal"), and the figures of allocating with it on the device.
+            OptimalOptions exact_options;
+            exact_options.time_limit_seconds = options->time_limit_seconds;
+            const OptimalPlanner exact(exact_options);
+            std::optional<PrecomputedPlanData> precomputed;
+            if (options->precomputed_plan && plan.ok() && scratch.ok()) {
+              InterpreterOptions plan_with = runtime_options;
+              if (options->planner.empty() || options->planner == "optimal") plan_with.custom_planner = &exact;
+              Result<PrecomputedPlanData> data = PrecomputePlan(runtime_model, AllOpsResolver(), plan_with);
+              if (!data.ok()) {
+                Status status = data.status();
+                return PrintError(status.Prefix(options->model_path.c_str()));
+              }
+              precomputed.emplace(std::move(*data));
+              plan->has_runtime = true;
+              plan->runtime = precomputed->figures;
+              plan->persistent_bytes = precomputed->figures.persistent_bytes;
+              plan->temp_peak_bytes = precomputed->figures.temp_peak_bytes;
+            } else if (plan.ok() && scratch.ok()) {
               Result<ArenaFigures> figures = MeasureArena(runtime_model, AllOpsResolver(), runtime_options);
               if (figures.ok()) {
                 plan->has_runtime = true;
@@ -333,9 +367,11 @@ Command RegisterPlanCommand(CLI::App& app) {
               if (options->header_namespace != "microarena_arena") {
                 command_line += " --header-namespace " + options->header_namespace;
               }
+              if (options->overlap) command_line += " --overlap";
+              if (precomputed) command_line += " --precomputed-plan";
               command_line += " --header " + options->header_path;
               Status written = WriteHeaderFile(options->header_path, options->header_namespace, command_line, *file,
-                                               runtime_options, *plan);
+                                               runtime_options, *plan, precomputed ? &*precomputed : nullptr);
               if (!written.ok()) return PrintError(written);
             }
             if (!options->html_path.empty()) {

@@ -488,9 +488,8 @@ namespace {
   return semantic.Run();
 }
 
-}  // namespace
-
-Result<ModelView> LoadModel(Span<const uint8_t> bytes) {
+// The checks LoadModel and LoadVerifiedModel share.
+Status CheckModelBytes(Span<const uint8_t> bytes) {
   if (bytes.data() == nullptr || bytes.empty()) {
     return Status::Error(ErrorCode::kMalformedModel, "the model is empty (0 bytes)");
   }
@@ -507,6 +506,18 @@ Result<ModelView> LoadModel(Span<const uint8_t> bytes) {
     return Status::Error(ErrorCode::kMalformedModel,
                          "not a .tflite file: bytes 4..7 are not the identifier \"TFL3\"");
   }
+  return OkStatus();
+}
+
+}  // namespace
+
+Result<ModelView> LoadVerifiedModel(Span<const uint8_t> bytes) {
+  MICROARENA_RETURN_IF_ERROR(CheckModelBytes(bytes));
+  return ModelView(tflite::GetModel(bytes.data()), bytes);
+}
+
+Result<ModelView> LoadModel(Span<const uint8_t> bytes) {
+  MICROARENA_RETURN_IF_ERROR(CheckModelBytes(bytes));
   // The verifier can address at most FLATBUFFERS_MAX_BUFFER_SIZE bytes; larger
   // files keep their data after the flatbuffer, which we bound-check ourselves.
   size_t verify_bytes = bytes.size();

@@ -172,4 +172,13 @@ class ModelView {
 // unchanged while the view is used, and must start 4-byte aligned.
 Result<ModelView> LoadModel(Span<const uint8_t> bytes);
 
+// A view into bytes that already passed LoadModel, without verifying them
+// again: a firmware whose model matches the SHA-256 the arena header
+// recorded (`microarena plan` loaded and verified those exact bytes on the
+// host) needs no flatbuffers verifier on the device, nor its flash and
+// stack. Only the cheap checks run (not empty, 4-byte aligned, the "TFL3"
+// identifier); bytes no LoadModel has accepted may crash the runtime, so
+// anything from outside the firmware's own image goes through LoadModel.
+Result<ModelView> LoadVerifiedModel(Span<const uint8_t> bytes);
+
 }  // namespace microarena

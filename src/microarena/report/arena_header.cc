@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <vector>
 
 #include "microarena/report/format.h"
 
@@ -134,7 +135,8 @@ constexpr bool ModelSizeMatches(const Byte (&)[N]) {
 // Whether a planner name and alignment are the ones measured with. "auto"
 // matches when it resolves to the planner measured with for this model.
 constexpr bool OptionsMatch(const char* planner_name, size_t alignment_bytes) {
-  const bool planner_ok = detail::SameText(planner_name, kTensorArenaPlanner) ||
+  // With a precomputed plan the device plans nothing: any planner option does.
+  const bool planner_ok = kTensorArenaHasPrecomputedPlan || detail::SameText(planner_name, kTensorArenaPlanner) ||
                           (kTensorArenaAutoPlannerMatches && detail::SameText(planner_name, "auto"));
   return planner_ok && alignment_bytes == kTensorArenaAlignment;
 }
@@ -147,7 +149,7 @@ constexpr bool TargetMatches() { return sizeof(void*) == kTensorArenaPointerByte
 template <typename Options>
 constexpr bool InterpreterOptionsMatch(const Options& options) {
   const int planner = static_cast<int>(options.planner);
-  const bool planner_ok = planner == kTensorArenaPlannerChoice || (kTensorArenaAutoPlannerMatches && planner == 0);
+  const bool planner_ok = kTensorArenaHasPrecomputedPlan || planner == kTensorArenaPlannerChoice || (kTensorArenaAutoPlannerMatches && planner == 0);
   return planner_ok && options.alignment_bytes == kTensorArenaAlignment &&
          options.copy_weights_to_arena == kTensorArenaCopyWeights &&
          options.preserve_all_tensors == kTensorArenaPreserveAllTensors &&
@@ -189,6 +191,61 @@ constexpr const char* kCheckMacros = R"(
 )";
 
 int PlannerChoiceNumber(PlannerChoice choice) { return static_cast<int>(choice); }
+
+// `name` as a constexpr array of at least one element (C++ has no empty
+// arrays; the count says how many are real), 8 per line.
+std::string OffsetArray(const char* name, const std::vector<uint32_t>& values) {
+  std::string out = fmt::format("constexpr uint32_t {}[{}] = {{", name, values.empty() ? 1 : values.size());
+  if (values.empty()) out += "0";
+  for (size_t i = 0; i < values.size(); ++i) {
+    if (i % 8 == 0) out += "\n   ";
+    out += values[i] == PrecomputedPlan::kNotInHead ? " kNotInHead" : fmt::format(" {}u", values[i]);
+    if (i + 1 < values.size()) out += ",";
+  }
+  out += "};\n";
+  return out;
+}
+
+// The precomputed plan's arrays and PrecomputedPlanOf (always defined, so a
+// firmware can use `if constexpr (kTensorArenaHasPrecomputedPlan)`).
+std::string PrecomputedPlanCode(const PrecomputedPlanData* plan) {
+  std::string out = fmt::format(
+      "// Whether the head's layout below was computed ahead of time (`plan --precomputed-plan`): then\n"
+      "// AllocateTensors(PrecomputedPlanOf<microarena::PrecomputedPlan>()) places every tensor and\n"
+      "// scratch buffer without planning on the device, and the figures above are for that call.\n"
+      "constexpr bool kTensorArenaHasPrecomputedPlan = {};\n",
+      plan != nullptr ? "true" : "false");
+  if (plan == nullptr) {
+    out +=
+        "template <typename Plan>\n"
+        "constexpr Plan PrecomputedPlanOf() {\n"
+        "  return Plan{};  // none: AllocateTensors refuses an empty plan for a model with tensors\n"
+        "}\n";
+    return out;
+  }
+  out += fmt::format(
+      "// Planned with {}; head offsets in bytes, per tensor (kNotInHead: constants, variables,\n"
+      "// tensors no op uses) and per scratch buffer in the order the kernels request them.\n"
+      "constexpr uint32_t kNotInHead = 0xFFFFFFFFu;\n"
+      "constexpr size_t kTensorArenaPlanTensorCount = {};\n"
+      "constexpr size_t kTensorArenaPlanScratchCount = {};\n",
+      plan->planner_name, plan->tensor_offsets.size(), plan->scratch_offsets.size());
+  out += OffsetArray("kTensorArenaPlanTensorOffsets", plan->tensor_offsets);
+  out += OffsetArray("kTensorArenaPlanScratchOffsets", plan->scratch_offsets);
+  out +=
+      "// A microarena::PrecomputedPlan (or any struct with the same fields) over the arrays above.\n"
+      "template <typename Plan>\n"
+      "constexpr Plan PrecomputedPlanOf() {\n"
+      "  Plan plan{};\n"
+      "  plan.tensor_offsets = kTensorArenaPlanTensorOffsets;\n"
+      "  plan.tensor_count = kTensorArenaPlanTensorCount;\n"
+      "  plan.scratch_offsets = kTensorArenaPlanScratchOffsets;\n"
+      "  plan.scratch_count = kTensorArenaPlanScratchCount;\n"
+      "  plan.head_bytes = kTensorArenaHeadSize;\n"
+      "  return plan;\n"
+      "}\n";
+  return out;
+}
 
 }  // namespace
 
@@ -294,6 +351,7 @@ std::string ArenaHeader(const ArenaHeaderInput& input) {
       "constexpr char kModelSha256[] = \"{}\";\n"
       "constexpr uint32_t kModelSha256Words[8] = {{{}}};\n",
       input.model_size_bytes, Sha256Hex(input.model_sha256), words);
+  out += PrecomputedPlanCode(input.precomputed);
   out += kHeaderCode;
   out += fmt::format("\n}}  // namespace {}\n", ns);
   out += kCheckMacros;

@@ -26,6 +26,9 @@ struct ArenaHeaderInput {
   bool model_has_offline_plan = false;
   std::string namespace_name = "microarena_arena";  // a C++ identifier
   std::string command_line;          // how to regenerate the header
+  // With `plan --precomputed-plan`: the head's layout, written into the
+  // header (figures then are those of AllocateTensors with it). Borrowed.
+  const PrecomputedPlanData* precomputed = nullptr;
 };
 
 // Whether `name` can be used as the header's namespace (a C++ identifier

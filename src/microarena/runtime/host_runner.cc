@@ -184,13 +184,13 @@ Result<SharedArenaFigures> MeasureSharedArena(const std::vector<const ModelView*
 }
 
 Result<ArenaFigures> MeasureArena(const ModelView& model, const OpResolver& resolver,
-                                  const InterpreterOptions& options) {
+                                  const InterpreterOptions& options, const PrecomputedPlan* precomputed) {
   // Start from a size that holds most MCU models and grow on "out of memory".
   size_t size = size_t{1} << 20;
   for (;;) {
     HostArena arena(size);
     Interpreter interpreter(model, resolver, arena.data(), arena.size(), options);
-    Status status = interpreter.AllocateTensors();
+    Status status = precomputed != nullptr ? interpreter.AllocateTensors(*precomputed) : interpreter.AllocateTensors();
     if (status.ok()) {
       ArenaFigures figures;
       figures.persistent_bytes = interpreter.arena_persistent_size();
@@ -218,6 +218,48 @@ Result<ArenaFigures> MeasureArena(const ModelView& model, const OpResolver& reso
     if (status.code() != ErrorCode::kOutOfMemory || size >= (size_t{1} << 31)) return status;
     size *= 4;
   }
+}
+
+PrecomputedPlan PrecomputedPlanData::plan() const {
+  PrecomputedPlan plan;
+  plan.tensor_offsets = tensor_offsets.data();
+  plan.tensor_count = tensor_offsets.size();
+  plan.scratch_offsets = scratch_offsets.data();
+  plan.scratch_count = scratch_offsets.size();
+  plan.head_bytes = head_bytes;
+  return plan;
+}
+
+Result<PrecomputedPlanData> PrecomputePlan(const ModelView& model, const OpResolver& resolver,
+                                           const InterpreterOptions& options) {
+  if (model.subgraph_count() != 1) {
+    return Status::Error(ErrorCode::kUnsupported,
+                         "a precomputed plan is for models with one subgraph; this one has %zu (plan on the device)",
+                         model.subgraph_count());
+  }
+  // Plan on the host (its own layout: the head is the same on every target).
+  InterpreterOptions host_options = options;
+  host_options.figures_for = nullptr;
+  MICROARENA_ASSIGN_OR_RETURN(size_t arena_bytes, MeasureArenaBytes(model, resolver, host_options));
+  HostArena arena(arena_bytes);
+  Interpreter interpreter(model, resolver, arena.data(), arena.size(), host_options);
+  MICROARENA_RETURN_IF_ERROR(interpreter.AllocateTensors());
+  PrecomputedPlanData data;
+  data.head_bytes = interpreter.arena_scratch_size();
+  data.planned_with = interpreter.planner_used();
+  data.planner_name =
+      options.custom_planner != nullptr ? options.custom_planner->name() : PlannerChoiceName(data.planned_with);
+  for (size_t t = 0; t < interpreter.tensors_size(); ++t) {
+    const size_t offset = interpreter.tensor_offset_bytes(t);
+    data.tensor_offsets.push_back(offset == SIZE_MAX ? PrecomputedPlan::kNotInHead : static_cast<uint32_t>(offset));
+  }
+  for (size_t s = 0; s < interpreter.scratch_buffer_count(); ++s) {
+    data.scratch_offsets.push_back(static_cast<uint32_t>(interpreter.scratch_offset_bytes(s)));
+  }
+  // The figures of allocating with it, where the device would.
+  const PrecomputedPlan plan = data.plan();
+  MICROARENA_ASSIGN_OR_RETURN(data.figures, MeasureArena(model, resolver, options, &plan));
+  return data;
 }
 
 Result<size_t> MeasureArenaBytes(const ModelView& model, const OpResolver& resolver,
@@ -251,11 +293,14 @@ Result<RunResult> RunModel(const ModelView& model, const OpResolver& resolver, c
   RunResult result;
   result.arena_bytes = options.arena_bytes;
   if (result.arena_bytes == 0) {
-    MICROARENA_ASSIGN_OR_RETURN(result.arena_bytes, MeasureArenaBytes(model, resolver, options.interpreter));
+    MICROARENA_ASSIGN_OR_RETURN(ArenaFigures figures,
+                                MeasureArena(model, resolver, options.interpreter, options.precomputed_plan));
+    result.arena_bytes = figures.used_bytes;
   }
   HostArena arena(result.arena_bytes);
   Interpreter interpreter(model, resolver, arena.data(), arena.size(), options.interpreter);
-  MICROARENA_RETURN_IF_ERROR(interpreter.AllocateTensors());
+  MICROARENA_RETURN_IF_ERROR(options.precomputed_plan != nullptr ? interpreter.AllocateTensors(*options.precomputed_plan)
+                                                                 : interpreter.AllocateTensors());
   result.used_bytes = interpreter.arena_used_bytes();
   result.persistent_bytes = interpreter.arena_persistent_size();
   result.head_bytes = interpreter.arena_scratch_size();

@@ -63,8 +63,28 @@ struct ArenaFigures {
   // this build).
   const char* target = "host";
 };
+// `precomputed`: allocate with that plan (Interpreter::AllocateTensors(const
+// PrecomputedPlan&)) instead of planning.
 Result<ArenaFigures> MeasureArena(const ModelView& model, const OpResolver& resolver,
-                                  const InterpreterOptions& options = {});
+                                  const InterpreterOptions& options = {}, const PrecomputedPlan* precomputed = nullptr);
+
+// A PrecomputedPlan's arrays for `model`: the head the interpreter plans with
+// `options` (options.custom_planner, e.g. the exact OptimalPlanner, or the
+// built-in choice; every plan with shared bytes is verified), and the arena
+// figures of a device that allocates with it (options.figures_for's, when
+// set): persistent area without a scratch table, temp peak without
+// lifetimes or planner memory.
+struct PrecomputedPlanData {
+  std::vector<uint32_t> tensor_offsets;   // PrecomputedPlan::kNotInHead where none
+  std::vector<uint32_t> scratch_offsets;
+  size_t head_bytes = 0;
+  PlannerChoice planned_with = PlannerChoice::kAuto;  // kCustom: options.custom_planner
+  const char* planner_name = "";
+  ArenaFigures figures;  // of AllocateTensors with the plan
+  PrecomputedPlan plan() const;  // a view of the arrays above
+};
+Result<PrecomputedPlanData> PrecomputePlan(const ModelView& model, const OpResolver& resolver,
+                                           const InterpreterOptions& options = {});
 
 // Several models in one SharedArena (runtime/shared_arena.h), allocated in
 // the order given: each model's own figures and the arena they need together
@@ -89,6 +109,8 @@ struct RunOptions {
   // (RunResult::tensors). Meaningful for all of them only with
   // interpreter.preserve_all_tensors; otherwise planned tensors share bytes.
   bool capture_tensors = false;
+  // Allocate with this plan instead of planning (borrowed).
+  const PrecomputedPlan* precomputed_plan = nullptr;
 };
 
 // One tensor of subgraph 0 as it was after the first Invoke.

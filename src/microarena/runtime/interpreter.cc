@@ -36,6 +36,7 @@ const char* PlannerChoiceName(PlannerChoice choice) {
     case PlannerChoice::kGreedy: return "greedy";
     case PlannerChoice::kOffline: return "offline";
     case PlannerChoice::kCustom: return "custom";
+    case PlannerChoice::kPrecomputed: return "precomputed";
   }
   return "unknown";
 }
@@ -190,7 +191,9 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
   Status AllowOutputOverlap(size_t input, size_t output, size_t min_displacement_bytes) override {
     // With several subgraphs the plan keeps every tensor disjoint (the
     // lifetimes span whole subgraph calls; docs/control_flow.md).
-    if (!interpreter_.options_.allow_overlap || interpreter_.model_.subgraph_count() != 1) return OkStatus();
+    if (!interpreter_.options_.allow_overlap || interpreter_.precomputed_ || interpreter_.model_.subgraph_count() != 1) {
+      return OkStatus();
+    }
     return RecordOverlap(input, output, min_displacement_bytes);
   }
 
@@ -337,17 +340,123 @@ Interpreter::~Interpreter() {
   if (shared_ != nullptr) --shared_->attached_;
 }
 
-Status Interpreter::AllocateTensors() {
+Status Interpreter::CheckCanAllocate() {
   if (allocated_ || failed_) {
     return Status::Error(ErrorCode::kInvalidArgument, "AllocateTensors may be called once per interpreter");
   }
-  failed_ = true;  // until everything below succeeds
+  failed_ = true;  // until everything after this succeeds
   if (!IsSupportedAlignment(options_.alignment_bytes)) {
     return Status::Error(ErrorCode::kInvalidArgument, "alignment %zu is not supported (use 4, 8, 16, 32 or 64)",
                          options_.alignment_bytes);
   }
+  if (arena_.head_start() == nullptr) {
+    return Status::Error(ErrorCode::kInvalidArgument, "the arena pointer is null");
+  }
+  return OkStatus();
+}
+
+Status Interpreter::AllocateTensors() {
+  MICROARENA_RETURN_IF_ERROR(CheckCanAllocate());
   if (shared_ == nullptr) return AllocateTensorsInArena();
   return AllocateTensorsShared();
+}
+
+Status Interpreter::AllocateTensors(const PrecomputedPlan& plan) {
+  MICROARENA_RETURN_IF_ERROR(CheckCanAllocate());
+  if (shared_ != nullptr) {
+    return Status::Error(ErrorCode::kUnsupported, "a precomputed plan needs the interpreter's own arena, not a shared one");
+  }
+  if (model_.subgraph_count() != 1) {
+    return Status::Error(ErrorCode::kUnsupported,
+                         "a precomputed plan is for models with one subgraph; this one has %zu (plan on the device)",
+                         model_.subgraph_count());
+  }
+  precomputed_ = true;
+  MICROARENA_RETURN_IF_ERROR(AllocateTailStructures());
+  MICROARENA_RETURN_IF_ERROR(PrepareOps());
+  MICROARENA_RETURN_IF_ERROR(CommitPrecomputedPlan(plan));
+  planner_used_ = PlannerChoice::kPrecomputed;
+  failed_ = false;
+  allocated_ = true;
+  return OkStatus();
+}
+
+namespace {
+
+// Whether `bytes` at `offset` lie inside a head of `head_bytes`, aligned.
+bool FitsInHead(uint32_t offset, size_t bytes, size_t head_bytes, size_t alignment) {
+  return offset % alignment == 0 && offset <= head_bytes && bytes <= head_bytes - offset;
+}
+
+[[gnu::cold]] Status OutsideHead(const char* what, size_t index, uint32_t offset, size_t bytes, size_t head_bytes,
+                                 size_t alignment) {
+  return Status::Error(ErrorCode::kInvalidArgument,
+                       "precomputed plan: %s %zu (%zu B at offset %u) is not inside the %zu B head at a multiple of "
+                       "%zu (the plan is for another model or other options)",
+                       what, index, bytes, static_cast<unsigned>(offset), head_bytes, alignment);
+}
+
+}  // namespace
+
+Status Interpreter::CommitPrecomputedPlan(const PrecomputedPlan& plan) {
+  if (plan.tensor_count != tensor_count_ || plan.scratch_count != scratch_count_ ||
+      (plan.tensor_count > 0 && plan.tensor_offsets == nullptr) ||
+      (plan.scratch_count > 0 && plan.scratch_offsets == nullptr)) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "precomputed plan: it places %zu tensors and %zu scratch buffers; this model has %zu tensors "
+                         "and its kernels asked for %zu scratch buffers (the plan is for another model or other "
+                         "options)",
+                         plan.tensor_count, plan.scratch_count, tensor_count_, scratch_count_);
+  }
+  const size_t alignment = arena_.alignment();
+  // The scratch sizes are in the requests Prepare left in temp.
+  const size_t stride = AlignUpUnchecked(sizeof(ScratchRequest), arena_.granule());
+  for (size_t s = 0; s < scratch_count_; ++s) {
+    ScratchRequest request;
+    std::memcpy(&request, arena_.head_start() + s * stride, sizeof(request));
+    if (!FitsInHead(plan.scratch_offsets[s], request.size_bytes, plan.head_bytes, alignment)) {
+      return OutsideHead("scratch buffer", s, plan.scratch_offsets[s], request.size_bytes, plan.head_bytes, alignment);
+    }
+  }
+  ResetTemp();
+  Status committed = arena_.CommitHead(plan.head_bytes);
+  if (!committed.ok()) return committed.Prefix("precomputed head");
+  own_head_bytes_ = AlignUpUnchecked(plan.head_bytes, alignment);
+  scratch_offsets_ = plan.scratch_offsets;
+  SubgraphView subgraph = model_.subgraph(0);
+  for (size_t t = 0; t < tensor_count_; ++t) {
+    const uint32_t offset = plan.tensor_offsets[t];
+    if (offset == PrecomputedPlan::kNotInHead) continue;
+    TensorView view = subgraph.tensor(t);
+    if (view.is_constant() || view.is_variable() || !FitsInHead(offset, view.byte_size(), plan.head_bytes, alignment)) {
+      return OutsideHead(view.is_constant() ? "constant tensor" : view.is_variable() ? "variable tensor" : "tensor", t,
+                         offset, view.byte_size(), plan.head_bytes, alignment);
+    }
+    tensors_[t].data = arena_.head_start() + offset;
+  }
+  return CheckEveryUsedTensorHasMemory();
+}
+
+Status Interpreter::CheckEveryUsedTensorHasMemory() const {
+  SubgraphView subgraph = model_.subgraph(0);
+  auto missing = [&](Span<const int32_t> list) -> int32_t {
+    for (int32_t t : list) {
+      if (t >= 0 && tensors_[t].data == nullptr && subgraph.tensor(static_cast<size_t>(t)).byte_size() > 0) return t;
+    }
+    return -1;
+  };
+  int32_t lacking = missing(subgraph.inputs());
+  if (lacking < 0) lacking = missing(subgraph.outputs());
+  for (size_t o = 0; o < subgraph.operator_count() && lacking < 0; ++o) {
+    OperatorView op = subgraph.op(o);
+    lacking = missing(op.inputs());
+    if (lacking < 0) lacking = missing(op.outputs());
+  }
+  if (lacking < 0) return OkStatus();
+  return Status::Error(ErrorCode::kInvalidArgument,
+                       "precomputed plan: tensor %d is used but has no bytes in the head (the plan is for another "
+                       "model or other options)",
+                       static_cast<int>(lacking));
 }
 
 Status Interpreter::AllocateTensorsShared() {
@@ -436,9 +545,6 @@ TargetArenaFigures Interpreter::target_figures() const {
 }
 
 Status Interpreter::AllocateTensorsInArena() {
-  if (arena_.head_start() == nullptr) {
-    return Status::Error(ErrorCode::kInvalidArgument, "the arena pointer is null");
-  }
   MICROARENA_RETURN_IF_ERROR(AllocateTailStructures());
   MICROARENA_RETURN_IF_ERROR(PrepareOps());
   MICROARENA_RETURN_IF_ERROR(PlanAndCommit());
@@ -588,6 +694,7 @@ struct Interpreter::PlanState {
   size_t count = 0;
   size_t* offsets = nullptr;
   size_t head_bytes = 0;
+  uint32_t* scratch_table = nullptr;  // scratch_count_ head offsets, in the tail
 };
 
 // Each step has its own frame (noinline): only the planner's caller, not the
@@ -607,7 +714,8 @@ Status Interpreter::PackTempRecords(PlanState& state) {
   if (scratch_count_ > 0) {
     Result<uint8_t*> table = AllocatePersistentFor(scratch_count_ * sizeof(uint32_t), PersistentUse::kScratchHandles);
     if (!table.ok()) return Status(table.status()).Prefix("scratch table");
-    scratch_offsets_ = reinterpret_cast<uint32_t*>(*table);
+    state.scratch_table = reinterpret_cast<uint32_t*>(*table);
+    scratch_offsets_ = state.scratch_table;
   }
   // The scratch requests (and overlap declarations) sit in temp, each at a
   // stride of whole alignment units. Copy the declarations to an array above
@@ -819,7 +927,7 @@ Status Interpreter::CommitPlan(const PlanState& state) {
           request.subgraph_index == 0 ? 0 : FirstTensorOf(model_, static_cast<size_t>(request.subgraph_index));
       tensors_[first + static_cast<size_t>(request.owner_index)].data = arena_.head_start() + state.offsets[i];
     } else {
-      scratch_offsets_[scratch_seen++] = static_cast<uint32_t>(state.offsets[i]);
+      state.scratch_table[scratch_seen++] = static_cast<uint32_t>(state.offsets[i]);
     }
   }
   ResetTemp();

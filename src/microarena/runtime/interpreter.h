@@ -35,6 +35,7 @@
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_view.h"
 #include "microarena/plan/planner.h"
+#include "microarena/runtime/precomputed_plan.h"
 #include "microarena/runtime/shared_arena.h"
 #include "microarena/runtime/target_layout.h"
 
@@ -50,6 +51,7 @@ enum class PlannerChoice : uint8_t {
                     // (kOverlapPlanMetadataName), else OfflineMemoryAllocation. Every
                     // offline plan is verified before use.
   kCustom = 5,      // InterpreterOptions::custom_planner (set by the interpreter, not chosen)
+  kPrecomputed = 6, // AllocateTensors(const PrecomputedPlan&) (set by the interpreter, not chosen)
 };
 const char* PlannerChoiceName(PlannerChoice choice);
 
@@ -121,6 +123,14 @@ class Interpreter {
 
   // Init, Prepare, plan, commit. Call once; errors leave the interpreter unusable.
   [[nodiscard]] Status AllocateTensors();
+  // The same with a head layout computed ahead of time (runtime/
+  // precomputed_plan.h; single-subgraph models, own arena): Init and Prepare as
+  // above, then every tensor and scratch buffer at the plan's offset. No
+  // lifetime analysis, planner or plan verifier runs, and a firmware that
+  // calls only this overload links none of them. The kernels' overlap
+  // declarations are not recorded (the plan already used them). `plan`'s
+  // scratch offsets are borrowed: they must outlive the interpreter.
+  [[nodiscard]] Status AllocateTensors(const PrecomputedPlan& plan);
   // Runs every op in order. Requires a successful AllocateTensors.
   [[nodiscard]] Status Invoke();
   // Variable tensors back to their reset value (as after AllocateTensors).
@@ -210,7 +220,10 @@ class Interpreter {
     Interpreter& interpreter_;
   };
 
+  Status CheckCanAllocate();
   Status AllocateTensorsInArena();
+  [[gnu::noinline]] Status CommitPrecomputedPlan(const PrecomputedPlan& plan);
+  Status CheckEveryUsedTensorHasMemory() const;
   // AllocateTensors in a shared arena; its own frame, not under the planner
   // of an interpreter with its own arena.
   [[gnu::noinline]] Status AllocateTensorsShared();
@@ -273,7 +286,9 @@ class Interpreter {
   size_t resource_count_ = 0;
   size_t loop_turns_ = 0;  // in the current Invoke
   GraphImpl graph_{*this};
-  uint32_t* scratch_offsets_ = nullptr;  // one per scratch request, head offsets
+  // One per scratch request, head offsets: a table in the tail, or the
+  // precomputed plan's own.
+  const uint32_t* scratch_offsets_ = nullptr;
   size_t tensor_count_ = 0;
   size_t op_count_ = 0;
   size_t scratch_count_ = 0;
@@ -283,6 +298,7 @@ class Interpreter {
   PlannerChoice planner_used_ = PlannerChoice::kAuto;
   bool allocated_ = false;
   bool failed_ = false;
+  bool precomputed_ = false;  // allocating with a PrecomputedPlan: no overlap records
 };
 
 }  // namespace microarena
