@@ -3,11 +3,13 @@
 // activation, numpy broadcasting up to rank 6, as TFLM's reference kernel
 // (kMaxMulBroadcastDim = 6). TFLM does not check the output's type against
 // the inputs' (it would write int16 results into an int8 output); all three
-// must be of one type here.
+// must be of one type here. kMulInt8Kernel is the int8 path alone
+// (int8_only.h).
 //
 // Multiplier (TFLM's Prepare): s1 * s2 / s_out in double, split by
 // QuantizeMultiplier; it may be above 1 (positive shift).
 #include "microarena/kernels/elementwise_common.h"
+#include "microarena/kernels/int8_only.h"
 #include "microarena/kernels/reference/broadcast.h"
 #include "microarena/kernels/reference/mul.h"
 #include "microarena/kernels/overlap.h"
@@ -101,7 +103,22 @@ void Run(const EvalTensor& input1, const EvalTensor& input2, EvalTensor& output,
   }
 }
 
+Status PrepareInt8(PrepareContext& context, const void** op_data) {
+  MICROARENA_RETURN_IF_ERROR(RequireInt8Activations(context, "kMulInt8Kernel", "kMulKernel"));
+  return Prepare(context, op_data);
+}
+
+// The int8 path, the whole Eval of kMulInt8Kernel.
+Status EvalInt8(EvalContext& context, const void* op_data) {
+  const auto* data = static_cast<const QuantizedOpData*>(op_data);
+  const reference::MulQuantizedParams& params = data->params;
+  Run<int8_t>(*context.input(0), *context.input(1), *context.output(0), data->requires_broadcast,
+              [&params](int8_t x, int8_t y) { return reference::MulQuantizedElement(x, y, params); });
+  return OkStatus();
+}
+
 Status Eval(EvalContext& context, const void* op_data) {
+  if (context.output(0)->type == TensorType::kInt8) return EvalInt8(context, op_data);
   const EvalTensor& input1 = *context.input(0);
   const EvalTensor& input2 = *context.input(1);
   EvalTensor& output = *context.output(0);
@@ -110,16 +127,11 @@ Status Eval(EvalContext& context, const void* op_data) {
     const reference::FloatActivationRange range = data->range;
     Run<float>(input1, input2, output, data->requires_broadcast,
                [range](float x, float y) { return reference::MulFloatElement(x, y, range); });
-  } else if (output.type == TensorType::kInt16) {
+  } else {
     const auto* data = static_cast<const QuantizedOpData*>(op_data);
     const reference::MulQuantizedParams& params = data->params;
     Run<int16_t>(input1, input2, output, data->requires_broadcast,
                  [&params](int16_t x, int16_t y) { return reference::MulQuantizedElement(x, y, params); });
-  } else {
-    const auto* data = static_cast<const QuantizedOpData*>(op_data);
-    const reference::MulQuantizedParams& params = data->params;
-    Run<int8_t>(input1, input2, output, data->requires_broadcast,
-                [&params](int8_t x, int8_t y) { return reference::MulQuantizedElement(x, y, params); });
   }
   return OkStatus();
 }
@@ -127,5 +139,6 @@ Status Eval(EvalContext& context, const void* op_data) {
 }  // namespace
 
 const KernelRegistration kMulKernel = {BuiltinOp::kMul, PrepareWithElementwiseOverlap<Prepare, 2>, Eval};
+const KernelRegistration kMulInt8Kernel = {BuiltinOp::kMul, PrepareWithElementwiseOverlap<PrepareInt8, 2>, EvalInt8};
 
 }  // namespace microarena

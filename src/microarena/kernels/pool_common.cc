@@ -41,13 +41,14 @@ namespace {
 
 }  // namespace
 
+template <bool kInt8Only>
 Status PreparePool(PrepareContext& context, const void** op_data) {
   MICROARENA_RETURN_IF_ERROR(RequireArity(context, 1, 1));
   const tflite::Pool2DOptions* options = context.op().raw()->builtin_options_as_Pool2DOptions();
   if (options == nullptr) return context.Error(ErrorCode::kInvalidArgument, "has no Pool2DOptions");
   const TensorView input = context.input(0);
   const TensorView output = context.output(0);
-  const TensorType type = input.type();
+  const TensorType type = kInt8Only ? TensorType::kInt8 : input.type();
   if (type != TensorType::kInt8 && type != TensorType::kInt16 && type != TensorType::kFloat32) {
     return TypeError(context, input);
   }
@@ -98,5 +99,8 @@ Status PreparePool(PrepareContext& context, const void** op_data) {
   // the output may trail the input by a row lag.
   return DeclareRowLagOverlap(context, params.stride_height, params.padding_height);
 }
+
+template Status PreparePool<false>(PrepareContext& context, const void** op_data);
+template Status PreparePool<true>(PrepareContext& context, const void** op_data);
 
 }  // namespace microarena
