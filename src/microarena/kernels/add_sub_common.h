@@ -1,7 +1,7 @@
 // Prepare and eval shared by ADD and SUB (kernels/add.cc, kernels/sub.cc):
 // int8 and int16 with TFLM's general rescaling (left shift 20 for int8, 15
 // for int16), or float32; fused activation; numpy broadcasting up to rank 6.
-// PrepareInt8 and EvalInt8 are the int8 path alone (int8_only.h).
+// Prepare<kSubtract, true> and EvalInt8 are the int8 path alone (int8_only.h).
 //
 // Multipliers (TFLM's Prepare), with s1, s2, s_out the scales and L the
 // left shift:
@@ -87,10 +87,16 @@ template <bool kSubtract>
   return OkStatus();
 }
 
-template <bool kSubtract>
+// kInt8Only: the Prepare of kAddInt8Kernel and kSubInt8Kernel, which refuses
+// all but INT8 activations first; the float32 branch compiles out.
+template <bool kSubtract, bool kInt8Only = false>
 Status Prepare(PrepareContext& context, const void** op_data) {
+  if (kInt8Only) {
+    MICROARENA_RETURN_IF_ERROR(RequireInt8Activations(context, kSubtract ? "kSubInt8Kernel" : "kAddInt8Kernel",
+                                                      kSubtract ? "kSubKernel" : "kAddKernel"));
+  }
   MICROARENA_RETURN_IF_ERROR(elementwise::CheckBinaryOperands(context, /*allow_int16=*/true));
-  const TensorType type = context.output(0).type();
+  const TensorType type = kInt8Only ? TensorType::kInt8 : context.output(0).type();
   tflite::ActivationFunctionType activation = tflite::ActivationFunctionType::NONE;
   if constexpr (kSubtract) {
     if (const tflite::SubOptions* options = context.op().raw()->builtin_options_as_SubOptions()) {
@@ -115,13 +121,6 @@ Status Prepare(PrepareContext& context, const void** op_data) {
     return OkStatus();
   }
   return PrepareQuantized<kSubtract>(context, type, activation, data);
-}
-
-template <bool kSubtract>
-Status PrepareInt8(PrepareContext& context, const void** op_data) {
-  MICROARENA_RETURN_IF_ERROR(RequireInt8Activations(context, kSubtract ? "kSubInt8Kernel" : "kAddInt8Kernel",
-                                                    kSubtract ? "kSubKernel" : "kAddKernel"));
-  return Prepare<kSubtract>(context, op_data);
 }
 
 // Applies `func` to each pair of elements, broadcasting when the op data says so.

@@ -3,7 +3,6 @@
 // Prepare is shared with MAX_POOL_2D (pool_common.h).
 #include <cstdint>
 
-#include "microarena/kernels/int8_only.h"
 #include "microarena/kernels/pool_common.h"
 #include "microarena/kernels/reference/pooling.h"
 #include "microarena/kernels/registrations.h"
@@ -11,11 +10,6 @@
 
 namespace microarena {
 namespace {
-
-Status PrepareInt8(PrepareContext& context, const void** op_data) {
-  MICROARENA_RETURN_IF_ERROR(RequireInt8Activations(context, "kAveragePool2dInt8Kernel", "kAveragePool2dKernel"));
-  return PreparePool<true>(context, op_data);
-}
 
 Status WindowOutsideInput() {
   return Status::Error(ErrorCode::kInternal, "AVERAGE_POOL_2D: a window lies outside the input");
@@ -53,6 +47,6 @@ Status Eval(EvalContext& context, const void* op_data) {
 }  // namespace
 
 const KernelRegistration kAveragePool2dKernel = {BuiltinOp::kAveragePool2d, PreparePool<false>, Eval};
-const KernelRegistration kAveragePool2dInt8Kernel = {BuiltinOp::kAveragePool2d, PrepareInt8, EvalInt8};
+const KernelRegistration kAveragePool2dInt8Kernel = {BuiltinOp::kAveragePool2d, PreparePool<true>, EvalInt8};
 
 }  // namespace microarena

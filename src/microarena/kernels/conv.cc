@@ -55,10 +55,11 @@ struct ConvOpData {
                        filter.index(), filter.name(), Dim(filter, 3), input.index(), Dim(input, 3), channels);
 }
 
-// kInt8Only: the Prepare of kConv2dInt8Kernel, whose caller has checked the
-// INT8 activations; the int16 and float32 branches compile out.
+// kInt8Only: the Prepare of kConv2dInt8Kernel, which refuses all but INT8
+// activations first; the int16 and float32 branches compile out.
 template <bool kInt8Only>
 Status PrepareOp(PrepareContext& context, const void** op_data) {
+  if (kInt8Only) MICROARENA_RETURN_IF_ERROR(RequireInt8Activations(context, "kConv2dInt8Kernel", "kConv2dKernel"));
   MICROARENA_RETURN_IF_ERROR(RequireArity(context, 2, 3));
   if (!context.has_input(1)) return context.Error(ErrorCode::kInvalidArgument, "filter (input 1) is omitted");
   const tflite::Conv2DOptions* options = context.op().raw()->builtin_options_as_Conv2DOptions();
@@ -88,13 +89,6 @@ Status PrepareOp(PrepareContext& context, const void** op_data) {
                                                                        channels, /*channel_dimension=*/0, &data)));
   *op_data = data;
   return OkStatus();
-}
-
-Status Prepare(PrepareContext& context, const void** op_data) { return PrepareOp<false>(context, op_data); }
-
-Status PrepareInt8(PrepareContext& context, const void** op_data) {
-  MICROARENA_RETURN_IF_ERROR(RequireInt8Activations(context, "kConv2dInt8Kernel", "kConv2dKernel"));
-  return PrepareOp<true>(context, op_data);
 }
 
 // The int8 path, the whole Eval of kConv2dInt8Kernel.
@@ -144,7 +138,7 @@ Status Eval(EvalContext& context, const void* op_data) {
 
 }  // namespace
 
-const KernelRegistration kConv2dKernel = {BuiltinOp::kConv2d, Prepare, Eval};
-const KernelRegistration kConv2dInt8Kernel = {BuiltinOp::kConv2d, PrepareInt8, EvalInt8};
+const KernelRegistration kConv2dKernel = {BuiltinOp::kConv2d, PrepareOp<false>, Eval};
+const KernelRegistration kConv2dInt8Kernel = {BuiltinOp::kConv2d, PrepareOp<true>, EvalInt8};
 
 }  // namespace microarena

@@ -40,10 +40,11 @@ struct DepthwiseConvOpData {
                        filter.name(), Dim(filter, 0), Dim(filter, 1), Dim(filter, 2), Dim(filter, 3), channels);
 }
 
-// kInt8Only: the Prepare of kDepthwiseConv2dInt8Kernel, whose caller has
-// checked the INT8 activations; the int16 and float32 branches compile out.
+// kInt8Only: the Prepare of kDepthwiseConv2dInt8Kernel, which refuses all
+// but INT8 activations first; the int16 and float32 branches compile out.
 template <bool kInt8Only>
 Status PrepareOp(PrepareContext& context, const void** op_data) {
+  if (kInt8Only) MICROARENA_RETURN_IF_ERROR(RequireInt8Activations(context, "kDepthwiseConv2dInt8Kernel", "kDepthwiseConv2dKernel"));
   MICROARENA_RETURN_IF_ERROR(RequireArity(context, 2, 3));
   if (!context.has_input(1)) return context.Error(ErrorCode::kInvalidArgument, "filter (input 1) is omitted");
   const tflite::DepthwiseConv2DOptions* options = context.op().raw()->builtin_options_as_DepthwiseConv2DOptions();
@@ -78,13 +79,6 @@ Status PrepareOp(PrepareContext& context, const void** op_data) {
   data->depth_multiplier = depth_multiplier;
   *op_data = data;
   return OkStatus();
-}
-
-Status Prepare(PrepareContext& context, const void** op_data) { return PrepareOp<false>(context, op_data); }
-
-Status PrepareInt8(PrepareContext& context, const void** op_data) {
-  MICROARENA_RETURN_IF_ERROR(RequireInt8Activations(context, "kDepthwiseConv2dInt8Kernel", "kDepthwiseConv2dKernel"));
-  return PrepareOp<true>(context, op_data);
 }
 
 // The int8 path, the whole Eval of kDepthwiseConv2dInt8Kernel.
@@ -125,7 +119,7 @@ Status Eval(EvalContext& context, const void* op_data) {
 
 }  // namespace
 
-const KernelRegistration kDepthwiseConv2dKernel = {BuiltinOp::kDepthwiseConv2d, Prepare, Eval};
-const KernelRegistration kDepthwiseConv2dInt8Kernel = {BuiltinOp::kDepthwiseConv2d, PrepareInt8, EvalInt8};
+const KernelRegistration kDepthwiseConv2dKernel = {BuiltinOp::kDepthwiseConv2d, PrepareOp<false>, Eval};
+const KernelRegistration kDepthwiseConv2dInt8Kernel = {BuiltinOp::kDepthwiseConv2d, PrepareOp<true>, EvalInt8};
 
 }  // namespace microarena

@@ -115,10 +115,11 @@ Status PrepareQuantized(const PrepareContext& context, const TensorView& input, 
                                     &quant->activation_max);
 }
 
-// kInt8Only: the Prepare of kFullyConnectedInt8Kernel, which the caller has
-// checked has INT8 activations; the int16 and float32 branches compile out.
+// kInt8Only: the Prepare of kFullyConnectedInt8Kernel, which refuses all
+// but INT8 activations first; the int16 and float32 branches compile out.
 template <bool kInt8Only>
 Status PrepareOp(PrepareContext& context, const void** op_data) {
+  if (kInt8Only) MICROARENA_RETURN_IF_ERROR(RequireInt8Activations(context, "kFullyConnectedInt8Kernel", "kFullyConnectedKernel"));
   MICROARENA_RETURN_IF_ERROR(RequireArity(context, 2, 3));
   if (!context.has_input(1)) return context.Error(ErrorCode::kInvalidArgument, "filter (input 1) is omitted");
   // Absent options mean the defaults: no activation, keep_num_dims false.
@@ -155,13 +156,6 @@ Status PrepareOp(PrepareContext& context, const void** op_data) {
   }
   *op_data = data;
   return OkStatus();
-}
-
-Status Prepare(PrepareContext& context, const void** op_data) { return PrepareOp<false>(context, op_data); }
-
-Status PrepareInt8(PrepareContext& context, const void** op_data) {
-  MICROARENA_RETURN_IF_ERROR(RequireInt8Activations(context, "kFullyConnectedInt8Kernel", "kFullyConnectedKernel"));
-  return PrepareOp<true>(context, op_data);
 }
 
 reference::FullyConnectedShape ShapeOf(const EvalTensor& filter, const EvalTensor& output) {
@@ -211,7 +205,7 @@ Status Eval(EvalContext& context, const void* op_data) {
 
 }  // namespace
 
-const KernelRegistration kFullyConnectedKernel = {BuiltinOp::kFullyConnected, Prepare, Eval};
-const KernelRegistration kFullyConnectedInt8Kernel = {BuiltinOp::kFullyConnected, PrepareInt8, EvalInt8};
+const KernelRegistration kFullyConnectedKernel = {BuiltinOp::kFullyConnected, PrepareOp<false>, Eval};
+const KernelRegistration kFullyConnectedInt8Kernel = {BuiltinOp::kFullyConnected, PrepareOp<true>, EvalInt8};
 
 }  // namespace microarena

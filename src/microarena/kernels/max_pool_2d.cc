@@ -3,7 +3,6 @@
 // Prepare is shared with AVERAGE_POOL_2D (pool_common.h).
 #include <cstdint>
 
-#include "microarena/kernels/int8_only.h"
 #include "microarena/kernels/pool_common.h"
 #include "microarena/kernels/reference/pooling.h"
 #include "microarena/kernels/registrations.h"
@@ -11,11 +10,6 @@
 
 namespace microarena {
 namespace {
-
-Status PrepareInt8(PrepareContext& context, const void** op_data) {
-  MICROARENA_RETURN_IF_ERROR(RequireInt8Activations(context, "kMaxPool2dInt8Kernel", "kMaxPool2dKernel"));
-  return PreparePool<true>(context, op_data);
-}
 
 // The int8 path, the whole Eval of kMaxPool2dInt8Kernel.
 Status EvalInt8(EvalContext& context, const void* op_data) {
@@ -45,6 +39,6 @@ Status Eval(EvalContext& context, const void* op_data) {
 }  // namespace
 
 const KernelRegistration kMaxPool2dKernel = {BuiltinOp::kMaxPool2d, PreparePool<false>, Eval};
-const KernelRegistration kMaxPool2dInt8Kernel = {BuiltinOp::kMaxPool2d, PrepareInt8, EvalInt8};
+const KernelRegistration kMaxPool2dInt8Kernel = {BuiltinOp::kMaxPool2d, PreparePool<true>, EvalInt8};
 
 }  // namespace microarena

@@ -31,12 +31,16 @@ struct FloatOpData {
   bool requires_broadcast = false;
 };
 
-Status Prepare(PrepareContext& context, const void** op_data) {
+// kInt8Only: the Prepare of kMulInt8Kernel, which refuses all but INT8
+// activations first; the float32 branch compiles out.
+template <bool kInt8Only>
+Status PrepareOp(PrepareContext& context, const void** op_data) {
+  if (kInt8Only) MICROARENA_RETURN_IF_ERROR(RequireInt8Activations(context, "kMulInt8Kernel", "kMulKernel"));
   MICROARENA_RETURN_IF_ERROR(elementwise::CheckBinaryOperands(context, /*allow_int16=*/true));
   const TensorView input1 = context.input(0);
   const TensorView input2 = context.input(1);
   const TensorView output = context.output(0);
-  const TensorType type = output.type();
+  const TensorType type = kInt8Only ? TensorType::kInt8 : output.type();
   tflite::ActivationFunctionType activation = tflite::ActivationFunctionType::NONE;
   if (const tflite::MulOptions* options = context.op().raw()->builtin_options_as_MulOptions()) {
     activation = options->fused_activation_function();
@@ -103,11 +107,6 @@ void Run(const EvalTensor& input1, const EvalTensor& input2, EvalTensor& output,
   }
 }
 
-Status PrepareInt8(PrepareContext& context, const void** op_data) {
-  MICROARENA_RETURN_IF_ERROR(RequireInt8Activations(context, "kMulInt8Kernel", "kMulKernel"));
-  return Prepare(context, op_data);
-}
-
 // The int8 path, the whole Eval of kMulInt8Kernel.
 Status EvalInt8(EvalContext& context, const void* op_data) {
   const auto* data = static_cast<const QuantizedOpData*>(op_data);
@@ -138,7 +137,7 @@ Status Eval(EvalContext& context, const void* op_data) {
 
 }  // namespace
 
-const KernelRegistration kMulKernel = {BuiltinOp::kMul, PrepareWithElementwiseOverlap<Prepare, 2>, Eval};
-const KernelRegistration kMulInt8Kernel = {BuiltinOp::kMul, PrepareWithElementwiseOverlap<PrepareInt8, 2>, EvalInt8};
+const KernelRegistration kMulKernel = {BuiltinOp::kMul, PrepareWithElementwiseOverlap<PrepareOp<false>, 2>, Eval};
+const KernelRegistration kMulInt8Kernel = {BuiltinOp::kMul, PrepareWithElementwiseOverlap<PrepareOp<true>, 2>, EvalInt8};
 
 }  // namespace microarena

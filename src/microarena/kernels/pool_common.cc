@@ -6,6 +6,7 @@
 #include <new>
 
 #include "microarena/kernels/conv_common.h"
+#include "microarena/kernels/int8_only.h"
 #include "microarena/kernels/overlap.h"
 #include "microarena/kernels/reference/pooling.h"
 #include "microarena/kernels/tensor_checks.h"
@@ -43,6 +44,12 @@ namespace {
 
 template <bool kInt8Only>
 Status PreparePool(PrepareContext& context, const void** op_data) {
+  if (kInt8Only) {
+    const bool average = context.op().code() == BuiltinOp::kAveragePool2d;
+    MICROARENA_RETURN_IF_ERROR(
+        RequireInt8Activations(context, average ? "kAveragePool2dInt8Kernel" : "kMaxPool2dInt8Kernel",
+                               average ? "kAveragePool2dKernel" : "kMaxPool2dKernel"));
+  }
   MICROARENA_RETURN_IF_ERROR(RequireArity(context, 1, 1));
   const tflite::Pool2DOptions* options = context.op().raw()->builtin_options_as_Pool2DOptions();
   if (options == nullptr) return context.Error(ErrorCode::kInvalidArgument, "has no Pool2DOptions");

@@ -10,6 +10,6 @@ namespace microarena {
 
 const KernelRegistration kSubKernel = {BuiltinOp::kSub, PrepareWithElementwiseOverlap<add_sub::Prepare<true>, 2>, add_sub::Eval<true>};
 const KernelRegistration kSubInt8Kernel = {
-    BuiltinOp::kSub, PrepareWithElementwiseOverlap<add_sub::PrepareInt8<true>, 2>, add_sub::EvalInt8<true>};
+    BuiltinOp::kSub, PrepareWithElementwiseOverlap<add_sub::Prepare<true, true>, 2>, add_sub::EvalInt8<true>};
 
 }  // namespace microarena
