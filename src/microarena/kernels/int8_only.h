@@ -3,12 +3,17 @@
 // Register_CONV_2D_INT8 and friends: the same op as the general kernel, for
 // a model whose instances of the op all have INT8 activations.
 //
-//   general kernel  = Prepare (all types) + Eval: int8 path | int16 path | float32 path
-//   int8-only kernel = int8 check + Prepare + Eval: int8 path
+//                     prepare                                  eval
+//   general kernel    Prepare<kInt8Only = false>               Eval: EvalInt8 | int16 | float32
+//   int8-only kernel  Prepare<kInt8Only = true>: the int8      EvalInt8
+//                     check, then the same checks with the
+//                     other types' branches compiled out
 //
-// The int8 path is one function both Evals call, so nothing is copied; a
-// firmware that registers only the int8-only kernel links none of the op's
-// int16 and float32 reference code (-ffunction-sections, --gc-sections).
+// EvalInt8 is one function both Evals call and Prepare one template, so
+// nothing is copied; a firmware that registers only the int8-only kernel
+// links none of the op's int16 and float32 code (-ffunction-sections,
+// --gc-sections). SOFTMAX, LOGISTIC and TANH split Prepare into functions
+// instead of a template flag, to the same end.
 //
 // The rule is one for every int8-only kernel, and `microarena embed
 // --resolver` (report/resolver_header.h) applies the same function: input 0
