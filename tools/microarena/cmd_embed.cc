@@ -82,14 +82,17 @@ Command RegisterEmbedCommand(CLI::App& app) {
       "Write a model as a C++ array for firmware: --source gets the 16-byte aligned const array\n"
       "(it stays in flash) and its size, --header their declarations. The model is verified\n"
       "first, so a file the runtime would refuse is refused here. --resolver also writes an\n"
-      "OpResolver with only the kernels the model's ops need, so the firmware links no other.");
+      "OpResolver with only the kernels the model's ops need, so the firmware links no other;\n"
+      "an op whose every instance has INT8 input and output gets its int8-only kernel where one\n"
+      "exists (no int16 or float32 code linked).");
   sub->add_option("MODEL", options->model_path, "the .tflite file")->required();
   sub->add_option("--source", options->source_path, "the .cc file to write")->required();
   sub->add_option("--header", options->header_path, "the .h file to write")->required();
   sub->add_option("--name", options->name, "the array's name (a C identifier); NAME_size holds its size")
       ->default_val("g_model");
   sub->add_option("--resolver", options->resolver_path,
-                  "also write a header with NAMESPACE::ModelOpResolver(): the kernels of this model's ops only");
+                  "also write a header with NAMESPACE::ModelOpResolver(): the kernels of this model's ops only "
+                  "(int8-only variants for all-INT8 ops)");
   sub->add_option("--resolver-namespace", options->resolver_namespace, "the resolver header's namespace")
       ->default_val("microarena_model");
   return {sub, [options]() -> int {

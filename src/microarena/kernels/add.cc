@@ -7,5 +7,7 @@
 namespace microarena {
 
 const KernelRegistration kAddKernel = {BuiltinOp::kAdd, PrepareWithElementwiseOverlap<add_sub::Prepare<false>, 2>, add_sub::Eval<false>};
+const KernelRegistration kAddInt8Kernel = {
+    BuiltinOp::kAdd, PrepareWithElementwiseOverlap<add_sub::Prepare<false, true>, 2>, add_sub::EvalInt8<false>};
 
 }  // namespace microarena

@@ -1,6 +1,7 @@
 // Prepare and eval shared by ADD and SUB (kernels/add.cc, kernels/sub.cc):
 // int8 and int16 with TFLM's general rescaling (left shift 20 for int8, 15
 // for int16), or float32; fused activation; numpy broadcasting up to rank 6.
+// Prepare<kSubtract, true> and EvalInt8 are the int8 path alone (int8_only.h).
 //
 // Multipliers (TFLM's Prepare), with s1, s2, s_out the scales and L the
 // left shift:
@@ -14,6 +15,7 @@
 #include <algorithm>
 
 #include "microarena/kernels/elementwise_common.h"
+#include "microarena/kernels/int8_only.h"
 #include "microarena/kernels/reference/add.h"
 #include "microarena/kernels/reference/broadcast.h"
 
@@ -85,10 +87,16 @@ template <bool kSubtract>
   return OkStatus();
 }
 
-template <bool kSubtract>
+// kInt8Only: the Prepare of kAddInt8Kernel and kSubInt8Kernel, which refuses
+// all but INT8 activations first; the float32 branch compiles out.
+template <bool kSubtract, bool kInt8Only = false>
 Status Prepare(PrepareContext& context, const void** op_data) {
+  if (kInt8Only) {
+    MICROARENA_RETURN_IF_ERROR(RequireInt8Activations(context, kSubtract ? "kSubInt8Kernel" : "kAddInt8Kernel",
+                                                      kSubtract ? "kSubKernel" : "kAddKernel"));
+  }
   MICROARENA_RETURN_IF_ERROR(elementwise::CheckBinaryOperands(context, /*allow_int16=*/true));
-  const TensorType type = context.output(0).type();
+  const TensorType type = kInt8Only ? TensorType::kInt8 : context.output(0).type();
   tflite::ActivationFunctionType activation = tflite::ActivationFunctionType::NONE;
   if constexpr (kSubtract) {
     if (const tflite::SubOptions* options = context.op().raw()->builtin_options_as_SubOptions()) {
@@ -115,12 +123,13 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   return PrepareQuantized<kSubtract>(context, type, activation, data);
 }
 
-template <bool kSubtract, typename T>
-void EvalQuantized(const OpData& data, const reference::BroadcastShape& broadcast, const EvalTensor& input1,
-                   const EvalTensor& input2, EvalTensor* output) {
-  const reference::AddQuantizedParams& params = data.quantized;
-  const auto func = [&params](T x, T y) { return reference::AddQuantizedElement<kSubtract>(x, y, params); };
+// Applies `func` to each pair of elements, broadcasting when the op data says so.
+template <typename T, typename Func>
+void Run(const OpData& data, const EvalTensor& input1, const EvalTensor& input2, EvalTensor* output, Func func) {
   if (data.requires_broadcast) {
+    reference::BroadcastShape broadcast;
+    // Checked at prepare; cannot fail here.
+    (void)reference::MakeBroadcastShape(input1.dims, input1.rank, input2.dims, input2.rank, &broadcast);
     reference::BroadcastBinary(broadcast, input1.As<const T>(), input2.As<const T>(), output->As<T>(), func);
   } else {
     reference::ElementwiseBinary(output->element_count(), input1.As<const T>(), input2.As<const T>(),
@@ -128,31 +137,34 @@ void EvalQuantized(const OpData& data, const reference::BroadcastShape& broadcas
   }
 }
 
+template <bool kSubtract, typename T>
+void EvalQuantized(const OpData& data, const EvalTensor& input1, const EvalTensor& input2, EvalTensor* output) {
+  const reference::AddQuantizedParams& params = data.quantized;
+  Run<T>(data, input1, input2, output,
+         [&params](T x, T y) { return reference::AddQuantizedElement<kSubtract>(x, y, params); });
+}
+
+// The int8 path, the whole Eval of kAddInt8Kernel and kSubInt8Kernel.
+template <bool kSubtract>
+Status EvalInt8(EvalContext& context, const void* op_data) {
+  EvalQuantized<kSubtract, int8_t>(*static_cast<const OpData*>(op_data), *context.input(0), *context.input(1),
+                                   context.output(0));
+  return OkStatus();
+}
+
 template <bool kSubtract>
 Status Eval(EvalContext& context, const void* op_data) {
+  EvalTensor* output = context.output(0);
+  if (output->type == TensorType::kInt8) return EvalInt8<kSubtract>(context, op_data);
   const auto* data = static_cast<const OpData*>(op_data);
   const EvalTensor* input1 = context.input(0);
   const EvalTensor* input2 = context.input(1);
-  EvalTensor* output = context.output(0);
-  reference::BroadcastShape broadcast;
-  if (data->requires_broadcast) {
-    // Checked at prepare; cannot fail here.
-    (void)reference::MakeBroadcastShape(input1->dims, input1->rank, input2->dims, input2->rank, &broadcast);
-  }
   if (output->type == TensorType::kFloat32) {
     const reference::FloatActivationRange range = data->range;
-    const auto func = [range](float x, float y) { return reference::AddFloatElement<kSubtract>(x, y, range); };
-    if (data->requires_broadcast) {
-      reference::BroadcastBinary(broadcast, input1->As<const float>(), input2->As<const float>(),
-                                 output->As<float>(), func);
-    } else {
-      reference::ElementwiseBinary(output->element_count(), input1->As<const float>(), input2->As<const float>(),
-                                   output->As<float>(), func);
-    }
-  } else if (output->type == TensorType::kInt16) {
-    EvalQuantized<kSubtract, int16_t>(*data, broadcast, *input1, *input2, output);
+    Run<float>(*data, *input1, *input2, output,
+               [range](float x, float y) { return reference::AddFloatElement<kSubtract>(x, y, range); });
   } else {
-    EvalQuantized<kSubtract, int8_t>(*data, broadcast, *input1, *input2, output);
+    EvalQuantized<kSubtract, int16_t>(*data, *input1, *input2, output);
   }
   return OkStatus();
 }

@@ -1,4 +1,5 @@
 // AVERAGE_POOL_2D: int8, int16 and float32, SAME/VALID padding, fused clamp.
+// kAveragePool2dInt8Kernel is the int8 path alone (int8_only.h).
 // Prepare is shared with MAX_POOL_2D (pool_common.h).
 #include <cstdint>
 
@@ -10,27 +11,42 @@
 namespace microarena {
 namespace {
 
+Status WindowOutsideInput() {
+  return Status::Error(ErrorCode::kInternal, "AVERAGE_POOL_2D: a window lies outside the input");
+}
+
+// The int8 path, the whole Eval of kAveragePool2dInt8Kernel.
+Status EvalInt8(EvalContext& context, const void* op_data) {
+  const auto& params = *static_cast<const reference::PoolParams*>(op_data);
+  const EvalTensor& input = *context.input(0);
+  EvalTensor& output = *context.output(0);
+  if (!reference::AveragePoolInt8(params, NhwcShapeOf(input), input.As<const int8_t>(), NhwcShapeOf(output),
+                                  output.As<int8_t>())) {
+    return WindowOutsideInput();
+  }
+  return OkStatus();
+}
+
 Status Eval(EvalContext& context, const void* op_data) {
+  if (context.input(0)->type == TensorType::kInt8) return EvalInt8(context, op_data);
   const auto& params = *static_cast<const reference::PoolParams*>(op_data);
   const EvalTensor& input = *context.input(0);
   EvalTensor& output = *context.output(0);
   bool complete = false;
-  if (input.type == TensorType::kInt8) {
-    complete = reference::AveragePoolInt8(params, NhwcShapeOf(input), input.As<const int8_t>(), NhwcShapeOf(output),
-                                          output.As<int8_t>());
-  } else if (input.type == TensorType::kInt16) {
+  if (input.type == TensorType::kInt16) {
     complete = reference::AveragePoolQuantized(params, NhwcShapeOf(input), input.As<const int16_t>(),
                                                NhwcShapeOf(output), output.As<int16_t>());
   } else {
     complete = reference::AveragePoolFloat(params, NhwcShapeOf(input), input.As<const float>(), NhwcShapeOf(output),
                                            output.As<float>());
   }
-  if (!complete) return Status::Error(ErrorCode::kInternal, "AVERAGE_POOL_2D: a window lies outside the input");
+  if (!complete) return WindowOutsideInput();
   return OkStatus();
 }
 
 }  // namespace
 
-const KernelRegistration kAveragePool2dKernel = {BuiltinOp::kAveragePool2d, PreparePool, Eval};
+const KernelRegistration kAveragePool2dKernel = {BuiltinOp::kAveragePool2d, PreparePool<false>, Eval};
+const KernelRegistration kAveragePool2dInt8Kernel = {BuiltinOp::kAveragePool2d, PreparePool<true>, EvalInt8};
 
 }  // namespace microarena

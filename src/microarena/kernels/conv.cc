@@ -1,6 +1,7 @@
 // CONV_2D: int8 (per-channel or per-tensor filter scales, int32 bias), 16x8
 // (int16 input and output, int8 filter, int32 or int64 bias) and float32,
 // with SAME/VALID padding, strides, dilation, groups and a fused clamp.
+// kConv2dInt8Kernel is the int8 path alone (int8_only.h).
 //
 // Persistent op data: ConvOpData followed, when quantized, by one int32
 // multiplier and one int8 shift per output channel (5 B per channel; TFLM
@@ -8,6 +9,7 @@
 #include <cstdint>
 
 #include "microarena/kernels/conv_common.h"
+#include "microarena/kernels/int8_only.h"
 #include "microarena/kernels/reference/conv.h"
 #include "microarena/kernels/registrations.h"
 #include "microarena/kernels/tensor_checks.h"
@@ -53,7 +55,11 @@ struct ConvOpData {
                        filter.index(), filter.name(), Dim(filter, 3), input.index(), Dim(input, 3), channels);
 }
 
-Status Prepare(PrepareContext& context, const void** op_data) {
+// kInt8Only: the Prepare of kConv2dInt8Kernel, which refuses all but INT8
+// activations first; the int16 and float32 branches compile out.
+template <bool kInt8Only>
+Status PrepareOp(PrepareContext& context, const void** op_data) {
+  if (kInt8Only) MICROARENA_RETURN_IF_ERROR(RequireInt8Activations(context, "kConv2dInt8Kernel", "kConv2dKernel"));
   MICROARENA_RETURN_IF_ERROR(RequireArity(context, 2, 3));
   if (!context.has_input(1)) return context.Error(ErrorCode::kInvalidArgument, "filter (input 1) is omitted");
   const tflite::Conv2DOptions* options = context.op().raw()->builtin_options_as_Conv2DOptions();
@@ -62,7 +68,11 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   const TensorView filter = context.input(1);
   const TensorView output = context.output(0);
 
-  MICROARENA_RETURN_IF_ERROR(RequireConvTypes(context, input, filter, output));
+  if (kInt8Only) {
+    MICROARENA_RETURN_IF_ERROR(RequireType(context, "filter", filter, TensorType::kInt8));
+  } else {
+    MICROARENA_RETURN_IF_ERROR(RequireConvTypes(context, input, filter, output));
+  }
   MICROARENA_RETURN_IF_ERROR(RequireNhwcOperands(context, input, filter, output));
 
   const int32_t channels = Dim(output, 3);
@@ -75,13 +85,29 @@ Status Prepare(PrepareContext& context, const void** op_data) {
     return FilterDepthError(context, input, filter, channels);
   }
   ConvOpData* data = nullptr;
-  MICROARENA_RETURN_IF_ERROR(
-      PrepareConvOpData(context, *options, input, filter, output, channels, /*channel_dimension=*/0, &data));
+  MICROARENA_RETURN_IF_ERROR((PrepareConvOpData<ConvOpData, kInt8Only>(context, *options, input, filter, output,
+                                                                       channels, /*channel_dimension=*/0, &data)));
   *op_data = data;
   return OkStatus();
 }
 
+// The int8 path, the whole Eval of kConv2dInt8Kernel.
+Status EvalInt8(EvalContext& context, const void* op_data) {
+  const auto* data = static_cast<const ConvOpData*>(op_data);
+  const EvalTensor& input = *context.input(0);
+  const EvalTensor& filter = *context.input(1);
+  const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
+  EvalTensor& output = *context.output(0);
+  const reference::ConvFilterShape filter_shape{filter.dim(0), filter.dim(1), filter.dim(2), filter.dim(3)};
+  reference::ConvPerChannelInt8(data->params, data->quant.Load(data + 1), NhwcShapeOf(input), input.As<const int8_t>(),
+                                filter_shape, filter.As<const int8_t>(),
+                                bias != nullptr ? bias->As<const int32_t>() : nullptr, NhwcShapeOf(output),
+                                output.As<int8_t>());
+  return OkStatus();
+}
+
 Status Eval(EvalContext& context, const void* op_data) {
+  if (context.input(0)->type == TensorType::kInt8) return EvalInt8(context, op_data);
   const auto* data = static_cast<const ConvOpData*>(op_data);
   const EvalTensor& input = *context.input(0);
   const EvalTensor& filter = *context.input(1);
@@ -102,11 +128,6 @@ Status Eval(EvalContext& context, const void* op_data) {
                                      bias != nullptr ? bias->As<const int64_t>() : nullptr, NhwcShapeOf(output),
                                      output.As<int16_t>());
     }
-  } else if (input.type == TensorType::kInt8) {
-    reference::ConvPerChannelInt8(data->params, quant, NhwcShapeOf(input), input.As<const int8_t>(),
-                                  filter_shape, filter.As<const int8_t>(),
-                                  bias != nullptr ? bias->As<const int32_t>() : nullptr, NhwcShapeOf(output),
-                                  output.As<int8_t>());
   } else {
     reference::ConvFloat(data->params, data->activation, NhwcShapeOf(input), input.As<const float>(), filter_shape,
                          filter.As<const float>(), bias != nullptr ? bias->As<const float>() : nullptr,
@@ -117,6 +138,7 @@ Status Eval(EvalContext& context, const void* op_data) {
 
 }  // namespace
 
-const KernelRegistration kConv2dKernel = {BuiltinOp::kConv2d, Prepare, Eval};
+const KernelRegistration kConv2dKernel = {BuiltinOp::kConv2d, PrepareOp<false>, Eval};
+const KernelRegistration kConv2dInt8Kernel = {BuiltinOp::kConv2d, PrepareOp<true>, EvalInt8};
 
 }  // namespace microarena

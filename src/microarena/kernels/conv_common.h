@@ -166,14 +166,16 @@ Status AllocateWithChannelArrays(PrepareContext& context, size_t header_bytes, s
 // requantization (PreparePerChannelQuantization, filter scales along
 // `channel_dimension`; an int16 op takes the 64-bit rescale unless it has an
 // int32 bias and `int16_rescale64` is false) or the float clamp.
-template <typename OpData, typename Options>
+// kInt8Only (the int8-only kernels, whose input the caller has checked is
+// INT8) compiles the float clamp out.
+template <typename OpData, bool kInt8Only = false, typename Options>
 Status PrepareConvOpData(PrepareContext& context, const Options& options, const TensorView& input,
                          const TensorView& filter, const TensorView& output, int32_t channels,
                          int32_t channel_dimension, OpData** data, bool int16_rescale64 = false) {
   MICROARENA_RETURN_IF_ERROR(PrepareBias(context, input.type(), channels));
   // The op data first, so that the window and requantization are written in
   // place rather than through copies on AllocateTensors' stack.
-  const bool is_quantized = input.type() != TensorType::kFloat32;
+  const bool is_quantized = kInt8Only || input.type() != TensorType::kFloat32;
   void* memory = nullptr;
   MICROARENA_RETURN_IF_ERROR(
       AllocateWithChannelArrays(context, sizeof(OpData), alignof(OpData), channels, is_quantized, &memory));

@@ -1,7 +1,7 @@
 // DEPTHWISE_CONV_2D: int8 (per-channel or per-tensor filter scales, int32
 // bias), 16x8 (int16 input and output, int8 filter, int64 bias) and float32,
 // with depth multiplier, SAME/VALID padding, strides, dilation and a fused
-// clamp.
+// clamp. kDepthwiseConv2dInt8Kernel is the int8 path alone (int8_only.h).
 //
 // Persistent op data: DepthwiseConvOpData followed, when quantized, by one
 // int32 multiplier and one int8 shift per output channel (5 B per channel;
@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "microarena/kernels/conv_common.h"
+#include "microarena/kernels/int8_only.h"
 #include "microarena/kernels/reference/depthwise_conv.h"
 #include "microarena/kernels/registrations.h"
 #include "microarena/kernels/tensor_checks.h"
@@ -39,7 +40,11 @@ struct DepthwiseConvOpData {
                        filter.name(), Dim(filter, 0), Dim(filter, 1), Dim(filter, 2), Dim(filter, 3), channels);
 }
 
-Status Prepare(PrepareContext& context, const void** op_data) {
+// kInt8Only: the Prepare of kDepthwiseConv2dInt8Kernel, which refuses all
+// but INT8 activations first; the int16 and float32 branches compile out.
+template <bool kInt8Only>
+Status PrepareOp(PrepareContext& context, const void** op_data) {
+  if (kInt8Only) MICROARENA_RETURN_IF_ERROR(RequireInt8Activations(context, "kDepthwiseConv2dInt8Kernel", "kDepthwiseConv2dKernel"));
   MICROARENA_RETURN_IF_ERROR(RequireArity(context, 2, 3));
   if (!context.has_input(1)) return context.Error(ErrorCode::kInvalidArgument, "filter (input 1) is omitted");
   const tflite::DepthwiseConv2DOptions* options = context.op().raw()->builtin_options_as_DepthwiseConv2DOptions();
@@ -48,7 +53,9 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   const TensorView filter = context.input(1);
   const TensorView output = context.output(0);
 
-  if (input.type() == TensorType::kInt16) {
+  if (kInt8Only) {
+    MICROARENA_RETURN_IF_ERROR(RequireType(context, "filter", filter, TensorType::kInt8));
+  } else if (input.type() == TensorType::kInt16) {
     // 16x8, as TFLM: int8 weights, and a bias read as int64 whatever its type.
     MICROARENA_RETURN_IF_ERROR(RequireType(context, "filter", filter, TensorType::kInt8));
     MICROARENA_RETURN_IF_ERROR(RequireType(context, "output", output, TensorType::kInt16));
@@ -67,15 +74,29 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   }
   if (Dim(filter, 0) != 1 || Dim(filter, 3) != channels) return FilterShapeError(context, filter, channels);
   DepthwiseConvOpData* data = nullptr;
-  MICROARENA_RETURN_IF_ERROR(PrepareConvOpData(context, *options, input, filter, output, channels,
-                                               /*channel_dimension=*/3, &data,
-                                               /*int16_rescale64=*/true));
+  MICROARENA_RETURN_IF_ERROR((PrepareConvOpData<DepthwiseConvOpData, kInt8Only>(
+      context, *options, input, filter, output, channels, /*channel_dimension=*/3, &data, /*int16_rescale64=*/true)));
   data->depth_multiplier = depth_multiplier;
   *op_data = data;
   return OkStatus();
 }
 
+// The int8 path, the whole Eval of kDepthwiseConv2dInt8Kernel.
+Status EvalInt8(EvalContext& context, const void* op_data) {
+  const auto* data = static_cast<const DepthwiseConvOpData*>(op_data);
+  const EvalTensor& input = *context.input(0);
+  const EvalTensor& filter = *context.input(1);
+  const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
+  EvalTensor& output = *context.output(0);
+  reference::DepthwiseConvPerChannelInt8(
+      data->params, data->depth_multiplier, data->quant.Load(data + 1), NhwcShapeOf(input), input.As<const int8_t>(),
+      NhwcShapeOf(filter), filter.As<const int8_t>(), bias != nullptr ? bias->As<const int32_t>() : nullptr,
+      NhwcShapeOf(output), output.As<int8_t>());
+  return OkStatus();
+}
+
 Status Eval(EvalContext& context, const void* op_data) {
+  if (context.input(0)->type == TensorType::kInt8) return EvalInt8(context, op_data);
   const auto* data = static_cast<const DepthwiseConvOpData*>(op_data);
   const EvalTensor& input = *context.input(0);
   const EvalTensor& filter = *context.input(1);
@@ -87,11 +108,6 @@ Status Eval(EvalContext& context, const void* op_data) {
                                             input.As<const int16_t>(), NhwcShapeOf(filter), filter.As<const int8_t>(),
                                             bias != nullptr ? bias->As<const int64_t>() : nullptr, NhwcShapeOf(output),
                                             output.As<int16_t>());
-  } else if (input.type == TensorType::kInt8) {
-    reference::DepthwiseConvPerChannelInt8(data->params, data->depth_multiplier, quant, NhwcShapeOf(input),
-                                           input.As<const int8_t>(), NhwcShapeOf(filter), filter.As<const int8_t>(),
-                                           bias != nullptr ? bias->As<const int32_t>() : nullptr,
-                                           NhwcShapeOf(output), output.As<int8_t>());
   } else {
     reference::DepthwiseConvFloat(data->params, data->depth_multiplier, data->activation, NhwcShapeOf(input),
                                   input.As<const float>(), NhwcShapeOf(filter), filter.As<const float>(),
@@ -103,6 +119,7 @@ Status Eval(EvalContext& context, const void* op_data) {
 
 }  // namespace
 
-const KernelRegistration kDepthwiseConv2dKernel = {BuiltinOp::kDepthwiseConv2d, Prepare, Eval};
+const KernelRegistration kDepthwiseConv2dKernel = {BuiltinOp::kDepthwiseConv2d, PrepareOp<false>, Eval};
+const KernelRegistration kDepthwiseConv2dInt8Kernel = {BuiltinOp::kDepthwiseConv2d, PrepareOp<true>, EvalInt8};
 
 }  // namespace microarena

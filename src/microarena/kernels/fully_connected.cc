@@ -1,7 +1,7 @@
 // FULLY_CONNECTED: int8 (per-tensor filter scale, optional int32 bias), 16x8
 // (int16 input and output, per-tensor int8 filter, optional int32 or int64
 // bias) and float32 (optional float bias), with keep_num_dims and a fused
-// clamp.
+// clamp. kFullyConnectedInt8Kernel is the int8 path alone (int8_only.h).
 //
 // The int8 multiplier follows TFLite's GetQuantizedConvolutionMultipler:
 // double(input scale * filter scale, multiplied in float) / double(output
@@ -15,6 +15,7 @@
 
 #include "microarena/kernels/conv_common.h"
 #include "microarena/kernels/fixed_point.h"
+#include "microarena/kernels/int8_only.h"
 #include "microarena/kernels/reference/fully_connected.h"
 #include "microarena/kernels/registrations.h"
 #include "microarena/kernels/tensor_checks.h"
@@ -62,11 +63,13 @@ Status CheckShapes(const PrepareContext& context, const TensorView& input, const
 }
 
 // int8 and 16x8: one multiplier for the tensor, and the zero points as
-// offsets (TFLM applies them to int16 too).
+// offsets (TFLM applies them to int16 too). kInt8Only (kFullyConnectedInt8Kernel)
+// compiles the 16x8 checks out.
+template <bool kInt8Only>
 Status PrepareQuantized(const PrepareContext& context, const TensorView& input, const TensorView& filter,
                         const TensorView& output, tflite::ActivationFunctionType activation,
                         reference::QuantizedFullyConnectedParams* quant) {
-  const bool is_int16 = input.type() == TensorType::kInt16;
+  const bool is_int16 = !kInt8Only && input.type() == TensorType::kInt16;
   const int32_t qmin = is_int16 ? std::numeric_limits<int16_t>::min() : std::numeric_limits<int8_t>::min();
   const int32_t qmax = is_int16 ? std::numeric_limits<int16_t>::max() : std::numeric_limits<int8_t>::max();
   MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "input", input, qmin, qmax));
@@ -112,7 +115,11 @@ Status PrepareQuantized(const PrepareContext& context, const TensorView& input, 
                                     &quant->activation_max);
 }
 
-Status Prepare(PrepareContext& context, const void** op_data) {
+// kInt8Only: the Prepare of kFullyConnectedInt8Kernel, which refuses all
+// but INT8 activations first; the int16 and float32 branches compile out.
+template <bool kInt8Only>
+Status PrepareOp(PrepareContext& context, const void** op_data) {
+  if (kInt8Only) MICROARENA_RETURN_IF_ERROR(RequireInt8Activations(context, "kFullyConnectedInt8Kernel", "kFullyConnectedKernel"));
   MICROARENA_RETURN_IF_ERROR(RequireArity(context, 2, 3));
   if (!context.has_input(1)) return context.Error(ErrorCode::kInvalidArgument, "filter (input 1) is omitted");
   // Absent options mean the defaults: no activation, keep_num_dims false.
@@ -128,7 +135,7 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   const TensorView filter = context.input(1);
   const TensorView output = context.output(0);
 
-  if (input.type() == TensorType::kInt16) {
+  if (!kInt8Only && input.type() == TensorType::kInt16) {
     MICROARENA_RETURN_IF_ERROR(RequireType(context, "filter", filter, TensorType::kInt8));
     MICROARENA_RETURN_IF_ERROR(RequireType(context, "output", output, TensorType::kInt16));
   } else {
@@ -141,8 +148,8 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   void* memory = context.AllocatePersistent(sizeof(FullyConnectedOpData), alignof(FullyConnectedOpData));
   if (memory == nullptr) return context.OutOfMemory();
   auto* data = new (memory) FullyConnectedOpData();
-  if (input.type() != TensorType::kFloat32) {
-    MICROARENA_RETURN_IF_ERROR(PrepareQuantized(context, input, filter, output, activation, &data->quant));
+  if (kInt8Only || input.type() != TensorType::kFloat32) {
+    MICROARENA_RETURN_IF_ERROR(PrepareQuantized<kInt8Only>(context, input, filter, output, activation, &data->quant));
   } else {
     MICROARENA_RETURN_IF_ERROR(PrepareFloatActivation(context, activation, &data->activation_min,
                                                       &data->activation_max));
@@ -151,16 +158,34 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   return OkStatus();
 }
 
+reference::FullyConnectedShape ShapeOf(const EvalTensor& filter, const EvalTensor& output) {
+  reference::FullyConnectedShape shape;
+  shape.output_depth = filter.dim(0);
+  shape.accum_depth = filter.dim(1);
+  shape.batches = static_cast<int32_t>(output.element_count() / static_cast<size_t>(shape.output_depth));
+  return shape;
+}
+
+// The int8 path, the whole Eval of kFullyConnectedInt8Kernel.
+Status EvalInt8(EvalContext& context, const void* op_data) {
+  const auto* data = static_cast<const FullyConnectedOpData*>(op_data);
+  const EvalTensor& filter = *context.input(1);
+  const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
+  EvalTensor& output = *context.output(0);
+  reference::FullyConnectedInt8(data->quant, ShapeOf(filter, output), context.input(0)->As<const int8_t>(),
+                                filter.As<const int8_t>(), bias != nullptr ? bias->As<const int32_t>() : nullptr,
+                                output.As<int8_t>());
+  return OkStatus();
+}
+
 Status Eval(EvalContext& context, const void* op_data) {
+  if (context.input(0)->type == TensorType::kInt8) return EvalInt8(context, op_data);
   const auto* data = static_cast<const FullyConnectedOpData*>(op_data);
   const EvalTensor& input = *context.input(0);
   const EvalTensor& filter = *context.input(1);
   const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
   EvalTensor& output = *context.output(0);
-  reference::FullyConnectedShape shape;
-  shape.output_depth = filter.dim(0);
-  shape.accum_depth = filter.dim(1);
-  shape.batches = static_cast<int32_t>(output.element_count() / static_cast<size_t>(shape.output_depth));
+  const reference::FullyConnectedShape shape = ShapeOf(filter, output);
   if (input.type == TensorType::kInt16) {
     // TFLM: an int32 bias takes int32 accumulators; an int64 bias, or none, int64 ones.
     if (bias != nullptr && bias->type == TensorType::kInt32) {
@@ -170,9 +195,6 @@ Status Eval(EvalContext& context, const void* op_data) {
       reference::FullyConnectedInt16(data->quant, shape, input.As<const int16_t>(), filter.As<const int8_t>(),
                                      bias != nullptr ? bias->As<const int64_t>() : nullptr, output.As<int16_t>());
     }
-  } else if (input.type == TensorType::kInt8) {
-    reference::FullyConnectedInt8(data->quant, shape, input.As<const int8_t>(), filter.As<const int8_t>(),
-                                  bias != nullptr ? bias->As<const int32_t>() : nullptr, output.As<int8_t>());
   } else {
     reference::FullyConnectedFloat(data->activation_min, data->activation_max, shape, input.As<const float>(),
                                    filter.As<const float>(), bias != nullptr ? bias->As<const float>() : nullptr,
@@ -183,6 +205,7 @@ Status Eval(EvalContext& context, const void* op_data) {
 
 }  // namespace
 
-const KernelRegistration kFullyConnectedKernel = {BuiltinOp::kFullyConnected, Prepare, Eval};
+const KernelRegistration kFullyConnectedKernel = {BuiltinOp::kFullyConnected, PrepareOp<false>, Eval};
+const KernelRegistration kFullyConnectedInt8Kernel = {BuiltinOp::kFullyConnected, PrepareOp<true>, EvalInt8};
 
 }  // namespace microarena

@@ -8,5 +8,7 @@
 namespace microarena {
 
 const KernelRegistration kLogisticKernel = {BuiltinOp::kLogistic, PrepareWithElementwiseOverlap<sigmoid::Prepare<false>, 1>, sigmoid::Eval<false>};
+const KernelRegistration kLogisticInt8Kernel = {
+    BuiltinOp::kLogistic, PrepareWithElementwiseOverlap<sigmoid::PrepareInt8<false>, 1>, sigmoid::EvalInt8<false>};
 
 }  // namespace microarena

@@ -1,4 +1,5 @@
 // MAX_POOL_2D: int8, int16 and float32, SAME/VALID padding, fused clamp.
+// kMaxPool2dInt8Kernel is the int8 path alone (int8_only.h).
 // Prepare is shared with AVERAGE_POOL_2D (pool_common.h).
 #include <cstdint>
 
@@ -10,14 +11,22 @@
 namespace microarena {
 namespace {
 
-Status Eval(EvalContext& context, const void* op_data) {
+// The int8 path, the whole Eval of kMaxPool2dInt8Kernel.
+Status EvalInt8(EvalContext& context, const void* op_data) {
   const auto& params = *static_cast<const reference::PoolParams*>(op_data);
   const EvalTensor& input = *context.input(0);
   EvalTensor& output = *context.output(0);
-  if (input.type == TensorType::kInt8) {
-    reference::MaxPoolInt8(params, NhwcShapeOf(input), input.As<const int8_t>(), NhwcShapeOf(output),
-                           output.As<int8_t>());
-  } else if (input.type == TensorType::kInt16) {
+  reference::MaxPoolInt8(params, NhwcShapeOf(input), input.As<const int8_t>(), NhwcShapeOf(output),
+                         output.As<int8_t>());
+  return OkStatus();
+}
+
+Status Eval(EvalContext& context, const void* op_data) {
+  if (context.input(0)->type == TensorType::kInt8) return EvalInt8(context, op_data);
+  const auto& params = *static_cast<const reference::PoolParams*>(op_data);
+  const EvalTensor& input = *context.input(0);
+  EvalTensor& output = *context.output(0);
+  if (input.type == TensorType::kInt16) {
     reference::MaxPoolQuantized(params, NhwcShapeOf(input), input.As<const int16_t>(), NhwcShapeOf(output),
                                 output.As<int16_t>());
   } else {
@@ -29,6 +38,7 @@ Status Eval(EvalContext& context, const void* op_data) {
 
 }  // namespace
 
-const KernelRegistration kMaxPool2dKernel = {BuiltinOp::kMaxPool2d, PreparePool, Eval};
+const KernelRegistration kMaxPool2dKernel = {BuiltinOp::kMaxPool2d, PreparePool<false>, Eval};
+const KernelRegistration kMaxPool2dInt8Kernel = {BuiltinOp::kMaxPool2d, PreparePool<true>, EvalInt8};
 
 }  // namespace microarena

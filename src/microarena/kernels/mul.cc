@@ -3,11 +3,13 @@
 // activation, numpy broadcasting up to rank 6, as TFLM's reference kernel
 // (kMaxMulBroadcastDim = 6). TFLM does not check the output's type against
 // the inputs' (it would write int16 results into an int8 output); all three
-// must be of one type here.
+// must be of one type here. kMulInt8Kernel is the int8 path alone
+// (int8_only.h).
 //
 // Multiplier (TFLM's Prepare): s1 * s2 / s_out in double, split by
 // QuantizeMultiplier; it may be above 1 (positive shift).
 #include "microarena/kernels/elementwise_common.h"
+#include "microarena/kernels/int8_only.h"
 #include "microarena/kernels/reference/broadcast.h"
 #include "microarena/kernels/reference/mul.h"
 #include "microarena/kernels/overlap.h"
@@ -29,12 +31,16 @@ struct FloatOpData {
   bool requires_broadcast = false;
 };
 
-Status Prepare(PrepareContext& context, const void** op_data) {
+// kInt8Only: the Prepare of kMulInt8Kernel, which refuses all but INT8
+// activations first; the float32 branch compiles out.
+template <bool kInt8Only>
+Status PrepareOp(PrepareContext& context, const void** op_data) {
+  if (kInt8Only) MICROARENA_RETURN_IF_ERROR(RequireInt8Activations(context, "kMulInt8Kernel", "kMulKernel"));
   MICROARENA_RETURN_IF_ERROR(elementwise::CheckBinaryOperands(context, /*allow_int16=*/true));
   const TensorView input1 = context.input(0);
   const TensorView input2 = context.input(1);
   const TensorView output = context.output(0);
-  const TensorType type = output.type();
+  const TensorType type = kInt8Only ? TensorType::kInt8 : output.type();
   tflite::ActivationFunctionType activation = tflite::ActivationFunctionType::NONE;
   if (const tflite::MulOptions* options = context.op().raw()->builtin_options_as_MulOptions()) {
     activation = options->fused_activation_function();
@@ -101,7 +107,17 @@ void Run(const EvalTensor& input1, const EvalTensor& input2, EvalTensor& output,
   }
 }
 
+// The int8 path, the whole Eval of kMulInt8Kernel.
+Status EvalInt8(EvalContext& context, const void* op_data) {
+  const auto* data = static_cast<const QuantizedOpData*>(op_data);
+  const reference::MulQuantizedParams& params = data->params;
+  Run<int8_t>(*context.input(0), *context.input(1), *context.output(0), data->requires_broadcast,
+              [&params](int8_t x, int8_t y) { return reference::MulQuantizedElement(x, y, params); });
+  return OkStatus();
+}
+
 Status Eval(EvalContext& context, const void* op_data) {
+  if (context.output(0)->type == TensorType::kInt8) return EvalInt8(context, op_data);
   const EvalTensor& input1 = *context.input(0);
   const EvalTensor& input2 = *context.input(1);
   EvalTensor& output = *context.output(0);
@@ -110,22 +126,18 @@ Status Eval(EvalContext& context, const void* op_data) {
     const reference::FloatActivationRange range = data->range;
     Run<float>(input1, input2, output, data->requires_broadcast,
                [range](float x, float y) { return reference::MulFloatElement(x, y, range); });
-  } else if (output.type == TensorType::kInt16) {
+  } else {
     const auto* data = static_cast<const QuantizedOpData*>(op_data);
     const reference::MulQuantizedParams& params = data->params;
     Run<int16_t>(input1, input2, output, data->requires_broadcast,
                  [&params](int16_t x, int16_t y) { return reference::MulQuantizedElement(x, y, params); });
-  } else {
-    const auto* data = static_cast<const QuantizedOpData*>(op_data);
-    const reference::MulQuantizedParams& params = data->params;
-    Run<int8_t>(input1, input2, output, data->requires_broadcast,
-                [&params](int8_t x, int8_t y) { return reference::MulQuantizedElement(x, y, params); });
   }
   return OkStatus();
 }
 
 }  // namespace
 
-const KernelRegistration kMulKernel = {BuiltinOp::kMul, PrepareWithElementwiseOverlap<Prepare, 2>, Eval};
+const KernelRegistration kMulKernel = {BuiltinOp::kMul, PrepareWithElementwiseOverlap<PrepareOp<false>, 2>, Eval};
+const KernelRegistration kMulInt8Kernel = {BuiltinOp::kMul, PrepareWithElementwiseOverlap<PrepareOp<true>, 2>, EvalInt8};
 
 }  // namespace microarena

@@ -4,6 +4,9 @@
 //   // or, to keep only what a model needs in flash:
 //   static constexpr const KernelRegistration* kMine[] = {&kConv2dKernel, &kSoftmaxKernel};
 //   static constexpr OpResolver resolver{Span<const KernelRegistration* const>(kMine)};
+//   // int8-only kernels (int8_only.h) link no int16 or float32 code, for ops
+//   // whose instances all have INT8 activations (`embed --resolver` picks them):
+//   static constexpr const KernelRegistration* kSmall[] = {&kConv2dInt8Kernel, &kSoftmaxInt8Kernel};
 //
 // Custom ops (op code CUSTOM) are found by their name in the model, as TFLM's
 // MicroMutableOpResolver::AddCustom registers them. The kernel gets the same

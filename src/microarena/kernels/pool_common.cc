@@ -6,6 +6,7 @@
 #include <new>
 
 #include "microarena/kernels/conv_common.h"
+#include "microarena/kernels/int8_only.h"
 #include "microarena/kernels/overlap.h"
 #include "microarena/kernels/reference/pooling.h"
 #include "microarena/kernels/tensor_checks.h"
@@ -41,13 +42,20 @@ namespace {
 
 }  // namespace
 
+template <bool kInt8Only>
 Status PreparePool(PrepareContext& context, const void** op_data) {
+  if (kInt8Only) {
+    const bool average = context.op().code() == BuiltinOp::kAveragePool2d;
+    MICROARENA_RETURN_IF_ERROR(
+        RequireInt8Activations(context, average ? "kAveragePool2dInt8Kernel" : "kMaxPool2dInt8Kernel",
+                               average ? "kAveragePool2dKernel" : "kMaxPool2dKernel"));
+  }
   MICROARENA_RETURN_IF_ERROR(RequireArity(context, 1, 1));
   const tflite::Pool2DOptions* options = context.op().raw()->builtin_options_as_Pool2DOptions();
   if (options == nullptr) return context.Error(ErrorCode::kInvalidArgument, "has no Pool2DOptions");
   const TensorView input = context.input(0);
   const TensorView output = context.output(0);
-  const TensorType type = input.type();
+  const TensorType type = kInt8Only ? TensorType::kInt8 : input.type();
   if (type != TensorType::kInt8 && type != TensorType::kInt16 && type != TensorType::kFloat32) {
     return TypeError(context, input);
   }
@@ -98,5 +106,8 @@ Status PreparePool(PrepareContext& context, const void** op_data) {
   // the output may trail the input by a row lag.
   return DeclareRowLagOverlap(context, params.stride_height, params.padding_height);
 }
+
+template Status PreparePool<false>(PrepareContext& context, const void** op_data);
+template Status PreparePool<true>(PrepareContext& context, const void** op_data);
 
 }  // namespace microarena

@@ -13,6 +13,10 @@
 namespace microarena {
 
 // Validates the op and writes a persistent reference::PoolParams to *op_data.
+// kInt8Only: for kAveragePool2dInt8Kernel and kMaxPool2dInt8Kernel, which
+// refuse all but INT8 activations first; the int16 and float32 branches
+// compile out.
+template <bool kInt8Only = false>
 Status PreparePool(PrepareContext& context, const void** op_data);
 
 }  // namespace microarena

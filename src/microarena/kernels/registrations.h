@@ -118,7 +118,25 @@ extern const KernelRegistration kResizeNearestNeighborKernel;
 extern const KernelRegistration kSpaceToBatchNdKernel;
 extern const KernelRegistration kSpaceToDepthKernel;
 
-// Every registration above, for tables built from the list (all_ops.cc, and
+// Int8-only variants (int8_only.h; TFLM's Register_CONV_2D_INT8 and friends):
+// the same op as the general kernel above, accepting only INT8 input 0 and
+// output 0, so a firmware that registers one links none of the op's int16 or
+// float32 code. Not in AllOpsResolver (one kernel per op there); `microarena
+// embed --resolver` picks one when every instance of its op in the model is
+// int8.
+extern const KernelRegistration kAddInt8Kernel;
+extern const KernelRegistration kAveragePool2dInt8Kernel;
+extern const KernelRegistration kConv2dInt8Kernel;
+extern const KernelRegistration kDepthwiseConv2dInt8Kernel;
+extern const KernelRegistration kFullyConnectedInt8Kernel;
+extern const KernelRegistration kLogisticInt8Kernel;
+extern const KernelRegistration kMaxPool2dInt8Kernel;
+extern const KernelRegistration kMulInt8Kernel;
+extern const KernelRegistration kSoftmaxInt8Kernel;
+extern const KernelRegistration kSubInt8Kernel;
+extern const KernelRegistration kTanhInt8Kernel;
+
+// Every general registration above, for tables built from the list (all_ops.cc, and
 // the per-model resolvers `microarena embed --resolver` writes):
 //   #define ENTRY(name) &microarena::name,
 //   MICROARENA_FOR_EACH_KERNEL(ENTRY)
@@ -221,5 +239,19 @@ extern const KernelRegistration kSpaceToDepthKernel;
   X(kVarHandleKernel) \
   X(kWhileKernel) \
   X(kZerosLikeKernel)
+
+// Every int8-only variant, for the per-model resolvers.
+#define MICROARENA_FOR_EACH_INT8_KERNEL(X) \
+  X(kAddInt8Kernel) \
+  X(kAveragePool2dInt8Kernel) \
+  X(kConv2dInt8Kernel) \
+  X(kDepthwiseConv2dInt8Kernel) \
+  X(kFullyConnectedInt8Kernel) \
+  X(kLogisticInt8Kernel) \
+  X(kMaxPool2dInt8Kernel) \
+  X(kMulInt8Kernel) \
+  X(kSoftmaxInt8Kernel) \
+  X(kSubInt8Kernel) \
+  X(kTanhInt8Kernel)
 
 }  // namespace microarena

@@ -1,6 +1,7 @@
 // Prepare and eval shared by LOGISTIC and TANH (kernels/logistic.cc,
 // kernels/tanh.cc): int8 -> int8 in fixed point, int16 -> int16 by TFLite's
-// sigmoid table (reference/lstm.h), float32 -> float32.
+// sigmoid table (reference/lstm.h), float32 -> float32. PrepareInt8 and
+// EvalInt8 are the int8 path alone (int8_only.h).
 //
 // int8 input rescaling, as TFLM's Prepare: m = input_scale * 2^27 in double,
 // m = q * 2^shift by frexp, multiplier = round(q * 2^31) (no renormalising),
@@ -17,6 +18,7 @@
 #include <cstdint>
 
 #include "microarena/kernels/elementwise_common.h"
+#include "microarena/kernels/int8_only.h"
 #include "microarena/kernels/reference/activations.h"
 #include "microarena/kernels/reference/lstm.h"
 
@@ -80,19 +82,10 @@ Status PrepareInt16(PrepareContext& context, const TensorView& input, const Tens
   return OkStatus();
 }
 
+// INT8 input and output.
 template <bool kTanh>
-Status Prepare(PrepareContext& context, const void** op_data) {
-  MICROARENA_RETURN_IF_ERROR(elementwise::CheckUnaryOperands(context, /*allow_int16=*/true));
-  const TensorView input = context.input(0);
-  const TensorView output = context.output(0);
-  if (input.type() == TensorType::kFloat32) return OkStatus();
-  if (input.type() == TensorType::kInt16) {
-    OpData* data = elementwise::AllocateOpData<OpData>(context);
-    if (data == nullptr) return context.OutOfMemory();
-    *op_data = data;
-    return PrepareInt16<kTanh>(context, input, output, data);
-  }
-
+Status PrepareInt8Input(PrepareContext& context, const TensorView& input, const TensorView& output,
+                        const void** op_data) {
   elementwise::TensorQuantization input_q;
   elementwise::TensorQuantization output_q;
   MICROARENA_RETURN_IF_ERROR(elementwise::ReadPerTensorQuantization(context, input, "input", &input_q));
@@ -129,6 +122,42 @@ Status Prepare(PrepareContext& context, const void** op_data) {
 }
 
 template <bool kTanh>
+Status Prepare(PrepareContext& context, const void** op_data) {
+  MICROARENA_RETURN_IF_ERROR(elementwise::CheckUnaryOperands(context, /*allow_int16=*/true));
+  const TensorView input = context.input(0);
+  const TensorView output = context.output(0);
+  if (input.type() == TensorType::kFloat32) return OkStatus();
+  if (input.type() == TensorType::kInt16) {
+    OpData* data = elementwise::AllocateOpData<OpData>(context);
+    if (data == nullptr) return context.OutOfMemory();
+    *op_data = data;
+    return PrepareInt16<kTanh>(context, input, output, data);
+  }
+  return PrepareInt8Input<kTanh>(context, input, output, op_data);
+}
+
+template <bool kTanh>
+Status PrepareInt8(PrepareContext& context, const void** op_data) {
+  MICROARENA_RETURN_IF_ERROR(RequireInt8Activations(context, kTanh ? "kTanhInt8Kernel" : "kLogisticInt8Kernel",
+                                                    kTanh ? "kTanhKernel" : "kLogisticKernel"));
+  MICROARENA_RETURN_IF_ERROR(elementwise::CheckUnaryOperands(context, /*allow_int16=*/true));
+  return PrepareInt8Input<kTanh>(context, context.input(0), context.output(0), op_data);
+}
+
+// The int8 path, the whole Eval of kLogisticInt8Kernel and kTanhInt8Kernel.
+template <bool kTanh>
+Status EvalInt8(EvalContext& context, const void* op_data) {
+  const EvalTensor* input = context.input(0);
+  const auto& data = *static_cast<const OpData*>(op_data);
+  if (kTanh) {
+    reference::TanhInt8(data, input->element_count(), input->As<const int8_t>(), context.output(0)->As<int8_t>());
+  } else {
+    reference::LogisticInt8(data, input->element_count(), input->As<const int8_t>(), context.output(0)->As<int8_t>());
+  }
+  return OkStatus();
+}
+
+template <bool kTanh>
 Status Eval(EvalContext& context, const void* op_data) {
   const EvalTensor* input = context.input(0);
   EvalTensor* output = context.output(0);
@@ -153,12 +182,7 @@ Status Eval(EvalContext& context, const void* op_data) {
     }
     return OkStatus();
   }
-  if (kTanh) {
-    reference::TanhInt8(*data, count, input->As<const int8_t>(), output->As<int8_t>());
-  } else {
-    reference::LogisticInt8(*data, count, input->As<const int8_t>(), output->As<int8_t>());
-  }
-  return OkStatus();
+  return EvalInt8<kTanh>(context, op_data);
 }
 
 }  // namespace microarena::sigmoid

@@ -12,9 +12,13 @@
 // also builds two 513-entry lookup tables (2 x 1026 bytes of persistent
 // memory); they are constants here (reference/softmax.h), so the op data
 // stays at 24 bytes.
+//
+// kSoftmaxInt8Kernel is the int8 -> int8 path alone (int8_only.h): neither
+// the tables nor the float math are linked with it.
 #include <cmath>
 
 #include "microarena/kernels/elementwise_common.h"
+#include "microarena/kernels/int8_only.h"
 #include "microarena/kernels/reference/softmax.h"
 #include "microarena/kernels/registrations.h"
 #include "microarena/kernels/tensor_checks.h"
@@ -68,7 +72,8 @@ Status PrepareInt16(PrepareContext& context, const TensorView& input, const Tens
   return OkStatus();
 }
 
-Status Prepare(PrepareContext& context, const void** op_data) {
+// What every type needs: the shapes, beta and the op data.
+Status PrepareCommon(PrepareContext& context, float* beta, SoftmaxOpData** data) {
   MICROARENA_RETURN_IF_ERROR(RequireOperands(context, 1, 1));
   const TensorView input = context.input(0);
   const TensorView output = context.output(0);
@@ -81,27 +86,20 @@ Status Prepare(PrepareContext& context, const void** op_data) {
                          input.index(), output.index());
   }
   const tflite::SoftmaxOptions* options = context.op().raw()->builtin_options_as_SoftmaxOptions();
-  const float beta = options != nullptr ? options->beta() : 0.0f;
-  if (!(beta > 0.0f) || !std::isfinite(beta)) {
-    return context.Error(ErrorCode::kInvalidArgument, "beta %g must be positive and finite", static_cast<double>(beta));
+  *beta = options != nullptr ? options->beta() : 0.0f;
+  if (!(*beta > 0.0f) || !std::isfinite(*beta)) {
+    return context.Error(ErrorCode::kInvalidArgument, "beta %g must be positive and finite",
+                         static_cast<double>(*beta));
   }
+  *data = elementwise::AllocateOpData<SoftmaxOpData>(context);
+  if (*data == nullptr) return context.OutOfMemory();
+  return OkStatus();
+}
 
-  SoftmaxOpData* data = elementwise::AllocateOpData<SoftmaxOpData>(context);
-  if (data == nullptr) return context.OutOfMemory();
-  *op_data = data;
-
-  if (input.type() == TensorType::kFloat32 && output.type() == TensorType::kFloat32) {
-    data->beta = beta;
-    return OkStatus();
-  }
-  if (input.type() == TensorType::kInt16) return PrepareInt16(context, input, output, beta, data);
+// INT8 input -> INT8 or INT16 output.
+Status PrepareInt8Input(PrepareContext& context, const TensorView& input, const TensorView& output, float beta,
+                        SoftmaxOpData* data) {
   const bool int8_output = output.type() == TensorType::kInt8;
-  if (input.type() != TensorType::kInt8 || (!int8_output && output.type() != TensorType::kInt16)) {
-    return context.Error(ErrorCode::kUnsupported,
-                         "input %s -> output %s not supported (INT8 -> INT8, INT8 -> INT16, INT16 -> INT16, FLOAT32 -> "
-                         "FLOAT32)",
-                         TensorTypeName(input.type()), TensorTypeName(output.type()));
-  }
   elementwise::TensorQuantization input_q;
   elementwise::TensorQuantization output_q;
   MICROARENA_RETURN_IF_ERROR(elementwise::ReadPerTensorQuantization(context, input, "input", &input_q));
@@ -135,19 +133,60 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   return OkStatus();
 }
 
+Status Prepare(PrepareContext& context, const void** op_data) {
+  float beta = 0.0f;
+  SoftmaxOpData* data = nullptr;
+  MICROARENA_RETURN_IF_ERROR(PrepareCommon(context, &beta, &data));
+  *op_data = data;
+  const TensorView input = context.input(0);
+  const TensorView output = context.output(0);
+  if (input.type() == TensorType::kFloat32 && output.type() == TensorType::kFloat32) {
+    data->beta = beta;
+    return OkStatus();
+  }
+  if (input.type() == TensorType::kInt16) return PrepareInt16(context, input, output, beta, data);
+  if (input.type() != TensorType::kInt8 ||
+      (output.type() != TensorType::kInt8 && output.type() != TensorType::kInt16)) {
+    return context.Error(ErrorCode::kUnsupported,
+                         "input %s -> output %s not supported (INT8 -> INT8, INT8 -> INT16, INT16 -> INT16, FLOAT32 -> "
+                         "FLOAT32)",
+                         TensorTypeName(input.type()), TensorTypeName(output.type()));
+  }
+  return PrepareInt8Input(context, input, output, beta, data);
+}
+
+Status PrepareInt8(PrepareContext& context, const void** op_data) {
+  MICROARENA_RETURN_IF_ERROR(RequireInt8Activations(context, "kSoftmaxInt8Kernel", "kSoftmaxKernel"));
+  float beta = 0.0f;
+  SoftmaxOpData* data = nullptr;
+  MICROARENA_RETURN_IF_ERROR(PrepareCommon(context, &beta, &data));
+  *op_data = data;
+  return PrepareInt8Input(context, context.input(0), context.output(0), beta, data);
+}
+
+size_t RowsOf(const EvalTensor& input, size_t depth) { return depth == 0 ? 0 : input.element_count() / depth; }
+
+// The int8 -> int8 path, the whole Eval of kSoftmaxInt8Kernel.
+Status EvalInt8(EvalContext& context, const void* op_data) {
+  const auto* data = static_cast<const SoftmaxOpData*>(op_data);
+  const EvalTensor* input = context.input(0);
+  const size_t depth = static_cast<size_t>(input->dim(input->rank - 1u));
+  reference::SoftmaxQuantized(data->quantized, RowsOf(*input, depth), depth, input->As<const int8_t>(),
+                              context.output(0)->As<int8_t>());
+  return OkStatus();
+}
+
 Status Eval(EvalContext& context, const void* op_data) {
   const auto* data = static_cast<const SoftmaxOpData*>(op_data);
   const EvalTensor* input = context.input(0);
   EvalTensor* output = context.output(0);
+  if (input->type == TensorType::kInt8 && output->type == TensorType::kInt8) return EvalInt8(context, op_data);
   const size_t depth = static_cast<size_t>(input->dim(input->rank - 1u));
-  const size_t count = input->element_count();
-  const size_t rows = depth == 0 ? 0 : count / depth;
+  const size_t rows = RowsOf(*input, depth);
   if (input->type == TensorType::kFloat32) {
     reference::SoftmaxFloat(data->beta, rows, depth, input->As<const float>(), output->As<float>());
   } else if (input->type == TensorType::kInt16) {
     reference::SoftmaxInt16(data->int16, rows, depth, input->As<const int16_t>(), output->As<int16_t>());
-  } else if (output->type == TensorType::kInt8) {
-    reference::SoftmaxQuantized(data->quantized, rows, depth, input->As<const int8_t>(), output->As<int8_t>());
   } else {
     reference::SoftmaxQuantized(data->quantized, rows, depth, input->As<const int8_t>(), output->As<int16_t>());
   }
@@ -157,5 +196,6 @@ Status Eval(EvalContext& context, const void* op_data) {
 }  // namespace
 
 const KernelRegistration kSoftmaxKernel = {BuiltinOp::kSoftmax, Prepare, Eval};
+const KernelRegistration kSoftmaxInt8Kernel = {BuiltinOp::kSoftmax, PrepareInt8, EvalInt8};
 
 }  // namespace microarena

@@ -9,5 +9,7 @@
 namespace microarena {
 
 const KernelRegistration kSubKernel = {BuiltinOp::kSub, PrepareWithElementwiseOverlap<add_sub::Prepare<true>, 2>, add_sub::Eval<true>};
+const KernelRegistration kSubInt8Kernel = {
+    BuiltinOp::kSub, PrepareWithElementwiseOverlap<add_sub::Prepare<true, true>, 2>, add_sub::EvalInt8<true>};
 
 }  // namespace microarena

@@ -8,5 +8,7 @@
 namespace microarena {
 
 const KernelRegistration kTanhKernel = {BuiltinOp::kTanh, PrepareWithElementwiseOverlap<sigmoid::Prepare<true>, 1>, sigmoid::Eval<true>};
+const KernelRegistration kTanhInt8Kernel = {
+    BuiltinOp::kTanh, PrepareWithElementwiseOverlap<sigmoid::PrepareInt8<true>, 1>, sigmoid::EvalInt8<true>};
 
 }  // namespace microarena
