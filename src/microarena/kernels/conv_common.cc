@@ -189,13 +189,19 @@ bool FilterQuantizationValid(const TensorView& filter, int32_t channels, int32_t
 
 }  // namespace
 
-Status PreparePerChannelQuantization(const PrepareContext& context, const TensorView& input, const TensorView& filter,
-                                     const TensorView& output, tflite::ActivationFunctionType activation,
-                                     int32_t channels, int32_t channel_dimension, int32_t* multipliers, int8_t* shifts,
-                                     reference::QuantizedConvParams* quant, int max_shift) {
+void QuantizedRange(const TensorView& input, int32_t* qmin, int32_t* qmax) {
   const bool is_int16 = input.type() == TensorType::kInt16;
-  const int32_t qmin = is_int16 ? std::numeric_limits<int16_t>::min() : std::numeric_limits<int8_t>::min();
-  const int32_t qmax = is_int16 ? std::numeric_limits<int16_t>::max() : std::numeric_limits<int8_t>::max();
+  *qmin = is_int16 ? std::numeric_limits<int16_t>::min() : std::numeric_limits<int8_t>::min();
+  *qmax = is_int16 ? std::numeric_limits<int16_t>::max() : std::numeric_limits<int8_t>::max();
+}
+
+Status PrepareChannelMultipliers(const PrepareContext& context, const TensorView& input,
+                                                   const TensorView& filter, const TensorView& output, int32_t channels,
+                                                   int32_t channel_dimension, int32_t* multipliers, int8_t* shifts,
+                                                   int max_shift) {
+  int32_t qmin = 0;
+  int32_t qmax = 0;
+  QuantizedRange(input, &qmin, &qmax);
   MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "input", input, qmin, qmax));
   MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "output", output, qmin, qmax));
   size_t scale_count = 0;
@@ -216,6 +222,18 @@ Status PreparePerChannelQuantization(const PrepareContext& context, const Tensor
     if (shift > max_shift) return Shift64Error(context, output, c, multiplier, shift, max_shift);
     shifts[c] = static_cast<int8_t>(shift);
   }
+  return OkStatus();
+}
+
+Status PreparePerChannelQuantization(const PrepareContext& context, const TensorView& input, const TensorView& filter,
+                                     const TensorView& output, tflite::ActivationFunctionType activation,
+                                     int32_t channels, int32_t channel_dimension, int32_t* multipliers, int8_t* shifts,
+                                     reference::QuantizedConvParams* quant, int max_shift) {
+  MICROARENA_RETURN_IF_ERROR(PrepareChannelMultipliers(context, input, filter, output, channels, channel_dimension,
+                                                       multipliers, shifts, max_shift));
+  int32_t qmin = 0;
+  int32_t qmax = 0;
+  QuantizedRange(input, &qmin, &qmax);
   quant->input_offset = -static_cast<int32_t>(input.quantization().zero_point(0));
   quant->output_offset = static_cast<int32_t>(output.quantization().zero_point(0));
   quant->output_multiplier = multipliers;
@@ -279,22 +297,6 @@ Status AllocateWithChannelArrays(PrepareContext& context, size_t header_bytes, s
   }
   *memory = context.AllocatePersistent(bytes, alignment);
   if (*memory == nullptr) return context.OutOfMemory();
-  return OkStatus();
-}
-
-Status PrepareConvRequantization(const PrepareContext& context, const TensorView& input, const TensorView& filter,
-                                 const TensorView& output, tflite::ActivationFunctionType activation, int32_t channels,
-                                 int32_t channel_dimension, bool int16_rescale64, StoredConvQuantization* stored,
-                                 void* arrays) {
-  auto* multipliers = static_cast<int32_t*>(arrays);
-  auto* shifts = reinterpret_cast<int8_t*>(multipliers + channels);
-  const bool int32_bias = context.has_input(2) && context.input(2).type() == TensorType::kInt32;
-  const bool rescale64 = input.type() == TensorType::kInt16 && (int16_rescale64 || !int32_bias);
-  reference::QuantizedConvParams quant;
-  MICROARENA_RETURN_IF_ERROR(PreparePerChannelQuantization(
-      context, input, filter, output, activation, channels, channel_dimension, multipliers, shifts, &quant,
-      rescale64 ? kMaxMultiplierShift64 : fixed_point::kMaxMultiplierShift));
-  stored->Store(quant, channels);
   return OkStatus();
 }
 

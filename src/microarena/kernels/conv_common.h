@@ -146,12 +146,41 @@ template <typename Options>
   return OkStatus();
 }
 
+// The range of `input`'s type: int16 for 16x8, else int8.
+void QuantizedRange(const TensorView& input, int32_t* qmin, int32_t* qmax);
+
+// The checks and the per-channel multipliers and shifts of
+// PreparePerChannelQuantization, in a frame of its own that is gone before
+// the clamp is computed (AllocateTensors' stack holds one, not both).
+[[gnu::noinline]] Status PrepareChannelMultipliers(const PrepareContext& context, const TensorView& input,
+                                                   const TensorView& filter, const TensorView& output, int32_t channels,
+                                                   int32_t channel_dimension, int32_t* multipliers, int8_t* shifts,
+                                                   int max_shift);
+
 // The requantization of CONV_2D and DEPTHWISE_CONV_2D into `stored` and the
-// arrays at `arrays` (PreparePerChannelQuantization), in a frame of its own.
-Status PrepareConvRequantization(const PrepareContext& context, const TensorView& input, const TensorView& filter,
-                                 const TensorView& output, tflite::ActivationFunctionType activation, int32_t channels,
-                                 int32_t channel_dimension, bool int16_rescale64, StoredConvQuantization* stored,
-                                 void* arrays);
+// arrays at `arrays`: PreparePerChannelQuantization's steps, written straight
+// into the op data. Inline: one frame fewer under the kernel's Prepare.
+inline Status PrepareConvRequantization(const PrepareContext& context, const TensorView& input,
+                                        const TensorView& filter, const TensorView& output,
+                                        tflite::ActivationFunctionType activation, int32_t channels,
+                                        int32_t channel_dimension, bool int16_rescale64,
+                                        StoredConvQuantization* stored, void* arrays) {
+  auto* multipliers = static_cast<int32_t*>(arrays);
+  auto* shifts = reinterpret_cast<int8_t*>(multipliers + channels);
+  const bool int32_bias = context.has_input(2) && context.input(2).type() == TensorType::kInt32;
+  const bool rescale64 = input.type() == TensorType::kInt16 && (int16_rescale64 || !int32_bias);
+  MICROARENA_RETURN_IF_ERROR(PrepareChannelMultipliers(
+      context, input, filter, output, channels, channel_dimension, multipliers, shifts,
+      rescale64 ? kMaxMultiplierShift64 : fixed_point::kMaxMultiplierShift));
+  int32_t qmin = 0;
+  int32_t qmax = 0;
+  QuantizedRange(input, &qmin, &qmax);
+  stored->input_offset = -static_cast<int32_t>(input.quantization().zero_point(0));
+  stored->output_offset = static_cast<int32_t>(output.quantization().zero_point(0));
+  stored->channels = channels;
+  return PrepareQuantizedActivation(context, activation, output, qmin, qmax, &stored->activation_min,
+                                    &stored->activation_max);
+}
 
 // Allocates `header_bytes` of persistent op data followed, when
 // `channel_arrays` is true, by the int32 multipliers and the int8 shifts of

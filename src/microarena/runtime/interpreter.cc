@@ -664,6 +664,7 @@ Status Interpreter::UnsupportedOp(size_t subgraph_index, size_t op_index) const 
                        op_index, op.name(), inputs, outputs);
 }
 
+
 Status Interpreter::PrepareOps() {
   size_t n = 0;
   for (size_t sg = 0; sg < model_.subgraph_count(); ++sg) {
