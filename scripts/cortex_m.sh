@@ -10,7 +10,14 @@
 #    fails);
 #  - arena + peak stack is at most 0.85 x (TFLM's minimum arena on the same
 #    board (golden/tflm_arena_cortex_m4.csv) + TFLM's peak stack, 640 B in
-#    Invoke on kws).
+#    Invoke on kws);
+#  - the peak stack and the runtime's static RAM are at most what `plan
+#    --target cortex-m` adds to the arena for the device's RAM (the figures
+#    of runtime/target_layout.h);
+#  - for kws_ref_model, TFLM's figures on the same board at -Os: the stack of
+#    each phase at most TFLM's (LoadModel 176 B, AllocateTensors 580 B,
+#    Invoke 640 B) and the flash of runtime + kernels at most TFLM's core +
+#    kernels (40,746 B).
 # Prints arena, stack per phase, RAM, instructions per Invoke, and the
 # flash/RAM split from arm-none-eabi-size and the link map.
 #   scripts/cortex_m.sh        (uses build/release's CLI, building it if missing)
@@ -55,9 +62,14 @@ cmake -S examples/cortex_m -B "$build" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/arm-n
   ${MICROARENA_CORTEX_M_CMAKE_ARGS:-} >/dev/null
 cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)"
 
+# The stack and static RAM `plan --target cortex-m` counts for the device.
+read -r stack_bound static_bound < <("$host_cli" plan "$build/models/demo.tflite" --target cortex-m --json |
+  python3 -c 'import json, sys; d = json.load(sys.stdin)["device_ram"]; print(d["stack_bytes"], d["static_bytes"])')
+
 status=0
 summary=$build/summary.txt
-printf '%-24s %8s %8s %8s %6s %6s %6s %8s %8s %6s %12s\n' model header minimum persist load alloc invoke ram tflm_ram ratio instructions >"$summary"
+printf '%-24s %8s %8s %8s %6s %6s %6s %8s %8s %6s %12s %7s %7s\n' model header minimum persist load alloc invoke ram tflm_ram \
+  ratio instructions runtime kernels >"$summary"
 for name in "${names[@]}"; do
   echo "== cortex_m: $name under qemu-system-arm -M mps2-an386"
   elf=$build/firmware_$name.elf
@@ -132,11 +144,40 @@ for name in "${names[@]}"; do
       echo "   $name: arena + peak stack $ram B, TFLM $tflm_ram B (${ratio} x)"
     fi
   fi
-  printf '%-24s %8s %8s %8s %6s %6s %6s %8s %8s %6s %12s\n' "$name" "$header" "$minimum" "$persistent" "$load" "$alloc" \
-    "$invoke" "$ram" "$tflm_ram" "$ratio" "$instructions" >>"$summary"
+  # Flash of the runtime and the kernels (the link map's split).
+  sizes=$(python3 examples/cortex_m/size_report.py "$build/firmware_$name.elf" "$build/firmware_$name.map" "$root")
+  runtime_flash=$(awk '$1 == "runtime" {print $2}' <<<"$sizes")
+  kernels_flash=$(awk '$1 == "kernels" {print $2}' <<<"$sizes")
+  runtime_ram=$(awk '$1 == "runtime" {print $3}' <<<"$sizes")
+  peak_stack=$((load > alloc ? load : alloc))
+  peak_stack=$((invoke > peak_stack ? invoke : peak_stack))
+  if ((peak_stack > stack_bound || runtime_ram > static_bound)); then
+    echo "!! $name: peak stack $peak_stack B and runtime static RAM $runtime_ram B; plan counts $stack_bound and" \
+      "$static_bound B (runtime/target_layout.h)" >&2
+    status=1
+  fi
+  if [[ $name == kws_ref_model ]]; then
+    # TFLM on the same board, -Os, reference kernels, kws's six ops only.
+    core=$((runtime_flash + kernels_flash))
+    if ((core > 40746)); then
+      echo "!! $name: runtime + kernels flash $core B is more than TFLM's 40,746 B" >&2
+      status=1
+    else
+      echo "   $name: runtime + kernels flash $core B, TFLM 40,746 B"
+    fi
+    if ((load > 176 || alloc > 580 || invoke > 640)); then
+      echo "!! $name: stack $load / $alloc / $invoke B exceeds TFLM's 176 / 580 / 640 B in some phase" >&2
+      status=1
+    else
+      echo "   $name: stack per phase $load / $alloc / $invoke B, TFLM 176 / 580 / 640 B"
+    fi
+  fi
+  printf '%-24s %8s %8s %8s %6s %6s %6s %8s %8s %6s %12s %7s %7s\n' "$name" "$header" "$minimum" "$persistent" "$load" \
+    "$alloc" "$invoke" "$ram" "$tflm_ram" "$ratio" "$instructions" "$runtime_flash" "$kernels_flash" >>"$summary"
 done
 
-echo "== cortex_m: per model (bytes; stack per phase; ram = arena + peak stack; tflm_ram = TFLM's arena + 640)"
+echo "== cortex_m: per model (bytes; stack per phase; ram = arena + peak stack; tflm_ram = TFLM's arena + 640;"
+echo "   runtime, kernels: flash; demo verifies and plans on the device, the others use a precomputed plan)"
 cat "$summary"
 
 echo "== cortex_m: firmware size (arm-none-eabi-size; split from the link map)"

@@ -11,6 +11,7 @@
 #include "microarena/analysis/offline_plan.h"
 #include "microarena/model/model_builder.h"
 #include "microarena/plan/problem_csv.h"
+#include "microarena/runtime/target_layout.h"
 #include "tests/test_support.h"
 
 namespace microarena {
@@ -151,6 +152,31 @@ TEST(PlanCommandTest, OfflinePlanFromMetadataIsUsedByDefault) {
   // t2 lives at step 1 with t0 [16, 32) and t1 [64, 80): the lowest gap is [0, 16).
   EXPECT_EQ(doc["buffers"][2]["offset_bytes"], 0);
   EXPECT_EQ(doc["head_bytes"], 80);
+}
+
+// The device's RAM: the runtime's arena for the target plus the stack and
+// static data measured there (runtime/target_layout.h; scripts/cortex_m.sh
+// fails when a firmware needs more). Only for a target with those figures.
+TEST(PlanCommandTest, DeviceRamAddsTheTargetsStackAndStaticData) {
+  const std::string dir = testing::TempDir("plan_device_ram");
+  const std::string model = dir + "/demo.tflite";
+  ASSERT_EQ(testing::RunCli({"demo-model", "-o", model}).exit_code, 0);
+  testing::CommandResult result = testing::RunCli({"plan", model, "--target", "cortex-m", "--json"});
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+  const json doc = json::parse(result.stdout_text);
+  const json& ram = doc.at("device_ram");
+  EXPECT_EQ(ram.at("arena_bytes").get<size_t>(), doc.at("runtime").at("arena_bytes").get<size_t>());
+  EXPECT_EQ(ram.at("stack_bytes").get<size_t>(), kCortexMLayout.stack_bytes);
+  EXPECT_EQ(ram.at("static_bytes").get<size_t>(), kCortexMLayout.static_ram_bytes);
+  EXPECT_EQ(ram.at("total_bytes").get<size_t>(),
+            ram.at("arena_bytes").get<size_t>() + kCortexMLayout.stack_bytes + kCortexMLayout.static_ram_bytes);
+  EXPECT_GT(kCortexMLayout.stack_bytes, 0u);
+  testing::CommandResult text = testing::RunCli({"plan", model, "--target", "cortex-m"});
+  EXPECT_NE(text.stdout_text.find("device RAM"), std::string::npos) << text.stdout_text;
+  // The host has no measured stack: no device figure.
+  testing::CommandResult host = testing::RunCli({"plan", model, "--json"});
+  ASSERT_EQ(host.exit_code, 0);
+  EXPECT_FALSE(json::parse(host.stdout_text).contains("device_ram"));
 }
 
 TEST(PlanCommandTest, ErrorsAreClear) {

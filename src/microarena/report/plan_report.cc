@@ -8,6 +8,12 @@
 namespace microarena::report {
 namespace {
 
+// The runtime arena plus the target's measured stack and static data.
+size_t DeviceRamBytes(const ModelPlan& plan, const TargetLayout& device) {
+  return plan.runtime.used_bytes + device.stack_bytes + device.static_ram_bytes;
+}
+
+
 std::string OwnerName(const ModelView& model, const BufferRequest& buffer) {
   SubgraphView subgraph = model.subgraph(static_cast<size_t>(buffer.subgraph_index));
   if (buffer.kind == BufferKind::kScratch) {
@@ -74,6 +80,14 @@ std::string PlanText(const ModelView& model, const std::string& model_path, cons
   arena.AddRow({"head (RAM)", Bytes(plan.head_bytes), fmt::format("activations + scratch, planned by {}", plan.planner)});
   if (plan.has_runtime) {
     arena.AddRow({"temp peak (RAM)", Bytes(plan.temp_peak_bytes), "during AllocateTensors, at the head's start"});
+  }
+  const TargetLayout* device = FindTargetLayout(plan.runtime.target);
+  if (plan.has_runtime && device != nullptr && device->stack_bytes > 0) {
+    arena.AddRow({"device RAM", Bytes(DeviceRamBytes(plan, *device)),
+                  fmt::format("the {} arena {} + stack {} + the runtime's static data {} (stack and static: "
+                              "the most measured on the shared models, scripts/cortex_m.sh)",
+                              plan.runtime.planner_name(), Bytes(plan.runtime.used_bytes), Bytes(device->stack_bytes),
+                              Bytes(device->static_ram_bytes))});
   }
   arena.AddRow({"read-only (flash)", Bytes(details.read_only_total.total_bytes()),
                 fmt::format("in the model: weights {}, biases {}, quantization {}",
@@ -201,6 +215,14 @@ nlohmann::json PlanJson(const ModelView& model, const std::string& model_path, c
                       {"head_bytes", plan.runtime.head_bytes},
                       {"temp_peak_bytes", plan.runtime.temp_peak_bytes},
                       {"arena_bytes", plan.runtime.used_bytes}};
+    const TargetLayout* device = FindTargetLayout(plan.runtime.target);
+    if (device != nullptr && device->stack_bytes > 0) {
+      doc["device_ram"] = {{"total_bytes", DeviceRamBytes(plan, *device)},
+                           {"arena_bytes", plan.runtime.used_bytes},
+                           {"stack_bytes", device->stack_bytes},
+                           {"static_bytes", device->static_ram_bytes},
+                           {"stack_and_static", "measured bound"}};
+    }
   }
   auto step_json = [&](int32_t step) {
     if (step < 0) return json(nullptr);

@@ -544,9 +544,13 @@ TargetArenaFigures Interpreter::target_figures() const {
   return figures;
 }
 
+// PrepareOps in a frame of its own: AllocateTensorsInArena's frame stays
+// small under the planner.
+Status Interpreter::PrepareOpsInOwnFrame() { return PrepareOps(); }
+
 Status Interpreter::AllocateTensorsInArena() {
   MICROARENA_RETURN_IF_ERROR(AllocateTailStructures());
-  MICROARENA_RETURN_IF_ERROR(PrepareOps());
+  MICROARENA_RETURN_IF_ERROR(PrepareOpsInOwnFrame());
   MICROARENA_RETURN_IF_ERROR(PlanAndCommit());
   failed_ = false;
   allocated_ = true;

@@ -228,9 +228,9 @@ class Interpreter {
   // of an interpreter with its own arena.
   [[gnu::noinline]] Status AllocateTensorsShared();
   Status AllocateTailStructures();
-  // Inlined into both AllocateTensors (interpreter.cc): one frame fewer under the
-  // kernels' Prepare.
+  // Inlined (interpreter.cc): one frame fewer under the kernels' Prepare.
   [[gnu::always_inline]] inline Status PrepareOps();
+  [[gnu::noinline]] Status PrepareOpsInOwnFrame();
   Status PlanAndCommit();
   // PlanAndCommit's steps, each in its own frame (AllocateTensors' stack).
   struct PlanState;
