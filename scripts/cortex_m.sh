@@ -14,6 +14,8 @@
 #  - the peak stack and the runtime's static RAM are at most what `plan
 #    --target cortex-m` adds to the arena for the device's RAM (the figures
 #    of runtime/target_layout.h);
+#  - no object of the runtime or the kernels calls a printf-family function
+#    (the link map's cross references);
 #  - for kws_ref_model, TFLM's figures on the same board at -Os: the stack of
 #    each phase at most TFLM's (LoadModel 176 B, AllocateTensors 580 B,
 #    Invoke 640 B) and the flash of runtime + kernels at most TFLM's core +
@@ -149,6 +151,12 @@ for name in "${names[@]}"; do
   runtime_flash=$(awk '$1 == "runtime" {print $2}' <<<"$sizes")
   kernels_flash=$(awk '$1 == "kernels" {print $2}' <<<"$sizes")
   runtime_ram=$(awk '$1 == "runtime" {print $3}' <<<"$sizes")
+  # The runtime and kernels call no printf (MICROARENA_STATUS_TEXT_ONLY).
+  printf_callers=$(sed -n 's/^  printf family called by the runtime and kernels: //p' <<<"$sizes")
+  if [[ $printf_callers != none ]]; then
+    echo "!! $name: the runtime and kernels call printf-family functions: ${printf_callers:-(no cross reference table)}" >&2
+    status=1
+  fi
   peak_stack=$((load > alloc ? load : alloc))
   peak_stack=$((invoke > peak_stack ? invoke : peak_stack))
   if ((peak_stack > stack_bound || runtime_ram > static_bound)); then

@@ -4,7 +4,8 @@ and the rest (startup, semihosting, main, libc/libgcc/libstdc++).
 
 Totals come from `arm-none-eabi-size -A` on the ELF; the split comes from the
 linker map (what each object file contributed after --gc-sections), and the
-two must agree. Flash = .text + .rodata + .ARM.exidx + the initial copy of
+two must agree. With a map from `ld --cref`, also names the runtime and
+kernel objects that call a printf-family function. Flash = .text + .rodata + .ARM.exidx + the initial copy of
 .data; RAM = .data + .bss (the stack is listed apart).
 
   size_report.py FIRMWARE.elf FIRMWARE.map REPO_ROOT [--markdown]
@@ -64,6 +65,35 @@ def parse_map(map_path, kernel_objects):
     return sizes
 
 
+PRINTF_FAMILY = re.compile(r"^_?_?(v?s?n?printf|v?f?printf|_?v?s?n?printf_r|_?svfprintf_r|_?vfprintf_r|_?vfiprintf_r)$")
+
+
+def printf_callers(map_path):
+    """Objects of libmicroarena_core.a that reference a printf-family
+    function, from the map's cross reference table (ld --cref); None when the
+    map has no table."""
+    callers = set()
+    symbol = None
+    in_table = False
+    with open(map_path) as f:
+        for line in f:
+            line = line.rstrip("\n")
+            if line.startswith("Cross Reference Table"):
+                in_table = True
+                continue
+            if not in_table or not line or line.startswith("Symbol"):
+                continue
+            cells = line.split()
+            if not line.startswith(" "):
+                symbol = cells[0]
+                continue  # the first file defines the symbol
+            if symbol and PRINTF_FAMILY.match(symbol):
+                member = re.search(r"libmicroarena_core\.a\((.+)\)$", cells[-1])
+                if member:
+                    callers.add(member.group(1))
+    return sorted(callers) if in_table else None
+
+
 def elf_sections(elf):
     out = subprocess.run(["arm-none-eabi-size", "-A", elf], check=True, capture_output=True, text=True).stdout
     sections = {}
@@ -100,6 +130,9 @@ def main():
     print(f"  {'part':<14}{'flash B':>10}{'RAM B':>10}")
     for p in PARTS:
         print(f"  {p:<14}{flash[p]:>10}{ram[p]:>10}")
+    callers = printf_callers(map_path)
+    if callers is not None:
+        print(f"  printf family called by the runtime and kernels: {' '.join(callers) if callers else 'none'}")
     if min(flash.values()) < 0 or min(ram.values()) < 0:
         sys.exit("size_report: the map's sections add up to more than the ELF's")
 

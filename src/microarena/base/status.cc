@@ -41,13 +41,39 @@ char* NextSlot() {
 
 }  // namespace
 
+int FormatText(char* out, size_t size, const char* format, ...) {
+  if (size == 0) return 0;
+#ifdef MICROARENA_STATUS_TEXT_ONLY
+  size_t length = std::strlen(format);
+  if (length > size - 1) length = size - 1;
+  std::memcpy(out, format, length);
+  out[length] = '\0';
+  return static_cast<int>(length);
+#else
+  va_list args;
+  va_start(args, format);
+  int written = std::vsnprintf(out, size, format, args);
+  va_end(args);
+  if (written < 0) {
+    out[0] = '\0';
+    return 0;
+  }
+  return written < static_cast<int>(size) ? written : static_cast<int>(size - 1);
+#endif
+}
+
 Status Status::ErrorV(ErrorCode code, const char* format, va_list args) {
   Status status;
   status.code_ = code == ErrorCode::kOk ? ErrorCode::kInternal : code;
+#ifdef MICROARENA_STATUS_TEXT_ONLY
+  (void)args;
+  status.message_ = format;  // a string literal: static
+#else
   char* slot = NextSlot();
   int written = std::vsnprintf(slot, kMaxMessageBytes, format, args);
   if (written < 0) slot[0] = '\0';
   status.message_ = slot;
+#endif
   return status;
 }
 

@@ -50,6 +50,20 @@ const char* ErrorCodeName(ErrorCode code);
 #define MICROARENA_STATUS_MESSAGE_BYTES 320
 #endif
 
+// MICROARENA_STATUS_TEXT_ONLY (a device build option, CMake
+// MICROARENA_STATUS_TEXT_ONLY=ON): an error's message is its format text as
+// written, placeholders unfilled ("arena of %zu B is too small ..."), and
+// FormatText copies its format the same way, so the runtime and kernels call
+// no printf-family function and the firmware links none unless the
+// application itself does. The code says what failed; the text says which
+// check; the numbers come back by rebuilding without the option (the host
+// tools always have them).
+
+// printf-style text into `out` (at most `size` bytes, NUL-terminated); with
+// MICROARENA_STATUS_TEXT_ONLY the format itself, cut to fit. Returns the
+// bytes written without the NUL (never negative).
+int FormatText(char* out, size_t size, const char* format, ...) __attribute__((format(printf, 3, 4)));
+
 class [[nodiscard]] Status {
  public:
   // Longest message kept, including the terminating NUL; longer ones are cut.
@@ -79,7 +93,7 @@ class [[nodiscard]] Status {
 
  private:
   ErrorCode code_;
-  const char* message_;  // "" for OK, else a slot of the message ring
+  const char* message_;  // "" for OK, else a slot of the message ring (or the format text)
 };
 
 inline Status OkStatus() { return Status(); }

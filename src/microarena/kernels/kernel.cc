@@ -10,13 +10,17 @@ Status PrepareContext::Error(ErrorCode code, const char* format, ...) const {
   va_start(args, format);
   Status status = Status::ErrorV(code, format, args);
   va_end(args);
+#ifdef MICROARENA_STATUS_TEXT_ONLY
+  return status.Prefix(op().name());  // no numbers without printf (base/status.h)
+#else
   char where[96];
   if (subgraph().index() != 0) {
-    std::snprintf(where, sizeof(where), "subgraph %d, op %d (%s)", subgraph().index(), op().index(), op().name());
+    FormatText(where, sizeof(where), "subgraph %d, op %d (%s)", subgraph().index(), op().index(), op().name());
   } else {
-    std::snprintf(where, sizeof(where), "op %d (%s)", op().index(), op().name());
+    FormatText(where, sizeof(where), "op %d (%s)", op().index(), op().name());
   }
   return status.Prefix(where);
+#endif
 }
 
 }  // namespace microarena

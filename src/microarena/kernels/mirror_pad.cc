@@ -47,13 +47,13 @@ bool ResolvePaddings(size_t rank, const int32_t* input_dims, const int32_t* outp
     const int64_t a = ReadPadding(type, paddings, 2 * d + 1);
     const int64_t size = input_dims[d];
     if (b < 0 || a < 0 || size + b + a != output_dims[d]) {
-      std::snprintf(why, kMessageBytes, "paddings (%lld, %lld) on axis %zu of extent %lld do not give the output's %d",
+      FormatText(why, kMessageBytes, "paddings (%lld, %lld) on axis %zu of extent %lld do not give the output's %d",
                     static_cast<long long>(b), static_cast<long long>(a), d, static_cast<long long>(size),
                     output_dims[d]);
       return false;
     }
     if (!output_empty && (size == 0 || b > size - offset)) {
-      std::snprintf(why, kMessageBytes, "padding %lld before axis %zu of extent %lld; %s allows at most %lld",
+      FormatText(why, kMessageBytes, "padding %lld before axis %zu of extent %lld; %s allows at most %lld",
                     static_cast<long long>(b), d, static_cast<long long>(size), offset == 1 ? "REFLECT" : "SYMMETRIC",
                     static_cast<long long>(size - offset < 0 ? 0 : size - offset));
       return false;

@@ -69,14 +69,14 @@ inline bool ReadConstantIndices(const TensorView& tensor, int32_t* values, size_
 inline const char* FormatShape(const int32_t* dims, size_t rank, char* buffer, size_t size) {
   size_t used = 0;
   buffer[0] = '\0';
-  int written = std::snprintf(buffer, size, "[");
+  int written = FormatText(buffer, size, "[");
   for (size_t i = 0; i < rank && written >= 0; ++i) {
     used = std::strlen(buffer);
     if (used + 1 >= size) break;
-    written = std::snprintf(buffer + used, size - used, i == 0 ? "%d" : ",%d", static_cast<int>(dims[i]));
+    written = FormatText(buffer + used, size - used, i == 0 ? "%d" : ",%d", static_cast<int>(dims[i]));
   }
   used = std::strlen(buffer);
-  if (used + 1 < size) std::snprintf(buffer + used, size - used, "]");
+  if (used + 1 < size) FormatText(buffer + used, size - used, "]");
   return buffer;
 }
 

@@ -42,7 +42,7 @@ bool Resolve(bool to_batch, size_t rank, const int32_t* in_dims, const int32_t* 
     const int32_t before = pads[2 * i];
     const int32_t after = pads[2 * i + 1];
     if (b < 1 || before < 0 || after < 0) {
-      std::snprintf(why, kMessageBytes, "spatial axis %zu has block %d and %s (%d, %d); need block >= 1, both >= 0", i,
+      FormatText(why, kMessageBytes, "spatial axis %zu has block %d and %s (%d, %d); need block >= 1, both >= 0", i,
                     b, to_batch ? "paddings" : "crops", before, after);
       return false;
     }
@@ -52,13 +52,13 @@ bool Resolve(bool to_batch, size_t rank, const int32_t* in_dims, const int32_t* 
     if (to_batch) {
       const int64_t padded = in + before + after;
       if (padded % b != 0 || padded / b != out) {
-        std::snprintf(why, kMessageBytes,
+        FormatText(why, kMessageBytes,
                       "spatial axis %zu: input %lld padded by (%d, %d) is not output %lld times block %d", i,
                       static_cast<long long>(in), before, after, static_cast<long long>(out), b);
         return false;
       }
     } else if (in * b - before - after != out) {
-      std::snprintf(why, kMessageBytes,
+      FormatText(why, kMessageBytes,
                     "spatial axis %zu: input %lld times block %d cropped by (%d, %d) is not output %lld", i,
                     static_cast<long long>(in), b, before, after, static_cast<long long>(out));
       return false;
@@ -69,7 +69,7 @@ bool Resolve(bool to_batch, size_t rank, const int32_t* in_dims, const int32_t* 
   const bool batch_ok = to_batch ? out_batch == in_batch * block_product
                                  : in_batch % block_product == 0 && out_batch == in_batch / block_product;
   if (!batch_ok || in_dims[rank - 1] != out_dims[rank - 1]) {
-    std::snprintf(why, kMessageBytes,
+    FormatText(why, kMessageBytes,
                   "input batch %lld and depth %d, output batch %lld and depth %d: block product %lld",
                   static_cast<long long>(in_batch), in_dims[rank - 1], static_cast<long long>(out_batch),
                   out_dims[rank - 1], static_cast<long long>(block_product));

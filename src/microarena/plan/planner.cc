@@ -136,7 +136,7 @@ void PlannerRegistry::JoinNames(char* text, size_t text_bytes) const {
   size_t used = 0;
   for (size_t i = 0; i < count_ && used < text_bytes; ++i) {
     const int written =
-        std::snprintf(text + used, text_bytes - used, "%s%s", i == 0 ? "" : ", ",
+        FormatText(text + used, text_bytes - used, "%s%s", i == 0 ? "" : ", ",
                       planners_[i]->name());
     if (written < 0) return;
     used += static_cast<size_t>(written);

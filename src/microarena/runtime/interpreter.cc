@@ -53,14 +53,14 @@ void DescribeTensors(const SubgraphView& subgraph, Span<const int32_t> list, cha
   for (size_t i = 0; i < list.size() && used + 1 < text_bytes; ++i) {
     int written = 0;
     if (list[i] < 0) {
-      written = std::snprintf(text + used, text_bytes - used, "%s-", i == 0 ? "" : ", ");
+      written = FormatText(text + used, text_bytes - used, "%s-", i == 0 ? "" : ", ");
     } else {
       TensorView t = subgraph.tensor(static_cast<size_t>(list[i]));
-      written = std::snprintf(text + used, text_bytes - used, "%s%s", i == 0 ? "" : ", ", TensorTypeName(t.type()));
+      written = FormatText(text + used, text_bytes - used, "%s%s", i == 0 ? "" : ", ", TensorTypeName(t.type()));
       for (size_t d = 0; d < t.rank() && written > 0; ++d) {
         size_t at = used + static_cast<size_t>(written);
         if (at + 1 >= text_bytes) break;
-        written += std::snprintf(text + at, text_bytes - at, "%s%d", d == 0 ? " " : "x", t.shape()[d]);
+        written += FormatText(text + at, text_bytes - at, "%s%d", d == 0 ? " " : "x", t.shape()[d]);
       }
     }
     if (written < 0) break;
@@ -85,9 +85,9 @@ struct OverlapRecord {
                                                 const char* planner_name) {
   char where[96];
   if (offline) {
-    std::snprintf(where, sizeof(where), "the offline plan (%s) is an invalid plan", offline_name);
+    FormatText(where, sizeof(where), "the offline plan (%s) is an invalid plan", offline_name);
   } else {
-    std::snprintf(where, sizeof(where), "planner '%s' made an invalid plan", planner_name);
+    FormatText(where, sizeof(where), "planner '%s' made an invalid plan", planner_name);
   }
   return verified.Prefix(where);
 }
@@ -289,7 +289,7 @@ Status Interpreter::GraphImpl::AllocateResource(int32_t id, size_t bytes, uint8_
   if (!memory.ok()) {
     Status status = memory.status();
     char context[96];
-    std::snprintf(context, sizeof(context), "resource variable '%.40s'", resource.shared_name);
+    FormatText(context, sizeof(context), "resource variable '%.40s'", resource.shared_name);
     return status.Prefix(context);
   }
   resource.data = *memory;
@@ -606,7 +606,7 @@ Status Interpreter::AllocateTailStructures() {
           if (!copy.ok()) {
             Status status = copy.status();
             char context[96];
-            std::snprintf(context, sizeof(context), "weights of tensor %zu", t);
+            FormatText(context, sizeof(context), "weights of tensor %zu", t);
             return status.Prefix(context);
           }
           std::memcpy(*copy, view.data().data(), view.byte_size());
@@ -620,7 +620,7 @@ Status Interpreter::AllocateTailStructures() {
         if (!state.ok()) {
           Status status = state.status();
           char context[96];
-          std::snprintf(context, sizeof(context), "variable tensor %zu '%.40s'", t, view.name());
+          FormatText(context, sizeof(context), "variable tensor %zu '%.40s'", t, view.name());
           return status.Prefix(context);
         }
         eval.data = *state;
@@ -653,7 +653,7 @@ Status Interpreter::UnsupportedOp(size_t subgraph_index, size_t op_index) const 
   SubgraphView subgraph = model_.subgraph(subgraph_index);
   OperatorView op = subgraph.op(op_index);
   char where[48] = "";
-  if (subgraph_index != 0) std::snprintf(where, sizeof(where), "subgraph %zu, ", subgraph_index);
+  if (subgraph_index != 0) FormatText(where, sizeof(where), "subgraph %zu, ", subgraph_index);
   char inputs[128] = "";
   char outputs[96] = "";
   DescribeTensors(subgraph, op.inputs(), inputs, sizeof(inputs));
@@ -964,9 +964,9 @@ Status Interpreter::InvokeSubgraph(size_t subgraph_index) {
     if (!status.ok()) {
       char where[64];
       if (subgraph_index == 0) {
-        std::snprintf(where, sizeof(where), "op %zu (%s)", o, op.name());
+        FormatText(where, sizeof(where), "op %zu (%s)", o, op.name());
       } else {
-        std::snprintf(where, sizeof(where), "subgraph %zu, op %zu (%s)", subgraph_index, o, op.name());
+        FormatText(where, sizeof(where), "subgraph %zu, op %zu (%s)", subgraph_index, o, op.name());
       }
       return status.Prefix(where);
     }
