@@ -151,6 +151,12 @@ for name in "${names[@]}"; do
   runtime_flash=$(awk '$1 == "runtime" {print $2}' <<<"$sizes")
   kernels_flash=$(awk '$1 == "kernels" {print $2}' <<<"$sizes")
   runtime_ram=$(awk '$1 == "runtime" {print $3}' <<<"$sizes")
+  # A split that found no object of the core would pass every check below.
+  if ! ((${runtime_flash:-0} > 0 && ${kernels_flash:-0} > 0 && ${runtime_ram:-0} > 0)); then
+    echo "!! $name: the link map's split found no runtime or kernel object:" >&2
+    echo "$sizes" >&2
+    status=1
+  fi
   # The runtime and kernels call no printf (MICROARENA_STATUS_TEXT_ONLY).
   printf_callers=$(sed -n 's/^  printf family called by the runtime and kernels: //p' <<<"$sizes")
   if [[ $printf_callers != none ]]; then
@@ -183,6 +189,15 @@ for name in "${names[@]}"; do
   printf '%-24s %8s %8s %8s %6s %6s %6s %8s %8s %6s %12s %7s %7s\n' "$name" "$header" "$minimum" "$persistent" "$load" \
     "$alloc" "$invoke" "$ram" "$tflm_ram" "$ratio" "$instructions" "$runtime_flash" "$kernels_flash" >>"$summary"
 done
+
+# TFLM's stack and flash figures are for kws: a run with the shared models
+# must include it.
+if [[ -n ${model_paths[kws_ref_model]:-} ]]; then
+  :
+elif [[ ${#names[@]} -gt 1 && -z ${MICROARENA_CORTEX_M_MODELS:-} ]]; then
+  echo "!! kws_ref_model is missing from the shared models: no stack or flash comparison with TFLM" >&2
+  status=1
+fi
 
 echo "== cortex_m: per model (bytes; stack per phase; ram = arena + peak stack; tflm_ram = TFLM's arena + 640;"
 echo "   runtime, kernels: flash; demo verifies and plans on the device, the others use a precomputed plan)"

@@ -49,14 +49,21 @@ MICROARENA_CHECK_INTERPRETER_OPTIONS(kOptions);
 constexpr bool kLean = microarena_arena::kTensorArenaHasPrecomputedPlan;
 constexpr microarena::PrecomputedPlan kPlan = microarena_arena::PrecomputedPlanOf<microarena::PrecomputedPlan>();
 
+// The branch not taken is discarded, so its functions are not even referenced.
 microarena::Result<microarena::ModelView> Load(microarena::Span<const uint8_t> bytes) {
-  if constexpr (kLean) return microarena::LoadVerifiedModel(bytes);
-  return microarena::LoadModel(bytes);
+  if constexpr (kLean) {
+    return microarena::LoadVerifiedModel(bytes);
+  } else {
+    return microarena::LoadModel(bytes);
+  }
 }
 
 microarena::Status Allocate(microarena::Interpreter& interpreter) {
-  if constexpr (kLean) return interpreter.AllocateTensors(kPlan);
-  return interpreter.AllocateTensors();
+  if constexpr (kLean) {
+    return interpreter.AllocateTensors(kPlan);
+  } else {
+    return interpreter.AllocateTensors();
+  }
 }
 
 alignas(microarena_arena::kTensorArenaAlignment) uint8_t tensor_arena[microarena_arena::kTensorArenaSize];

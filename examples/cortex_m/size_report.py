@@ -65,7 +65,7 @@ def parse_map(map_path, kernel_objects):
     return sizes
 
 
-PRINTF_FAMILY = re.compile(r"^_?_?(v?s?n?printf|v?f?printf|_?v?s?n?printf_r|_?svfprintf_r|_?vfprintf_r|_?vfiprintf_r)$")
+PRINTF_FAMILY = re.compile(r"^_*(v?[sf]?n?i?printf|v?as?i?printf|_?v?s?n?i?printf_r|svf?i?printf_r|vf?i?printf_r)$")
 
 
 def printf_callers(map_path):
@@ -75,6 +75,7 @@ def printf_callers(map_path):
     callers = set()
     symbol = None
     in_table = False
+    core_seen = False  # the table must name the core's objects at all
     with open(map_path) as f:
         for line in f:
             line = line.rstrip("\n")
@@ -87,11 +88,11 @@ def printf_callers(map_path):
             if not line.startswith(" "):
                 symbol = cells[0]
                 continue  # the first file defines the symbol
-            if symbol and PRINTF_FAMILY.match(symbol):
-                member = re.search(r"libmicroarena_core\.a\((.+)\)$", cells[-1])
-                if member:
-                    callers.add(member.group(1))
-    return sorted(callers) if in_table else None
+            member = re.search(r"libmicroarena_core\.a\((.+)\)$", cells[-1])
+            core_seen = core_seen or member is not None
+            if member and symbol and PRINTF_FAMILY.match(symbol):
+                callers.add(member.group(1))
+    return sorted(callers) if in_table and core_seen else None
 
 
 def elf_sections(elf):

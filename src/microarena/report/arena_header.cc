@@ -195,7 +195,7 @@ int PlannerChoiceNumber(PlannerChoice choice) { return static_cast<int>(choice);
 // `name` as a constexpr array of at least one element (C++ has no empty
 // arrays; the count says how many are real), 8 per line.
 std::string OffsetArray(const char* name, const std::vector<uint32_t>& values) {
-  std::string out = fmt::format("constexpr uint32_t {}[{}] = {{", name, values.empty() ? 1 : values.size());
+  std::string out = fmt::format("inline constexpr uint32_t {}[{}] = {{", name, values.empty() ? 1 : values.size());
   if (values.empty()) out += "0";
   for (size_t i = 0; i < values.size(); ++i) {
     if (i % 8 == 0) out += "\n   ";

@@ -437,11 +437,18 @@ Status Interpreter::CommitPrecomputedPlan(const PrecomputedPlan& plan) {
   return CheckEveryUsedTensorHasMemory();
 }
 
-Status Interpreter::CheckEveryUsedTensorHasMemory() const {
+Status Interpreter::CheckEveryUsedTensorHasMemory() {
   SubgraphView subgraph = model_.subgraph(0);
   auto missing = [&](Span<const int32_t> list) -> int32_t {
     for (int32_t t : list) {
-      if (t >= 0 && tensors_[t].data == nullptr && subgraph.tensor(static_cast<size_t>(t)).byte_size() > 0) return t;
+      if (t < 0 || tensors_[t].data != nullptr) continue;
+      // An empty tensor needs no bytes, only a pointer that is not null
+      // (planned, it sits somewhere in the head too).
+      if (subgraph.tensor(static_cast<size_t>(t)).byte_size() == 0) {
+        tensors_[t].data = arena_.head_start();
+        continue;
+      }
+      return t;
     }
     return -1;
   };

@@ -223,7 +223,9 @@ class Interpreter {
   Status CheckCanAllocate();
   Status AllocateTensorsInArena();
   [[gnu::noinline]] Status CommitPrecomputedPlan(const PrecomputedPlan& plan);
-  Status CheckEveryUsedTensorHasMemory() const;
+  // Fails for a used tensor the plan left without bytes; gives empty ones a
+  // pointer into the head.
+  Status CheckEveryUsedTensorHasMemory();
   // AllocateTensors in a shared arena; its own frame, not under the planner
   // of an interpreter with its own arena.
   [[gnu::noinline]] Status AllocateTensorsShared();
