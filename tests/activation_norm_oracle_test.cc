@@ -29,7 +29,7 @@ using testing::Operand;
 using testing::OpModel;
 using testing::Values;
 
-constexpr size_t kSmallArena = size_t{1} << 20;
+using testing::kSmallArena;
 
 const tflite::BuiltinOptionsUnion kNoOptions{};
 

@@ -29,7 +29,7 @@ using testing::RunOracleOn;
 using testing::RunOursOn;
 
 // These models are small: the oracle runs faster in a small arena.
-constexpr size_t kSmallArena = size_t{1} << 20;
+using testing::kSmallArena;
 
 using testing::Count;
 using testing::ExpectBothRefuse;

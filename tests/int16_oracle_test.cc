@@ -34,7 +34,9 @@ using testing::Operand;
 using testing::OpModel;
 using testing::Values;
 
-constexpr size_t kSmallArena = size_t{1} << 20;
+using testing::kSmallArena;
+using testing::ReduceCase;
+using testing::ReducedShape;
 constexpr TensorType kI16 = TensorType::kInt16;
 
 // Every int16 value once, in a shuffled but fixed order.
@@ -325,25 +327,6 @@ TEST(Int16OracleTest, PoolQuantizationTolerance) {
 }
 
 // ---------------------------------------------------------------- MEAN, REDUCE_MAX/MIN
-
-struct ReduceCase {
-  std::vector<int32_t> shape;
-  std::vector<int32_t> axes;
-};
-
-std::vector<int32_t> ReducedShape(const ReduceCase& c, bool keep_dims) {
-  std::vector<bool> reduced(c.shape.size(), false);
-  for (int32_t a : c.axes) reduced[static_cast<size_t>(a < 0 ? a + static_cast<int32_t>(c.shape.size()) : a)] = true;
-  std::vector<int32_t> out;
-  for (size_t d = 0; d < c.shape.size(); ++d) {
-    if (!reduced[d]) {
-      out.push_back(c.shape[d]);
-    } else if (keep_dims) {
-      out.push_back(1);
-    }
-  }
-  return out;
-}
 
 Bytes ReduceModel(BuiltinOp op, const ReduceCase& c, bool keep_dims, float in_scale, int64_t in_zp, float out_scale,
                   int64_t out_zp) {

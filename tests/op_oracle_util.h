@@ -18,6 +18,31 @@
 
 namespace microarena::testing {
 
+// The arena the one-op oracle tests give the oracle and the runtime: far
+// more than any of their models needs.
+inline constexpr size_t kSmallArena = size_t{1} << 20;
+
+// A reduction (MEAN, SUM, REDUCE_MAX, ...): input shape and reduced axes.
+struct ReduceCase {
+  std::vector<int32_t> shape;
+  std::vector<int32_t> axes;
+};
+
+// The output shape of reducing `c` (TFLite's rule; negative axes count from the end).
+inline std::vector<int32_t> ReducedShape(const ReduceCase& c, bool keep_dims) {
+  std::vector<bool> reduced(c.shape.size(), false);
+  for (int32_t a : c.axes) reduced[static_cast<size_t>(a < 0 ? a + static_cast<int32_t>(c.shape.size()) : a)] = true;
+  std::vector<int32_t> out;
+  for (size_t d = 0; d < c.shape.size(); ++d) {
+    if (!reduced[d]) {
+      out.push_back(c.shape[d]);
+    } else if (keep_dims) {
+      out.push_back(1);
+    }
+  }
+  return out;
+}
+
 // One operand: type and shape, a per-tensor quantization when scale > 0, and
 // constant data when `constant` is non-empty.
 struct Operand {

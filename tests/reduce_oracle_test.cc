@@ -30,7 +30,9 @@ using testing::Operand;
 using testing::OpModel;
 using testing::Values;
 
-constexpr size_t kSmallArena = size_t{1} << 20;
+using testing::kSmallArena;
+using testing::ReduceCase;
+using testing::ReducedShape;
 
 std::string Name(TensorType type) { return TensorTypeName(type); }
 
@@ -38,26 +40,6 @@ tflite::BuiltinOptionsUnion Reducer(bool keep_dims) {
   tflite::ReducerOptionsT options;
   options.keep_dims = keep_dims;
   return MakeBuiltinOptions(options);
-}
-
-struct ReduceCase {
-  std::vector<int32_t> shape;
-  std::vector<int32_t> axes;
-};
-
-// The output shape of reducing `c` (TFLite's rule).
-std::vector<int32_t> ReducedShape(const ReduceCase& c, bool keep_dims) {
-  std::vector<bool> reduced(c.shape.size(), false);
-  for (int32_t a : c.axes) reduced[static_cast<size_t>(a < 0 ? a + static_cast<int32_t>(c.shape.size()) : a)] = true;
-  std::vector<int32_t> out;
-  for (size_t d = 0; d < c.shape.size(); ++d) {
-    if (!reduced[d]) {
-      out.push_back(c.shape[d]);
-    } else if (keep_dims) {
-      out.push_back(1);
-    }
-  }
-  return out;
 }
 
 Bytes ReduceModel(BuiltinOp op, const ReduceCase& c, bool keep_dims, const Operand& in, const Operand& out) {

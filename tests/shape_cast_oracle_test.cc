@@ -30,7 +30,7 @@ using testing::Outcome;
 using testing::RunOursOn;
 using testing::Values;
 
-constexpr size_t kSmallArena = size_t{1} << 20;
+using testing::kSmallArena;
 
 std::string Name(TensorType type) { return TensorTypeName(type); }
 

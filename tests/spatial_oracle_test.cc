@@ -31,7 +31,7 @@ using testing::Operand;
 using testing::OpModel;
 using testing::Values;
 
-constexpr size_t kSmallArena = size_t{1} << 20;
+using testing::kSmallArena;
 
 std::string Name(TensorType type) { return TensorTypeName(type); }
 

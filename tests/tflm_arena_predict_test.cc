@@ -54,6 +54,23 @@ OracleArena RunOracleArena(const std::string& model_path) {
   return arena;
 }
 
+// Writes `model` to dir/name.tflite, runs the oracle on it and compares the
+// host prediction's minimum arena, used bytes and tail with the oracle's.
+void ExpectPredictedAsOracle(const std::string& dir, const std::string& name, const testing::Bytes& model) {
+  SCOPED_TRACE(name);
+  const std::string path = dir + "/" + name + ".tflite";
+  testing::WriteFile(path, model);
+  const OracleArena truth = RunOracleArena(path);
+  ASSERT_TRUE(truth.ok) << truth.error;
+  Result<ModelView> view = LoadModel(Span<const uint8_t>(model.data(), model.size()));
+  ASSERT_TRUE(view.ok());
+  Result<report::TflmArenaPrediction> p = report::PredictTflmArena(*view, report::TflmHostLayout());
+  ASSERT_TRUE(p.ok()) << p.status().message();
+  EXPECT_EQ(p->min_arena_bytes, truth.at("min_arena_bytes"));
+  EXPECT_EQ(p->arena_used_bytes, truth.at("arena_used_bytes"));
+  EXPECT_EQ(p->tail_bytes, truth.at("tail_bytes"));
+}
+
 Result<report::TflmArenaPrediction> PredictFile(const std::string& path, const report::TflmLayout& layout) {
   MICROARENA_ASSIGN_OR_RETURN(ModelFile file, ModelFile::Open(path));
   return report::PredictTflmArena(file.view(), layout);
@@ -311,20 +328,7 @@ TEST(TflmArenaPredictTest, OtherOneOpFormsMatchTheOracle) {
     models.emplace_back("reshape",
                         op.Finish(BuiltinOp::kReshape, MakeBuiltinOptions(o), TensorType::kInt8, {1, 24}, 0.2f, 4));
   }
-  for (const auto& [name, model] : models) {
-    SCOPED_TRACE(name);
-    const std::string path = dir + "/" + name + ".tflite";
-    testing::WriteFile(path, model);
-    const OracleArena truth = RunOracleArena(path);
-    ASSERT_TRUE(truth.ok) << truth.error;
-    Result<ModelView> view = LoadModel(Span<const uint8_t>(model.data(), model.size()));
-    ASSERT_TRUE(view.ok());
-    Result<report::TflmArenaPrediction> p = report::PredictTflmArena(*view, report::TflmHostLayout());
-    ASSERT_TRUE(p.ok()) << p.status().message();
-    EXPECT_EQ(p->min_arena_bytes, truth.at("min_arena_bytes"));
-    EXPECT_EQ(p->arena_used_bytes, truth.at("arena_used_bytes"));
-    EXPECT_EQ(p->tail_bytes, truth.at("tail_bytes"));
-  }
+  for (const auto& [name, model] : models) ExpectPredictedAsOracle(dir, name, model);
 }
 
 // The spatial data-movement ops, one model each (FLOAT32 and INT8).
@@ -404,20 +408,7 @@ TEST(TflmArenaPredictTest, SpatialOpsMatchTheOracle) {
                           op.Finish(code, std::move(options), type, {1, 5, 9, 2}, scale, 1));
     }
   }
-  for (const auto& [name, model] : models) {
-    SCOPED_TRACE(name);
-    const std::string path = dir + "/" + name + ".tflite";
-    testing::WriteFile(path, model);
-    const OracleArena truth = RunOracleArena(path);
-    ASSERT_TRUE(truth.ok) << truth.error;
-    Result<ModelView> view = LoadModel(Span<const uint8_t>(model.data(), model.size()));
-    ASSERT_TRUE(view.ok());
-    Result<report::TflmArenaPrediction> p = report::PredictTflmArena(*view, report::TflmHostLayout());
-    ASSERT_TRUE(p.ok()) << p.status().message();
-    EXPECT_EQ(p->min_arena_bytes, truth.at("min_arena_bytes"));
-    EXPECT_EQ(p->arena_used_bytes, truth.at("arena_used_bytes"));
-    EXPECT_EQ(p->tail_bytes, truth.at("tail_bytes"));
-  }
+  for (const auto& [name, model] : models) ExpectPredictedAsOracle(dir, name, model);
 }
 
 // The CLI: the option, its target, its JSON, and its refusals.

@@ -183,41 +183,57 @@ Result<SharedArenaFigures> MeasureSharedArena(const std::vector<const ModelView*
   }
 }
 
-Result<ArenaFigures> MeasureArena(const ModelView& model, const OpResolver& resolver,
-                                  const InterpreterOptions& options, const PrecomputedPlan* precomputed) {
-  // Start from a size that holds most MCU models and grow on "out of memory".
+namespace {
+
+// AllocateTensors (with `precomputed` when given) in a generous heap arena,
+// then `use(interpreter)`. Starts from a size that holds most MCU models and
+// grows on "out of memory".
+template <typename Use>
+Status WithAllocatedInterpreter(const ModelView& model, const OpResolver& resolver, const InterpreterOptions& options,
+                                const PrecomputedPlan* precomputed, Use&& use) {
   size_t size = size_t{1} << 20;
   for (;;) {
     HostArena arena(size);
     Interpreter interpreter(model, resolver, arena.data(), arena.size(), options);
     Status status = precomputed != nullptr ? interpreter.AllocateTensors(*precomputed) : interpreter.AllocateTensors();
     if (status.ok()) {
-      ArenaFigures figures;
-      figures.persistent_bytes = interpreter.arena_persistent_size();
-      for (size_t u = 0; u < kPersistentUseCount; ++u) {
-        figures.persistent_by_use[u] = interpreter.arena_persistent_size(static_cast<PersistentUse>(u));
-      }
-      figures.persistent_requested_bytes = interpreter.arena_persistent_requested_size();
-      figures.head_bytes = interpreter.arena_scratch_size();
-      figures.temp_peak_bytes = interpreter.arena_temp_peak();
-      figures.used_bytes = interpreter.arena_used_bytes();
-      figures.scratch_buffers = interpreter.scratch_buffer_count();
-      figures.planner = interpreter.planner_used();
-      if (options.figures_for != nullptr) {
-        // The device's figures: only the persistent area and temp differ.
-        const TargetArenaFigures target = interpreter.target_figures();
-        figures.target = options.figures_for->name;
-        figures.persistent_bytes = target.persistent_bytes;
-        for (size_t u = 0; u < kPersistentUseCount; ++u) figures.persistent_by_use[u] = target.persistent_by_use[u];
-        figures.persistent_requested_bytes = target.persistent_requested_bytes;
-        figures.temp_peak_bytes = target.temp_peak_bytes;
-        figures.used_bytes = target.used_bytes;
-      }
-      return figures;
+      use(interpreter);
+      return OkStatus();
     }
     if (status.code() != ErrorCode::kOutOfMemory || size >= (size_t{1} << 31)) return status;
     size *= 4;
   }
+}
+
+}  // namespace
+
+Result<ArenaFigures> MeasureArena(const ModelView& model, const OpResolver& resolver, const InterpreterOptions& options,
+                                  const PrecomputedPlan* precomputed) {
+  ArenaFigures figures;
+  MICROARENA_RETURN_IF_ERROR(
+      WithAllocatedInterpreter(model, resolver, options, precomputed, [&](Interpreter& interpreter) {
+        figures.persistent_bytes = interpreter.arena_persistent_size();
+        for (size_t u = 0; u < kPersistentUseCount; ++u) {
+          figures.persistent_by_use[u] = interpreter.arena_persistent_size(static_cast<PersistentUse>(u));
+        }
+        figures.persistent_requested_bytes = interpreter.arena_persistent_requested_size();
+        figures.head_bytes = interpreter.arena_scratch_size();
+        figures.temp_peak_bytes = interpreter.arena_temp_peak();
+        figures.used_bytes = interpreter.arena_used_bytes();
+        figures.scratch_buffers = interpreter.scratch_buffer_count();
+        figures.planner = interpreter.planner_used();
+        if (options.figures_for != nullptr) {
+          // The device's figures: only the persistent area and temp differ.
+          const TargetArenaFigures target = interpreter.target_figures();
+          figures.target = options.figures_for->name;
+          figures.persistent_bytes = target.persistent_bytes;
+          for (size_t u = 0; u < kPersistentUseCount; ++u) figures.persistent_by_use[u] = target.persistent_by_use[u];
+          figures.persistent_requested_bytes = target.persistent_requested_bytes;
+          figures.temp_peak_bytes = target.temp_peak_bytes;
+          figures.used_bytes = target.used_bytes;
+        }
+      }));
+  return figures;
 }
 
 PrecomputedPlan PrecomputedPlanData::plan() const {
@@ -237,25 +253,26 @@ Result<PrecomputedPlanData> PrecomputePlan(const ModelView& model, const OpResol
                          "a precomputed plan is for models with one subgraph; this one has %zu (plan on the device)",
                          model.subgraph_count());
   }
-  // Plan on the host (its own layout: the head is the same on every target).
+  // Plan once on the host (its own layout: the head is the same on every
+  // target, and the offsets do not depend on the arena's size).
   InterpreterOptions host_options = options;
   host_options.figures_for = nullptr;
-  MICROARENA_ASSIGN_OR_RETURN(size_t arena_bytes, MeasureArenaBytes(model, resolver, host_options));
-  HostArena arena(arena_bytes);
-  Interpreter interpreter(model, resolver, arena.data(), arena.size(), host_options);
-  MICROARENA_RETURN_IF_ERROR(interpreter.AllocateTensors());
   PrecomputedPlanData data;
-  data.head_bytes = interpreter.arena_scratch_size();
-  data.planned_with = interpreter.planner_used();
-  data.planner_name =
-      options.custom_planner != nullptr ? options.custom_planner->name() : PlannerChoiceName(data.planned_with);
-  for (size_t t = 0; t < interpreter.tensors_size(); ++t) {
-    const size_t offset = interpreter.tensor_offset_bytes(t);
-    data.tensor_offsets.push_back(offset == SIZE_MAX ? PrecomputedPlan::kNotInHead : static_cast<uint32_t>(offset));
-  }
-  for (size_t s = 0; s < interpreter.scratch_buffer_count(); ++s) {
-    data.scratch_offsets.push_back(static_cast<uint32_t>(interpreter.scratch_offset_bytes(s)));
-  }
+  MICROARENA_RETURN_IF_ERROR(
+      WithAllocatedInterpreter(model, resolver, host_options, nullptr, [&](Interpreter& interpreter) {
+        data.head_bytes = interpreter.arena_scratch_size();
+        data.planned_with = interpreter.planner_used();
+        data.planner_name =
+            options.custom_planner != nullptr ? options.custom_planner->name() : PlannerChoiceName(data.planned_with);
+        for (size_t t = 0; t < interpreter.tensors_size(); ++t) {
+          const size_t offset = interpreter.tensor_offset_bytes(t);
+          data.tensor_offsets.push_back(offset == SIZE_MAX ? PrecomputedPlan::kNotInHead
+                                                           : static_cast<uint32_t>(offset));
+        }
+        for (size_t s = 0; s < interpreter.scratch_buffer_count(); ++s) {
+          data.scratch_offsets.push_back(static_cast<uint32_t>(interpreter.scratch_offset_bytes(s)));
+        }
+      }));
   // The figures of allocating with it, where the device would.
   const PrecomputedPlan plan = data.plan();
   MICROARENA_ASSIGN_OR_RETURN(data.figures, MeasureArena(model, resolver, options, &plan));
@@ -299,8 +316,9 @@ Result<RunResult> RunModel(const ModelView& model, const OpResolver& resolver, c
   }
   HostArena arena(result.arena_bytes);
   Interpreter interpreter(model, resolver, arena.data(), arena.size(), options.interpreter);
-  MICROARENA_RETURN_IF_ERROR(options.precomputed_plan != nullptr ? interpreter.AllocateTensors(*options.precomputed_plan)
-                                                                 : interpreter.AllocateTensors());
+  MICROARENA_RETURN_IF_ERROR(options.precomputed_plan != nullptr
+                                 ? interpreter.AllocateTensors(*options.precomputed_plan)
+                                 : interpreter.AllocateTensors());
   result.used_bytes = interpreter.arena_used_bytes();
   result.persistent_bytes = interpreter.arena_persistent_size();
   result.head_bytes = interpreter.arena_scratch_size();
