@@ -52,6 +52,23 @@ TEST(OpsTableTest, EveryKernelHasOneEntryAndEveryEntryAKernel) {
   EXPECT_EQ(kernel_ops, table_ops);
 }
 
+// The custom ops alike: one entry per custom kernel of AllOpsResolver.
+TEST(OpsTableTest, EveryCustomKernelHasOneEntryAndEveryEntryAKernel) {
+  std::set<std::string> kernel_names;
+  for (const CustomKernel& custom : AllOpsResolver().custom_kernels()) {
+    EXPECT_TRUE(kernel_names.insert(custom.name).second) << "two kernels for " << custom.name;
+    EXPECT_NE(FindCustomOpTypes(custom.name), nullptr) << custom.name << " has a kernel but no op table entry";
+  }
+  std::set<std::string> table_names;
+  for (const CustomOpTypes& entry : CustomOpTypeTable()) {
+    EXPECT_TRUE(table_names.insert(entry.name).second) << "two entries for " << entry.name;
+    EXPECT_EQ(entry.types.op, BuiltinOp::kCustom) << entry.name;
+    EXPECT_NE(entry.types.note, nullptr);
+  }
+  EXPECT_EQ(kernel_names, table_names);
+  EXPECT_FALSE(table_names.empty());
+}
+
 // The named type sets mean what their names say, by TensorTypeBits.
 TEST(OpsTableTest, NamedTypeSetsFollowTheElementSizes) {
   for (int value = 0; value < 18; ++value) {
@@ -183,6 +200,10 @@ TEST(OpsTableTest, TextAndJsonListTheSameOps) {
   ASSERT_EQ(doc["ops"].size(), OpTypeTable().size());
   for (const nlohmann::json& op : doc["ops"]) {
     EXPECT_NE(text.stdout_text.find("\n" + op["op"].get<std::string>() + " "), std::string::npos) << op["op"];
+  }
+  ASSERT_EQ(doc["custom_ops"].size(), CustomOpTypeTable().size());
+  for (const nlohmann::json& op : doc["custom_ops"]) {
+    EXPECT_NE(text.stdout_text.find("\n" + op["op"].get<std::string>() + " (custom) "), std::string::npos) << op["op"];
   }
   const nlohmann::json conv = *std::find_if(doc["ops"].begin(), doc["ops"].end(),
                                             [](const nlohmann::json& op) { return op["op"] == "CONV_2D"; });

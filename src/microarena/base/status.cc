@@ -16,6 +16,7 @@ const char* ErrorCodeName(ErrorCode code) {
     case ErrorCode::kOutOfMemory: return "out of memory";
     case ErrorCode::kInfeasible: return "infeasible";
     case ErrorCode::kTimeout: return "timeout";
+    case ErrorCode::kStoppedEarly: return "stopped early";
     case ErrorCode::kIoError: return "i/o error";
     case ErrorCode::kInternal: return "internal error";
   }

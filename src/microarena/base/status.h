@@ -36,6 +36,9 @@ enum class ErrorCode : uint8_t {
   kIoError = 20,         // reading or writing a file failed
   // A bug in microarena: an invariant did not hold.
   kInternal = 30,
+  // Not a failure: an op ended this Invoke early on purpose (CIRCULAR_BUFFER
+  // waiting for more input, TFLM's kTfLiteAbort); the outputs are not new.
+  kStoppedEarly = 40,
 };
 
 // A stable, lower-case name for an error code ("malformed model").

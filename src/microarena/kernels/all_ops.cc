@@ -9,10 +9,15 @@ namespace {
 constexpr const KernelRegistration* kAllKernels[] = {MICROARENA_FOR_EACH_KERNEL(MICROARENA_KERNEL_ENTRY)};
 #undef MICROARENA_KERNEL_ENTRY
 
+#define MICROARENA_CUSTOM_KERNEL_ENTRY(name, kernel) {name, &kernel},
+constexpr CustomKernel kAllCustomKernels[] = {MICROARENA_FOR_EACH_CUSTOM_KERNEL(MICROARENA_CUSTOM_KERNEL_ENTRY)};
+#undef MICROARENA_CUSTOM_KERNEL_ENTRY
+
 }  // namespace
 
 const OpResolver& AllOpsResolver() {
-  static constexpr OpResolver resolver{Span<const KernelRegistration* const>(kAllKernels)};
+  static constexpr OpResolver resolver{Span<const KernelRegistration* const>(kAllKernels),
+                                       Span<const CustomKernel>(kAllCustomKernels)};
   return resolver;
 }
 

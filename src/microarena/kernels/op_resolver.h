@@ -73,7 +73,8 @@ class OpResolver {
   Span<const CustomKernel> custom_kernels_;
 };
 
-// Every kernel microarena has (no custom ops).
+// Every kernel microarena has, with TFLM's custom ops (CIRCULAR_BUFFER, ...);
+// WithCustom replaces the custom list.
 const OpResolver& AllOpsResolver();
 
 }  // namespace microarena

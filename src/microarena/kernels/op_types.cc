@@ -1,5 +1,7 @@
 #include "microarena/kernels/op_types.h"
 
+#include <cstring>
+
 namespace microarena {
 namespace {
 
@@ -139,6 +141,11 @@ constexpr OpTypes kTable[] = {
     {B::kZerosLike, O::kInput0, kI64 | kI32 | kI8 | kF32, false, "output of the input's type"},
 };
 
+constexpr CustomOpTypes kCustomTable[] = {
+    {"CIRCULAR_BUFFER",
+     {B::kCustom, O::kInput0, kI8, false, "output INT8 [b, slots, w, d] for input [b, 1, w, d]; option cycles_max"}},
+};
+
 // TFLM's MicroMutableOpResolver builtins (Add<Op> methods), by code.
 constexpr BuiltinOp kTflmBuiltins[] = {
     B::kAdd,
@@ -248,6 +255,16 @@ Span<const OpTypes> OpTypeTable() { return Span<const OpTypes>(kTable); }
 const OpTypes* FindOpTypes(BuiltinOp op) {
   for (const OpTypes& entry : kTable) {
     if (entry.op == op) return &entry;
+  }
+  return nullptr;
+}
+
+Span<const CustomOpTypes> CustomOpTypeTable() { return Span<const CustomOpTypes>(kCustomTable); }
+
+const OpTypes* FindCustomOpTypes(const char* name) {
+  if (name == nullptr) return nullptr;
+  for (const CustomOpTypes& entry : kCustomTable) {
+    if (std::strcmp(entry.name, name) == 0) return &entry.types;
   }
   return nullptr;
 }

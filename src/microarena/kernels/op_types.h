@@ -63,6 +63,18 @@ Span<const OpTypes> OpTypeTable();
 const OpTypes* FindOpTypes(BuiltinOp op);
 inline bool Accepts(const OpTypes& entry, TensorType type) { return (entry.types & TypeBit(type)) != 0; }
 
+// A custom op TFLM ships, found by name (CIRCULAR_BUFFER, ...): its types
+// as for a builtin (`types.op` is BuiltinOp::kCustom).
+struct CustomOpTypes {
+  const char* name;
+  OpTypes types;
+};
+
+// The custom ops AllOpsResolver has a kernel for, sorted by name.
+Span<const CustomOpTypes> CustomOpTypeTable();
+// The entry for the custom op `name`, or nullptr.
+const OpTypes* FindCustomOpTypes(const char* name);
+
 // The builtins stock TFLM registers in MicroMutableOpResolver, sorted by
 // code (custom and signal-library ops are not builtins). The ones without
 // an OpTypeTable entry are what microarena lacks to run every TFLM model.

@@ -240,6 +240,13 @@ extern const KernelRegistration kTanhInt8Kernel;
   X(kWhileKernel) \
   X(kZerosLikeKernel)
 
+// TFLM's custom ops, found by the name in the model's operator code.
+extern const KernelRegistration kCircularBufferKernel;  // "CIRCULAR_BUFFER"
+
+// Every custom kernel AllOpsResolver has, as X(name, kernel).
+#define MICROARENA_FOR_EACH_CUSTOM_KERNEL(X) \
+  X("CIRCULAR_BUFFER", kCircularBufferKernel)
+
 // Every int8-only variant, for the per-model resolvers.
 #define MICROARENA_FOR_EACH_INT8_KERNEL(X) \
   X(kAddInt8Kernel) \

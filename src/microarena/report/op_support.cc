@@ -86,8 +86,13 @@ std::string OpsTableText() {
   for (const OpTypes* entry : entries) {
     table.AddRow({OpName(entry->op), OpTypesText(*entry), TypedOperandName(entry->operand), entry->note});
   }
-  std::string out =
-      fmt::format("{} builtin ops; INT16 (16x8) means INT16 activations with INT8 weights.\n\n", entries.size());
+  for (const CustomOpTypes& custom : CustomOpTypeTable()) {
+    table.AddRow({std::string(custom.name) + " (custom)", OpTypesText(custom.types),
+                  TypedOperandName(custom.types.operand), custom.types.note});
+  }
+  std::string out = fmt::format("{} builtin ops and {} custom ops; INT16 (16x8) means INT16 activations with INT8 "
+                                "weights.\n\n",
+                                entries.size(), CustomOpTypeTable().size());
   out += table.Render();
   const std::vector<std::string> missing = MissingTflmBuiltins();
   if (missing.empty()) {
@@ -101,13 +106,17 @@ std::string OpsTableText() {
 std::string OpsTableMarkdown() {
   const std::vector<const OpTypes*> entries = SortedEntries();
   std::string out = fmt::format(
-      "{} builtin ops. *Types* are those of the tensor in *Of* that the kernel's Prepare accepts; INT16 (16x8) "
-      "means INT16 activations with INT8 weights.\n\n",
-      entries.size());
+      "{} builtin ops and {} of TFLM's custom ops. *Types* are those of the tensor in *Of* that the kernel's "
+      "Prepare accepts; INT16 (16x8) means INT16 activations with INT8 weights.\n\n",
+      entries.size(), CustomOpTypeTable().size());
   out += "| Op | Types | Of | Also required |\n|---|---|---|---|\n";
   for (const OpTypes* entry : entries) {
     out += fmt::format("| `{}` | {} | {} | {} |\n", OpName(entry->op), OpTypesText(*entry),
                        TypedOperandName(entry->operand), entry->note[0] != '\0' ? entry->note : "-");
+  }
+  for (const CustomOpTypes& custom : CustomOpTypeTable()) {
+    out += fmt::format("| `{}` (custom) | {} | {} | {} |\n", custom.name, OpTypesText(custom.types),
+                       TypedOperandName(custom.types.operand), custom.types.note);
   }
   const std::vector<std::string> missing = MissingTflmBuiltins();
   if (missing.empty()) {
@@ -122,22 +131,25 @@ std::string OpsTableMarkdown() {
 
 nlohmann::json OpsTableJson() {
   using nlohmann::json;
-  json ops = json::array();
-  for (const OpTypes* entry : SortedEntries()) {
+  auto entry_json = [](const std::string& name, const OpTypes& entry) {
     json types = json::array();
-    if (entry->operand != TypedOperand::kNone) {
+    if (entry.operand != TypedOperand::kNone) {
       for (TensorType type : kTypeOrder) {
-        if (Accepts(*entry, type)) types.push_back(TensorTypeName(type));
+        if (Accepts(entry, type)) types.push_back(TensorTypeName(type));
       }
     }
-    ops.push_back({{"op", OpName(entry->op)},
-                   {"code", static_cast<int32_t>(entry->op)},
-                   {"operand", TypedOperandName(entry->operand)},
-                   {"types", types},
-                   {"int16_is_16x8", entry->int16_is_16x8},
-                   {"note", entry->note}});
-  }
-  return {{"ops", ops}, {"tflm_builtins_missing", MissingTflmBuiltins()}};
+    return json{{"op", name},
+                {"code", static_cast<int32_t>(entry.op)},
+                {"operand", TypedOperandName(entry.operand)},
+                {"types", types},
+                {"int16_is_16x8", entry.int16_is_16x8},
+                {"note", entry.note}};
+  };
+  json ops = json::array();
+  for (const OpTypes* entry : SortedEntries()) ops.push_back(entry_json(OpName(entry->op), *entry));
+  json custom_ops = json::array();
+  for (const CustomOpTypes& custom : CustomOpTypeTable()) custom_ops.push_back(entry_json(custom.name, custom.types));
+  return {{"ops", ops}, {"custom_ops", custom_ops}, {"tflm_builtins_missing", MissingTflmBuiltins()}};
 }
 
 OpSupport CheckOpSupport(const ModelView& model, const OpResolver& resolver) {
@@ -153,7 +165,7 @@ OpSupport CheckOpSupport(const ModelView& model, const OpResolver& resolver) {
         support.missing.push_back({subgraph_index, op_index, name, op.is_custom()});
         continue;
       }
-      const OpTypes* entry = op.is_custom() ? nullptr : FindOpTypes(op.code());
+      const OpTypes* entry = op.is_custom() ? FindCustomOpTypes(op.name()) : FindOpTypes(op.code());
       if (entry == nullptr) continue;
       const int32_t tensor_index = OperandTensor(op, entry->operand);
       if (tensor_index < 0 || static_cast<size_t>(tensor_index) >= subgraph.tensor_count()) continue;

@@ -21,6 +21,22 @@ struct NamedKernel {
 #define MICROARENA_NAMED_KERNEL(name) NamedKernel{&name, #name},
 const NamedKernel kNamedKernels[] = {MICROARENA_FOR_EACH_KERNEL(MICROARENA_NAMED_KERNEL)};
 const NamedKernel kNamedInt8Kernels[] = {MICROARENA_FOR_EACH_INT8_KERNEL(MICROARENA_NAMED_KERNEL)};
+
+// microarena's kernels for TFLM's custom ops: the model's name and the symbol.
+struct NamedCustomKernel {
+  const char* name;
+  const char* symbol;
+};
+#define MICROARENA_NAMED_CUSTOM_KERNEL(name, kernel) NamedCustomKernel{name, #kernel},
+const NamedCustomKernel kNamedCustomKernels[] = {MICROARENA_FOR_EACH_CUSTOM_KERNEL(MICROARENA_NAMED_CUSTOM_KERNEL)};
+#undef MICROARENA_NAMED_CUSTOM_KERNEL
+
+const NamedCustomKernel* FindNamedCustom(const std::string& name) {
+  for (const NamedCustomKernel& named : kNamedCustomKernels) {
+    if (name == named.name) return &named;
+  }
+  return nullptr;
+}
 #undef MICROARENA_NAMED_KERNEL
 
 template <size_t N>
@@ -88,12 +104,15 @@ Result<std::string> ModelResolverHeader(const ModelView& model, const std::strin
   Result<std::vector<ModelKernel>> kernels = ModelKernels(model, model_label);
   if (!kernels.ok()) return kernels.status();
   const std::vector<ModelKernel>& chosen = *kernels;
-  std::set<std::string> custom;
+  std::set<std::string> custom;  // custom ops microarena has no kernel for
+  std::set<std::string> known_custom;
   for (size_t s = 0; s < model.subgraph_count(); ++s) {
     SubgraphView subgraph = model.subgraph(s);
     for (size_t o = 0; o < subgraph.operator_count(); ++o) {
       OperatorView op = subgraph.op(o);
-      if (op.is_custom()) custom.insert(op.name());
+      if (!op.is_custom()) continue;
+      const std::string name = op.name() != nullptr ? op.name() : "";
+      (FindNamedCustom(name) != nullptr ? known_custom : custom).insert(name);
     }
   }
   std::string guard = "MICROARENA_RESOLVER_" + namespace_name + "_H_";
@@ -107,7 +126,10 @@ Result<std::string> ModelResolverHeader(const ModelView& model, const std::strin
       "//   microarena::Interpreter interpreter(model, {3}::ModelOpResolver(), arena, size);\n",
       model_label, chosen.size(), sizeof(kNamedKernels) / sizeof(kNamedKernels[0]), namespace_name);
   if (!custom.empty()) {
-    out += "// Custom ops, whose kernels the application adds with OpResolver::WithCustom:";
+    out += known_custom.empty()
+               ? "// Custom ops, whose kernels the application adds with OpResolver::WithCustom:"
+               : "// Custom ops, whose kernels the application adds with OpResolver::WithCustom (listing\n"
+                 "// kModelCustomKernels' entries too, as WithCustom replaces them):";
     for (const std::string& name : custom) out += " " + name;
     out += "\n";
   }
@@ -120,15 +142,26 @@ Result<std::string> ModelResolverHeader(const ModelView& model, const std::strin
     out += fmt::format("    &microarena::{},  // {}\n", kernel.symbol, Why(kernel));
   }
   if (chosen.empty()) out += "    nullptr,  // the model has no builtin op\n";
+  out += "};\n\n";
+  std::string custom_span;
+  if (!known_custom.empty()) {
+    out +=
+        "// TFLM's custom ops this model uses, with microarena's kernels.\n"
+        "inline constexpr microarena::CustomKernel kModelCustomKernels[] = {\n";
+    for (const std::string& name : known_custom) {
+      out += fmt::format("    {{\"{}\", &microarena::{}}},\n", name, FindNamedCustom(name)->symbol);
+    }
+    out += "};\n\n";
+    custom_span = ",\n      microarena::Span<const microarena::CustomKernel>(kModelCustomKernels)";
+  }
   out += fmt::format(
-      "}};\n\n"
       "inline const microarena::OpResolver& ModelOpResolver() {{\n"
       "  static constexpr microarena::OpResolver resolver{{\n"
-      "      microarena::Span<const microarena::KernelRegistration* const>(kModelKernels, {0})}};\n"
+      "      microarena::Span<const microarena::KernelRegistration* const>(kModelKernels, {0}){3}}};\n"
       "  return resolver;\n"
       "}}\n\n"
       "}}  // namespace {1}\n\n#endif  // {2}\n",
-      chosen.size(), namespace_name, guard);
+      chosen.size(), namespace_name, guard, custom_span);
   return out;
 }
 
