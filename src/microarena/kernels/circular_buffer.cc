@@ -147,7 +147,8 @@ Status Eval(EvalContext& context, const void* op_data) {
   // The countdown is state: this op's data is writable by design (see top).
   auto* data = static_cast<OpData*>(const_cast<void*>(op_data));
   if (--data->cycles_until_run != 0) {
-    return Status::Error(ErrorCode::kStoppedEarly, "stopped early: waits for %d more Invoke(s) with new input before the rest of the model runs",
+    return Status::Error(ErrorCode::kStoppedEarly,
+                         "stopped early: waits for %d more Invoke(s) with new input before the rest of the model runs",
                          static_cast<int>(data->cycles_until_run));
   }
   data->cycles_until_run = data->cycles_max;
