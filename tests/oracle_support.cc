@@ -1,9 +1,9 @@
 #include "tests/oracle_support.h"
 
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 
 #include "microarena/kernels/op_resolver.h"
@@ -18,8 +18,7 @@ void WriteFile(const std::string& path, const Bytes& bytes) {
   out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
 }
 
-Outcome RunOracleOn(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs,
-                    size_t arena_bytes) {
+Outcome RunOracleOn(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs, size_t arena_bytes) {
   // The process id keeps two test runs (two presets, or a sweep beside ctest) apart.
   const std::string dir = testing::TempDir("oracle/" + std::to_string(::getpid()) + "/" + name);
   WriteFile(dir + "/model.tflite", model);
@@ -37,6 +36,12 @@ Outcome RunOracleOn(const std::string& name, const Bytes& model, const std::vect
     return outcome;
   }
   outcome.ok = true;
+  // "greedy run: arena=N arena_used_bytes=U head=H tail=T"
+  const size_t used = result.stdout_text.find("arena_used_bytes=");
+  EXPECT_NE(used, std::string::npos) << "no arena figure from the oracle: " << result.stdout_text;
+  if (used != std::string::npos) {
+    outcome.arena_used_bytes = std::strtoull(result.stdout_text.c_str() + used + 17, nullptr, 10);
+  }
   for (size_t i = 0;; ++i) {
     const std::string path = dir + "/output_" + std::to_string(i) + ".bin";
     if (::access(path.c_str(), R_OK) != 0) break;
@@ -62,6 +67,7 @@ Outcome RunOursOn(const Bytes& model, const std::vector<Bytes>& inputs) {
   }
   outcome.ok = true;
   outcome.outputs = run->outputs;
+  outcome.arena_used_bytes = run->used_bytes;
   return outcome;
 }
 
@@ -80,6 +86,40 @@ void ExpectSameAsOracle(const std::string& name, const Bytes& model, const std::
     EXPECT_EQ(differing, 0u) << "output " << i << ": " << differing << " of " << ours.outputs[i].size()
                              << " bytes differ";
   }
+  ExpectArenaNoLargerThanTflms(name, model, inputs, ours.arena_used_bytes, theirs.arena_used_bytes);
+}
+
+size_t OracleMinimumArena(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs,
+                          std::string* why) {
+  const std::string dir = testing::TempDir("oracle_minimum/" + std::to_string(::getpid()) + "/" + name);
+  WriteFile(dir + "/model.tflite", model);
+  std::vector<std::string> args = {dir + "/model.tflite"};
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    const std::string path = dir + "/input_" + std::to_string(i) + ".bin";
+    WriteFile(path, inputs[i]);
+    args.insert(args.end(), {"--input", path});
+  }
+  const testing::CommandResult result = testing::RunOracle(args);
+  const size_t at = result.stdout_text.find("min_arena_bytes=");
+  if (result.exit_code != 0 || at == std::string::npos) {
+    *why = "exit " + std::to_string(result.exit_code) + ": " + result.stdout_text + result.stderr_text;
+    return 0;
+  }
+  return std::strtoull(result.stdout_text.c_str() + at + 16, nullptr, 10);
+}
+
+void ExpectArenaNoLargerThanTflms(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs,
+                                  size_t ours, size_t tflm_used) {
+  // Both on this 64-bit host; TFLM's greedy plan does not depend on the
+  // size of the arena it was given.
+  EXPECT_GT(ours, 0u) << name;
+  EXPECT_GT(tflm_used, 0u) << name;
+  if (ours <= tflm_used) return;
+  std::string why;
+  const size_t minimum = OracleMinimumArena(name, model, inputs, &why);
+  ASSERT_GT(minimum, 0u) << name << ": no minimum arena from the oracle: " << why;
+  EXPECT_LE(ours, minimum) << name << ": microarena's arena is larger than TFLM's minimum (TFLM used " << tflm_used
+                           << " B)";
 }
 
 }  // namespace microarena::testing

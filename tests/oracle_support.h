@@ -21,6 +21,9 @@ struct Outcome {
   bool ok = false;
   std::string error;
   std::vector<Bytes> outputs;
+  // The arena the run used: TFLM's arena_used_bytes() in the arena it was
+  // given; microarena's minimum (the arena it measured and ran in).
+  size_t arena_used_bytes = 0;
 };
 
 // TFLM: one Invoke in an arena of `arena_bytes` with the given inputs (raw
@@ -31,10 +34,23 @@ Outcome RunOracleOn(const std::string& name, const Bytes& model, const std::vect
 // microarena: the same inputs, or seed-1 generated ones when none are given.
 Outcome RunOursOn(const Bytes& model, const std::vector<Bytes>& inputs);
 
-// Runs `model` in both with `inputs` and expects both to run and every
-// output to be equal byte for byte (gtest failures name `name`).
+// Runs `model` in both with `inputs` and expects both to run, every output
+// to be equal byte for byte, and microarena's arena to be no larger than
+// what TFLM used (gtest failures name `name`).
 void ExpectSameAsOracle(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs,
                         size_t oracle_arena_bytes = size_t{64} << 20);
+
+// TFLM's minimum arena for `model` with `inputs` (the oracle's binary
+// search), or 0 with what the oracle said in `why`.
+size_t OracleMinimumArena(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs,
+                          std::string* why);
+
+// Expects microarena's minimum arena `ours` to be no larger than TFLM's:
+// against the arena TFLM used in a run (`tflm_used`, free), and only when
+// above that against TFLM's minimum (a search). TFLM's minimum exceeds its
+// used bytes when its prepare needs temp memory beyond them (WHILE does).
+void ExpectArenaNoLargerThanTflms(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs,
+                                  size_t ours, size_t tflm_used);
 
 // A one-op model: activations in `inputs` (their specs), constants after them.
 struct OneOp {
@@ -50,8 +66,8 @@ struct OneOp {
     return t;
   }
   int32_t FloatInput(std::vector<int32_t> shape) {
-    const int32_t t = builder.AddTensor(
-        {"in" + std::to_string(graph_inputs.size()), TensorType::kFloat32, std::move(shape), 0, {}});
+    const int32_t t =
+        builder.AddTensor({"in" + std::to_string(graph_inputs.size()), TensorType::kFloat32, std::move(shape), 0, {}});
     graph_inputs.push_back(t);
     op_inputs.push_back(t);
     return t;
@@ -63,10 +79,9 @@ struct OneOp {
   }
   Bytes Finish(BuiltinOp op, tflite::BuiltinOptionsUnion options, TensorType out_type, std::vector<int32_t> shape,
                float scale, int64_t zero_point) {
-    const int32_t out = builder.AddTensor({"out", out_type, std::move(shape), 0,
-                                           out_type == TensorType::kFloat32
-                                               ? QuantizationSpec{}
-                                               : QuantizationSpec::PerTensor(scale, zero_point)});
+    const int32_t out = builder.AddTensor(
+        {"out", out_type, std::move(shape), 0,
+         out_type == TensorType::kFloat32 ? QuantizationSpec{} : QuantizationSpec::PerTensor(scale, zero_point)});
     OperatorSpec spec;
     spec.op = op;
     spec.inputs = op_inputs;
@@ -78,6 +93,5 @@ struct OneOp {
     return builder.Build();
   }
 };
-
 
 }  // namespace microarena::testing

@@ -87,6 +87,8 @@ TEST(TflmIntegrationTest, EveryModelLoadsAndEverySupportedOneMatchesTflm) {
     ASSERT_TRUE(tflm.ok) << tflm.error;
     ASSERT_EQ(ours->outputs.size(), tflm.outputs.size());
     for (size_t o = 0; o < tflm.outputs.size(); ++o) EXPECT_EQ(ours->outputs[o], tflm.outputs[o]) << "output " << o;
+    testing::ExpectArenaNoLargerThanTflms("tflm_integration_" + path.stem().string(), model_bytes, inputs,
+                                          ours->used_bytes, tflm.arena_used_bytes);
     ++matched;
   }
   std::printf(
