@@ -64,6 +64,7 @@ TEST(GoldenRunTest, OutputsAreBitExactWithTflmForEveryModelAndSeed) {
         EXPECT_EQ(run->outputs[o], ReadFileBytes(dir + "/output_" + std::to_string(o) + ".bin")) << "output " << o;
       }
     }
+    testing::RecordOracleCoverage(std::vector<uint8_t>(file->view().bytes().begin(), file->view().bytes().end()));
   }
 }
 

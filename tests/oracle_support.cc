@@ -36,6 +36,7 @@ Outcome RunOracleOn(const std::string& name, const Bytes& model, const std::vect
     return outcome;
   }
   outcome.ok = true;
+  RecordOracleCoverage(model);
   // "greedy run: arena=N arena_used_bytes=U head=H tail=T"
   const size_t used = result.stdout_text.find("arena_used_bytes=");
   EXPECT_NE(used, std::string::npos) << "no arena figure from the oracle: " << result.stdout_text;

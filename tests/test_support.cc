@@ -10,6 +10,9 @@
 #include <fstream>
 #include <iterator>
 
+#include "microarena/kernels/op_types.h"
+#include "microarena/model/model_view.h"
+
 namespace microarena::testing {
 namespace fs = std::filesystem;
 
@@ -93,7 +96,45 @@ std::string OraclePath() { return SharedDir() + "/tools/tflm_oracle"; }
 CommandResult RunOracle(const std::vector<std::string>& args) {
   std::string command = ShellQuote(OraclePath());
   for (const std::string& arg : args) command += " " + ShellQuote(arg);
-  return RunCommand(command);
+  CommandResult result = RunCommand(command);
+  // Runs that give outputs or tensors to compare count for coverage.
+  const bool compares = std::find(args.begin(), args.end(), "--out-dir") != args.end() ||
+                        std::find(args.begin(), args.end(), "--dump-tensors") != args.end();
+  const std::string model = args.empty() ? std::string() : args[0];
+  if (result.exit_code == 0 && compares && model.size() > 7 && model.compare(model.size() - 7, 7, ".tflite") == 0) {
+    RecordOracleCoverage(ReadFileBytes(model));
+  }
+  return result;
 }
+
+void RecordOracleCoverage(const std::vector<uint8_t>& model) {
+  const char* path = std::getenv("MICROARENA_ORACLE_COVERAGE");
+  if (path == nullptr || *path == '\0') return;
+  Result<ModelView> view = LoadModel(Span<const uint8_t>(model.data(), model.size()));
+  if (!view.ok()) return;
+  std::string lines;
+  for (size_t s = 0; s < view->subgraph_count(); ++s) {
+    const SubgraphView subgraph = view->subgraph(s);
+    for (size_t o = 0; o < subgraph.operator_count(); ++o) {
+      const OperatorView op = subgraph.op(o);
+      const OpTypes* entry = op.is_custom() ? FindCustomOpTypes(op.name()) : FindOpTypes(op.code());
+      if (entry == nullptr) continue;
+      int32_t tensor = -1;
+      switch (entry->operand) {
+        case TypedOperand::kInput0: tensor = op.inputs().size() > 0 ? op.inputs()[0] : -1; break;
+        case TypedOperand::kInput1: tensor = op.inputs().size() > 1 ? op.inputs()[1] : -1; break;
+        case TypedOperand::kInput2: tensor = op.inputs().size() > 2 ? op.inputs()[2] : -1; break;
+        case TypedOperand::kOutput0: tensor = op.outputs().size() > 0 ? op.outputs()[0] : -1; break;
+        case TypedOperand::kNone: break;
+      }
+      const std::string name = op.is_custom() ? std::string(op.name()) + " (custom)" : op.name();
+      const char* type = tensor >= 0 ? TensorTypeName(subgraph.tensor(static_cast<size_t>(tensor)).type()) : "-";
+      lines += name + " " + type + "\n";
+    }
+  }
+  std::ofstream(path, std::ios::app) << lines;  // one short append per model
+}
+
+
 
 }  // namespace microarena::testing

@@ -40,6 +40,14 @@ std::string OraclePath();
 // Runs the oracle with `args` (shell-quoted here) and captures its output.
 CommandResult RunOracle(const std::vector<std::string>& args);
 
+// With MICROARENA_ORACLE_COVERAGE=FILE set, appends to FILE one line per op
+// of `model` that TFLM ran and a test compared with microarena: "<op> <type>"
+// (the type of the op table's operand; a custom op as "<name> (custom)").
+// RunOracle and RunOracleOn call it for every model the oracle runs; golden
+// tests call it for the shared models. scripts/oracle_coverage.py holds the op
+// table to the file (scripts/test.sh).
+void RecordOracleCoverage(const std::vector<uint8_t>& model);
+
 }  // namespace microarena::testing
 
 // Skips the current test with a clear message when ../shared is absent.

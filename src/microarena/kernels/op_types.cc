@@ -132,7 +132,8 @@ constexpr OpTypes kTable[] = {
     {B::kTanh, O::kInput0, kF32 | kI8 | kI16, false, "output of the input's type; INT16: scale 2^-15, zero points 0"},
     {B::kTranspose, O::kInput0, k1To4ByteTypes, false, "output of the input's type and quantization"},
     // transpose_conv.cc: the 16x8 form takes an INT16 or INT64 bias.
-    {B::kTransposeConv, O::kInput0, kF32 | kI8 | kI16, true, "output of the input's type; INT16: INT16 or INT64 bias"},
+    {B::kTransposeConv, O::kInput2, kF32 | kI8 | kI16, true,
+     "output shape INT32; output of the input's type; INT16: INT16 or INT64 bias"},
     {B::kUnidirectionalSequenceLstm, O::kInput0, kF32 | kI8, false,
      "INT8: INT8 weights and output, INT16 cell state, INT32 bias"},
     {B::kUnpack, O::kInput0, kF32 | kI8 | kI16 | kI32, false, "outputs of the input's type"},

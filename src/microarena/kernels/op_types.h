@@ -24,6 +24,7 @@ namespace microarena {
 enum class TypedOperand : uint8_t {
   kInput0,   // the first input (the activation of most ops)
   kInput1,   // the second input (SELECT_V2's x, FILL's value, SPLIT's value)
+  kInput2,   // the third input (TRANSPOSE_CONV's data: input 0 is its output shape)
   kOutput0,  // the first output
   kNone,     // types are not checked against the table (control flow)
 };

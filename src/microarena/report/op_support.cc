@@ -38,6 +38,7 @@ int32_t OperandTensor(const OperatorView& op, TypedOperand operand) {
   switch (operand) {
     case TypedOperand::kInput0: return pick(op.inputs(), 0);
     case TypedOperand::kInput1: return pick(op.inputs(), 1);
+    case TypedOperand::kInput2: return pick(op.inputs(), 2);
     case TypedOperand::kOutput0: return pick(op.outputs(), 0);
     case TypedOperand::kNone: return -1;
   }
@@ -65,6 +66,7 @@ const char* TypedOperandName(TypedOperand operand) {
   switch (operand) {
     case TypedOperand::kInput0: return "input 0";
     case TypedOperand::kInput1: return "input 1";
+    case TypedOperand::kInput2: return "input 2";
     case TypedOperand::kOutput0: return "output 0";
     case TypedOperand::kNone: return "-";
   }
