@@ -134,8 +134,9 @@ constexpr OpTypes kTable[] = {
     // transpose_conv.cc: the 16x8 form takes an INT16 or INT64 bias.
     {B::kTransposeConv, O::kInput2, kF32 | kI8 | kI16, true,
      "output shape INT32; output of the input's type; INT16: INT16 or INT64 bias"},
-    {B::kUnidirectionalSequenceLstm, O::kInput0, kF32 | kI8, false,
-     "INT8: INT8 weights and output, INT16 cell state, INT32 bias"},
+    // unidirectional_sequence_lstm.cc: the 16x8 form takes INT64 biases.
+    {B::kUnidirectionalSequenceLstm, O::kInput0, kF32 | kI8 | kI16, true,
+     "INT8/INT16: INT8 weights, INT16 cell state, hidden state and output of the input's type, INT32/INT64 bias"},
     {B::kUnpack, O::kInput0, kF32 | kI8 | kI16 | kI32, false, "outputs of the input's type"},
     {B::kVarHandle, O::kOutput0, kResource | kI32, false, "no inputs; output a resource id"},
     {B::kWhile, O::kNone, 0, false, "operands match the cond and body subgraphs' types"},

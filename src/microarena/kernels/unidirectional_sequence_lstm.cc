@@ -9,13 +9,15 @@
 // variable); 9-11, 16-17 and 20-23 must be omitted. Output 0: the hidden
 // state of every step, [batch, time, state] (or [time, batch, state]).
 //
-// Types: int8 input/hidden/output with int8 weights, int32 biases and an
-// int16 cell state whose scale is a power of two; or float32 throughout.
-// The cell gate activation must be TANH (what converters write).
+// Types, as TFLM runs them: int8 input/hidden/output with int8 weights,
+// int32 biases and an int16 cell state whose scale is a power of two; the
+// same with int16 input/hidden/output and int64 biases ("16x8"); or float32
+// throughout. The cell gate activation must be TANH (what converters write).
 #include <cmath>
 #include <cstdint>
 #include <new>
 
+#include "microarena/kernels/conv_common.h"
 #include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/reference/lstm.h"
 #include "microarena/kernels/registrations.h"
@@ -42,12 +44,17 @@ constexpr float kGateInputScale = 1.0f / 4096;
 constexpr float kGateOutputScale = 1.0f / 32768;
 
 struct LstmOpData {
-  reference::LstmIntegerParams params;  // integer variant only
+  reference::LstmIntegerParams params;  // integer variants only
   reference::LstmShape shape;
   float cell_clip = 0.0f;               // float variant only
   int32_t scratch_index[4] = {-1, -1, -1, -1};
-  TensorType cell_type = TensorType::kFloat32;
+  TensorType input_type = TensorType::kFloat32;  // INT8, INT16 or FLOAT32: the variant
 };
+
+// The variant's name in messages.
+const char* VariantName(TensorType input_type) {
+  return input_type == TensorType::kInt16 ? "16x8" : input_type == TensorType::kInt8 ? "int8" : "float32";
+}
 
 bool PerTensorQuantization(const TensorView& tensor, float* scale, int32_t* zero_point) {
   const QuantizationView quantization = tensor.quantization();
@@ -84,17 +91,20 @@ Status CheckShape(PrepareContext& context, size_t input, int32_t dim0, int32_t d
                        tensor.index(), tensor.name(), dim0, dim1);
 }
 
-// Every gate's weights of type `weights` and bias of type `bias`, in a frame
-// of its own (its message's arguments would widen the caller's).
-[[gnu::noinline]] Status CheckGateTypes(PrepareContext& context, TensorType weights, TensorType bias) {
+// Every gate's weights of type `weights` and bias of type `bias` for the
+// variant of `input_type`, in a frame of its own (its message's arguments
+// would widen the caller's).
+[[gnu::noinline]] Status CheckGateTypes(PrepareContext& context, TensorType input_type, TensorType weights,
+                                        TensorType bias) {
   for (size_t g = 0; g < 4; ++g) {
     const TensorType w = context.input(kInputWeights[g]).type();
     const TensorType r = context.input(kRecurrentWeights[g]).type();
     const TensorType b = context.input(kBiases[g]).type();
     if (w != weights || r != weights || b != bias) {
-      return context.Error(ErrorCode::kUnsupported, "%s LSTM needs %s weights and %s biases; gate %zu has %s, %s and %s",
-                           weights == TensorType::kInt8 ? "int8" : "float32", TensorTypeName(weights),
-                           TensorTypeName(bias), g, TensorTypeName(w), TensorTypeName(r), TensorTypeName(b));
+      return context.Error(ErrorCode::kUnsupported,
+                           "%s LSTM needs %s weights and %s biases; gate %zu has %s, %s and %s",
+                           VariantName(input_type), TensorTypeName(weights), TensorTypeName(bias), g, TensorTypeName(w),
+                           TensorTypeName(r), TensorTypeName(b));
     }
   }
   return OkStatus();
@@ -122,17 +132,18 @@ struct StateQuantization {
   const TensorView hidden = context.input(kHiddenState);
   const TensorView cell = context.input(kCellState);
   const TensorView output = context.output(0);
-  if (hidden.type() != TensorType::kInt8 || output.type() != TensorType::kInt8) {
-    return context.Error(ErrorCode::kUnsupported, "int8 LSTM needs an int8 hidden state and output, got %s and %s",
-                         TensorTypeName(hidden.type()), TensorTypeName(output.type()));
+  const char* variant = VariantName(input.type());
+  if (hidden.type() != input.type() || output.type() != input.type()) {
+    return context.Error(ErrorCode::kUnsupported, "%s LSTM needs a %s hidden state and output, got %s and %s", variant,
+                         TensorTypeName(input.type()), TensorTypeName(hidden.type()), TensorTypeName(output.type()));
   }
   if (!PerTensorQuantization(input, &q->input_scale, &q->input_zp) ||
       !PerTensorQuantization(hidden, &q->hidden_scale, &q->hidden_zp) ||
       !PerTensorQuantization(cell, &q->cell_scale, &q->cell_zp) || q->cell_zp != 0) {
     return context.Error(ErrorCode::kUnsupported,
-                         "int8 LSTM needs per-tensor quantization on input %d and hidden state %d, and a symmetric "
+                         "%s LSTM needs per-tensor quantization on input %d and hidden state %d, and a symmetric "
                          "one on cell state %d",
-                         input.index(), hidden.index(), cell.index());
+                         variant, input.index(), hidden.index(), cell.index());
   }
   // The cell scale must be a power of two (TFLM's CheckedLog2, in float).
   const float log2_scale = std::log(q->cell_scale) * (1.0f / std::log(2.0f));
@@ -156,6 +167,16 @@ struct StateQuantization {
   return OkStatus();
 }
 
+// A 16x8 gate FC rescales its int64 sum with the 64-bit multiply, whose
+// shift is at most kMaxMultiplierShift64 (in a frame of its own).
+[[gnu::noinline, gnu::cold]] Status WideShiftError(const PrepareContext& context, const char* role,
+                                                   const TensorView& tensor, int shift) {
+  return context.Error(ErrorCode::kUnsupported,
+                       "%s tensor %d '%s': the 16x8 LSTM's gate multiplier needs shift %d; its 64-bit rescale "
+                       "allows at most %d",
+                       role, tensor.index(), tensor.name(), shift, kMaxMultiplierShift64);
+}
+
 // Gate `g`'s two FC multipliers, in a frame of its own.
 [[gnu::noinline]] Status PrepareGate(PrepareContext& context, size_t g, const StateQuantization& q,
                                      reference::LstmIntegerParams* params) {
@@ -163,24 +184,39 @@ struct StateQuantization {
   int32_t weight_zp = 0, recurrent_zp = 0;
   const TensorView weights = context.input(kInputWeights[g]);
   const TensorView recurrent = context.input(kRecurrentWeights[g]);
+  const TensorType input_type = context.input(kInputTensor).type();
   if (!PerTensorQuantization(weights, &weight_scale, &weight_zp) ||
       !PerTensorQuantization(recurrent, &recurrent_scale, &recurrent_zp) || weight_zp != 0 || recurrent_zp != 0) {
     return context.Error(ErrorCode::kUnsupported,
-                         "int8 LSTM needs symmetric per-tensor quantization on weights tensors %d and %d",
-                         weights.index(), recurrent.index());
+                         "%s LSTM needs symmetric per-tensor quantization on weights tensors %d and %d",
+                         VariantName(input_type), weights.index(), recurrent.index());
   }
   // TFLM's FC multiplier: the scale product in float, widened, then divided.
   MICROARENA_RETURN_IF_ERROR(Multiplier(
       context, "weights", weights,
       static_cast<double>(q.input_scale * weight_scale) / static_cast<double>(kGateInputScale), &params->input_fc[g]));
-  return Multiplier(context, "recurrent weights", recurrent,
-                    static_cast<double>(q.hidden_scale * recurrent_scale) / static_cast<double>(kGateInputScale),
-                    &params->recurrent_fc[g]);
+  MICROARENA_RETURN_IF_ERROR(
+      Multiplier(context, "recurrent weights", recurrent,
+                 static_cast<double>(q.hidden_scale * recurrent_scale) / static_cast<double>(kGateInputScale),
+                 &params->recurrent_fc[g]));
+  if (input_type == TensorType::kInt16) {
+    if (params->input_fc[g].shift > kMaxMultiplierShift64) {
+      return WideShiftError(context, "weights", weights, params->input_fc[g].shift);
+    }
+    if (params->recurrent_fc[g].shift > kMaxMultiplierShift64) {
+      return WideShiftError(context, "recurrent weights", recurrent, params->recurrent_fc[g].shift);
+    }
+  }
+  return OkStatus();
 }
 
-// The integer multipliers, as TFLM's PrepareGateParametersInteger forms them.
+// The integer multipliers, as TFLM's PrepareGateParametersInteger forms them
+// (the same for both integer variants).
 [[gnu::noinline]] Status PrepareInteger(PrepareContext& context, LstmOpData* data) {
-  MICROARENA_RETURN_IF_ERROR(CheckGateTypes(context, TensorType::kInt8, TensorType::kInt32));
+  const TensorType input_type = context.input(kInputTensor).type();
+  MICROARENA_RETURN_IF_ERROR(
+      CheckGateTypes(context, input_type, TensorType::kInt8,
+                     input_type == TensorType::kInt16 ? TensorType::kInt64 : TensorType::kInt32));
   StateQuantization q;
   MICROARENA_RETURN_IF_ERROR(ReadStateQuantization(context, &q));
   reference::LstmIntegerParams& params = data->params;
@@ -280,7 +316,7 @@ struct StateQuantization {
   return OkStatus();
 }
 
-// The int8 LSTM's requantization and cell clip, in a frame of its own.
+// The integer LSTM's requantization and cell clip, in a frame of its own.
 [[gnu::noinline]] Status PrepareIntegerWithClip(PrepareContext& context, float cell_clip, LstmOpData* data) {
   MICROARENA_RETURN_IF_ERROR(PrepareInteger(context, data));
   data->params.clip_cell = cell_clip > 0.0f;
@@ -306,18 +342,20 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   // Built in place: a temporary of this size would sit on AllocateTensors' stack.
   auto* data = new (memory) LstmOpData();
   data->shape = shape;
-  data->cell_type = cell_type;
+  data->input_type = input_type;
   size_t cell_bytes = 0;
-  if (input_type == TensorType::kInt8 && cell_type == TensorType::kInt16) {
+  const bool integer = input_type == TensorType::kInt8 || input_type == TensorType::kInt16;
+  if (integer && cell_type == TensorType::kInt16) {
     MICROARENA_RETURN_IF_ERROR(PrepareIntegerWithClip(context, options->cell_clip(), data));
     cell_bytes = sizeof(int16_t);
   } else if (input_type == TensorType::kFloat32 && cell_type == TensorType::kFloat32) {
-    MICROARENA_RETURN_IF_ERROR(CheckGateTypes(context, TensorType::kFloat32, TensorType::kFloat32));
+    MICROARENA_RETURN_IF_ERROR(CheckGateTypes(context, input_type, TensorType::kFloat32, TensorType::kFloat32));
     data->cell_clip = options->cell_clip();
     cell_bytes = sizeof(float);
   } else {
     return context.Error(ErrorCode::kUnsupported,
-                         "input %s with cell state %s is not supported; int8 with int16, or float32 with float32",
+                         "input %s with cell state %s is not supported; int8 or int16 with int16, or float32 with "
+                         "float32",
                          TensorTypeName(input_type), TensorTypeName(cell_type));
   }
   for (int32_t& index : data->scratch_index) {
@@ -327,22 +365,32 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   return OkStatus();
 }
 
+// One integer variant: `Act` is its activation type (int8_t or int16_t).
+template <typename Act>
+void EvalInteger(EvalContext& context, const LstmOpData& data) {
+  reference::LstmIntegerTensors<Act> tensors;
+  tensors.input = context.input(kInputTensor)->As<const Act>();
+  for (size_t g = 0; g < 4; ++g) {
+    tensors.input_weights[g] = context.input(kInputWeights[g])->As<const int8_t>();
+    tensors.recurrent_weights[g] = context.input(kRecurrentWeights[g])->As<const int8_t>();
+    tensors.biases[g] = context.input(kBiases[g])->As<const reference::LstmBias<Act>>();
+  }
+  tensors.hidden = context.input(kHiddenState)->As<Act>();
+  tensors.cell = context.input(kCellState)->As<int16_t>();
+  tensors.output = context.output(0)->As<Act>();
+  int16_t* buffers[4];
+  for (size_t i = 0; i < 4; ++i) buffers[i] = static_cast<int16_t*>(context.scratch(data.scratch_index[i]));
+  reference::LstmInteger(data.params, data.shape, tensors, buffers);
+}
+
 Status Eval(EvalContext& context, const void* op_data) {
   const auto& data = *static_cast<const LstmOpData*>(op_data);
-  if (data.cell_type == TensorType::kInt16) {
-    reference::LstmIntegerTensors tensors;
-    tensors.input = context.input(kInputTensor)->As<const int8_t>();
-    for (size_t g = 0; g < 4; ++g) {
-      tensors.input_weights[g] = context.input(kInputWeights[g])->As<const int8_t>();
-      tensors.recurrent_weights[g] = context.input(kRecurrentWeights[g])->As<const int8_t>();
-      tensors.biases[g] = context.input(kBiases[g])->As<const int32_t>();
-    }
-    tensors.hidden = context.input(kHiddenState)->As<int8_t>();
-    tensors.cell = context.input(kCellState)->As<int16_t>();
-    tensors.output = context.output(0)->As<int8_t>();
-    int16_t* buffers[4];
-    for (size_t i = 0; i < 4; ++i) buffers[i] = static_cast<int16_t*>(context.scratch(data.scratch_index[i]));
-    reference::LstmInteger(data.params, data.shape, tensors, buffers);
+  if (data.input_type == TensorType::kInt8) {
+    EvalInteger<int8_t>(context, data);
+    return OkStatus();
+  }
+  if (data.input_type == TensorType::kInt16) {
+    EvalInteger<int16_t>(context, data);
     return OkStatus();
   }
   reference::LstmFloatTensors tensors;

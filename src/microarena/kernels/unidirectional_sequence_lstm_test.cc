@@ -1,6 +1,6 @@
 // UNIDIRECTIONAL_SEQUENCE_LSTM unit tests: the int16 sigmoid/tanh table
-// functions, a whole integer LSTM whose gates reduce to their biases, the
-// float variant, and prepare errors. Expected values are derived by hand in
+// functions, a whole integer LSTM (int8 and 16x8) whose gates reduce to their
+// biases, the float variant, and prepare errors. Expected values are derived by hand in
 // the comments; table values T[i] are TFLite's sigmoid(i / 24) in Q0.16.
 #include <gtest/gtest.h>
 
@@ -80,6 +80,7 @@ TEST(LstmReferenceTest, TanhInt16FromEachCellScale) {
 
 struct LstmModelSpec {
   bool is_float = false;
+  bool is_16x8 = false;            // int16 input, hidden state and output, int64 biases
   float cell_scale = 1.0f / 4096;  // 2^-12
   float cell_clip = 0.0f;
   tflite::ActivationFunctionType activation = tflite::ActivationFunctionType::TANH;
@@ -94,7 +95,7 @@ struct LstmModelSpec {
 // Hidden state and output: scale 2^-7, zero point 0; cell state int16.
 std::vector<uint8_t> BuildLstmModel(const LstmModelSpec& spec) {
   ModelBuilder builder;
-  const TensorType act = spec.is_float ? TensorType::kFloat32 : TensorType::kInt8;
+  const TensorType act = spec.is_float ? TensorType::kFloat32 : spec.is_16x8 ? TensorType::kInt16 : TensorType::kInt8;
   auto quant = [&](float scale) {
     return spec.is_float ? QuantizationSpec{} : QuantizationSpec::PerTensor(scale, 0);
   };
@@ -104,9 +105,10 @@ std::vector<uint8_t> BuildLstmModel(const LstmModelSpec& spec) {
     const std::vector<int32_t> shape = i <= 4 ? std::vector<int32_t>{1, 1} : std::vector<int32_t>{spec.recurrent_rows, 1};
     const size_t count = static_cast<size_t>(shape[0]);
     inputs[static_cast<size_t>(i)] =
-        spec.is_float ? builder.AddConstantTensor({"w", act, shape, 0, {}}, BytesOf(std::vector<float>(count, 0.0f)))
-                      : builder.AddConstantTensor({"w", act, shape, 0, quant(i <= 4 ? 1.0f / 64 : 1.0f / 32)},
-                                                  BytesOf(std::vector<int8_t>(count, 0)));
+        spec.is_float
+            ? builder.AddConstantTensor({"w", act, shape, 0, {}}, BytesOf(std::vector<float>(count, 0.0f)))
+            : builder.AddConstantTensor({"w", TensorType::kInt8, shape, 0, quant(i <= 4 ? 1.0f / 64 : 1.0f / 32)},
+                                        BytesOf(std::vector<int8_t>(count, 0)));
   }
   if (spec.with_peephole) {
     inputs[10] = builder.AddConstantTensor({"peephole", TensorType::kInt16, {1}, 0, quant(1.0f)},
@@ -118,8 +120,10 @@ std::vector<uint8_t> BuildLstmModel(const LstmModelSpec& spec) {
   for (size_t g = 0; g < 4; ++g) {
     inputs[12 + g] = spec.is_float
                          ? builder.AddConstantTensor({"b", act, {1}, 0, {}}, BytesOf<float>({float_biases[g]}))
-                         : builder.AddConstantTensor({"b", TensorType::kInt32, {1}, 0, quant(1.0f / 4096)},
-                                                     BytesOf<int32_t>({bias_values[g]}));
+                     : spec.is_16x8 ? builder.AddConstantTensor({"b", TensorType::kInt64, {1}, 0, quant(1.0f / 4096)},
+                                                                BytesOf<int64_t>({bias_values[g]}))
+                                    : builder.AddConstantTensor({"b", TensorType::kInt32, {1}, 0, quant(1.0f / 4096)},
+                                                                BytesOf<int32_t>({bias_values[g]}));
   }
   TensorSpec hidden{"hidden", act, {1, 1}, 0, quant(1.0f / 128)};
   hidden.is_variable = true;
@@ -161,7 +165,9 @@ LstmRun RunLstm(const LstmModelSpec& spec) {
   KernelHarness harness(*model, 0, AllOpsResolver());
   SubgraphView subgraph = model->subgraph(0);
   const OperatorView op = subgraph.op(0);
-  harness.SetTensorBytes(op.inputs()[0], spec.is_float ? BytesOf<float>({0.25f, -0.5f}) : BytesOf<int8_t>({16, -32}));
+  harness.SetTensorBytes(op.inputs()[0], spec.is_float  ? BytesOf<float>({0.25f, -0.5f})
+                                         : spec.is_16x8 ? BytesOf<int16_t>({16, -32})
+                                                        : BytesOf<int8_t>({16, -32}));
   run.prepared = harness.Prepare();
   if (!run.prepared.ok()) return run;
   run.scratch_bytes = harness.scratch_bytes();
@@ -202,6 +208,21 @@ TEST(LstmKernelTest, Int8GatesCellAndHiddenOverTwoSteps) {
   //   h = 12447 * 8812 = 109682964; / 2^23 = 13.08 -> 13.
   EXPECT_EQ(As<int8_t>(run.output), (std::vector<int8_t>{8, 13}));
   EXPECT_EQ(As<int8_t>(run.hidden), (std::vector<int8_t>{13}));
+  EXPECT_EQ(As<int16_t>(run.cell), (std::vector<int16_t>{1638}));
+}
+
+// The same cell with int16 activations and int64 biases: the FC multiplier
+// 1.0 = (2^30, shift 1) reduces to 16384 in the 64-bit rescale, and
+// (4096 * 16384 + 2^13) >> 14 = 4096, so every gate, the cell and the hidden
+// values (now int16) are those of the int8 test above.
+TEST(LstmKernelTest, Int16GatesCellAndHiddenOverTwoSteps) {
+  LstmModelSpec spec;
+  spec.is_16x8 = true;
+  const LstmRun run = RunLstm(spec);
+  ASSERT_TRUE(run.prepared.ok()) << run.prepared.message();
+  EXPECT_EQ(run.scratch_bytes, 4u * sizeof(int16_t));
+  EXPECT_EQ(As<int16_t>(run.output), (std::vector<int16_t>{8, 13}));
+  EXPECT_EQ(As<int16_t>(run.hidden), (std::vector<int16_t>{13}));
   EXPECT_EQ(As<int16_t>(run.cell), (std::vector<int16_t>{1638}));
 }
 

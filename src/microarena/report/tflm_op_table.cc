@@ -100,8 +100,8 @@ bool TypeChecked(BuiltinOp code, TensorType input) {
     case BuiltinOp::kLessEqual:
     case BuiltinOp::kGreater:
     case BuiltinOp::kGreaterEqual: return common || input == TensorType::kInt32;
-    case BuiltinOp::kSvdf:
-    case BuiltinOp::kUnidirectionalSequenceLstm: return input == TensorType::kInt8;
+    case BuiltinOp::kSvdf: return input == TensorType::kInt8;
+    case BuiltinOp::kUnidirectionalSequenceLstm: return input == TensorType::kInt8 || input == TensorType::kInt16;
     case BuiltinOp::kIf: return input == TensorType::kBool;
     case BuiltinOp::kWhile: return true;  // its inputs are the loop state, of any type
     default: return common;

@@ -1,9 +1,12 @@
 // Unidirectional sequence LSTM (the standard Keras cell: no peephole, no
 // projection, no layer norm, no CIFG), as TFLite Micro's reference kernel
-// computes it, in two variants:
+// computes it, in three variants:
 //   - integer "8x8->16": int8 input, hidden state and output, int8 weights,
 //     int32 gate biases, int16 cell state (scale 2^cell_scale_power) and int16
 //     gate values;
+//   - integer "16x8->16": the same with int16 input, hidden state and output
+//     and int64 gate biases; its FCs sum in int64 and rescale with the 64-bit
+//     MultiplyByQuantizedMultiplier (fully_connected.h's 16x8 kernel);
 //   - float32 throughout.
 //
 // One time step on `n` rows (n = batches when time major, else 1):
@@ -13,7 +16,7 @@
 //   forget = sigmoid(pre_f)    input = sigmoid(pre_i)    output = sigmoid(pre_o)
 //   cell_gate = tanh(pre_c)                            (the op's activation)
 //   c      = forget * c + input * cell_gate            (then clipped if asked)
-//   h      = tanh(c) * output                          (int8 with h's zero point)
+//   h      = tanh(c) * output                          (int8/int16 with h's zero point)
 //   y_t    = h
 //
 // Integer scales: each FC rescales to Q3.12 (scale 2^-12) with one multiplier
@@ -33,8 +36,10 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 
 #include "microarena/kernels/fixed_point.h"
+#include "microarena/kernels/reference/fully_connected.h"
 
 namespace microarena::reference {
 
@@ -154,6 +159,31 @@ inline void FullyConnectedInt8ToInt16(LstmMultiplier scale, int32_t input_offset
   }
 }
 
+// The 16x8 form: int16 input, int64 bias (may be null), int64 sum and the
+// 64-bit rescale, both offsets of TFLite's general integer FC (the weights'
+// zero point is 0).
+inline void FullyConnectedInt16ToInt16(LstmMultiplier scale, int32_t input_offset, int rows, int input_size,
+                                       int output_size, const int16_t* input, const int8_t* weights,
+                                       const int64_t* bias, int16_t* output) {
+  QuantizedFullyConnectedParams params;
+  params.input_offset = input_offset;
+  params.output_multiplier = scale.multiplier;
+  params.output_shift = scale.shift;
+  params.activation_min = std::numeric_limits<int16_t>::min();
+  params.activation_max = std::numeric_limits<int16_t>::max();
+  FullyConnectedInt16<int64_t>(params, {rows, input_size, output_size}, input, weights, bias, output);
+}
+
+// One gate FC of either integer variant, chosen by the activation type.
+inline void GateFullyConnected(LstmMultiplier scale, int32_t input_offset, int rows, int input_size, int output_size,
+                               const int8_t* input, const int8_t* weights, const int32_t* bias, int16_t* output) {
+  FullyConnectedInt8ToInt16(scale, input_offset, rows, input_size, output_size, input, weights, bias, output);
+}
+inline void GateFullyConnected(LstmMultiplier scale, int32_t input_offset, int rows, int input_size, int output_size,
+                               const int16_t* input, const int8_t* weights, const int64_t* bias, int16_t* output) {
+  FullyConnectedInt16ToInt16(scale, input_offset, rows, input_size, output_size, input, weights, bias, output);
+}
+
 // output = saturate(a + b) in int16.
 inline void AddSaturatingInt16(int size, const int16_t* a, const int16_t* b, int16_t* output) {
   for (int i = 0; i < size; ++i) {
@@ -201,26 +231,34 @@ struct LstmIntegerParams {
   int16_t cell_clip = 0;          // then |c| <= cell_clip after each update
 };
 
+// The gate bias type of each integer variant: int32 for int8 activations,
+// int64 for int16 ones.
+template <typename Act>
+using LstmBias = std::conditional_t<sizeof(Act) == 1, int32_t, int64_t>;
+
+// `Act` is the activation type: int8_t or int16_t.
+template <typename Act>
 struct LstmIntegerTensors {
-  const int8_t* input = nullptr;  // [batch, time, input] or [time, batch, input]
+  const Act* input = nullptr;               // [batch, time, input] or [time, batch, input]
   const int8_t* input_weights[4] = {};      // [state, input] per gate
   const int8_t* recurrent_weights[4] = {};  // [state, state] per gate
-  const int32_t* biases[4] = {};            // [state] per gate
-  int8_t* hidden = nullptr;                 // [batch, state], variable
+  const LstmBias<Act>* biases[4] = {};      // [state] per gate
+  Act* hidden = nullptr;                    // [batch, state], variable
   int16_t* cell = nullptr;                  // [batch, state], variable
-  int8_t* output = nullptr;                 // [batch, time, state] or [time, batch, state]
+  Act* output = nullptr;                    // [batch, time, state] or [time, batch, state]
 };
 
 // One time step on `rows` rows. buffers: 4 arrays of rows * state_size int16.
+template <typename Act>
 inline void LstmStepInteger(const LstmIntegerParams& params, const LstmShape& shape, int rows,
-                            const LstmIntegerTensors& tensors, const int8_t* x, int8_t* hidden, int16_t* cell,
-                            int8_t* y, int16_t* const buffers[4]) {
+                            const LstmIntegerTensors<Act>& tensors, const Act* x, Act* hidden, int16_t* cell, Act* y,
+                            int16_t* const buffers[4]) {
   const int n = rows * shape.state_size;
   auto gate = [&](int g, int16_t* out) {
-    FullyConnectedInt8ToInt16(params.input_fc[g], params.input_offset, rows, shape.input_size, shape.state_size, x,
-                              tensors.input_weights[g], tensors.biases[g], out);
-    FullyConnectedInt8ToInt16(params.recurrent_fc[g], params.hidden_offset, rows, shape.state_size, shape.state_size,
-                              hidden, tensors.recurrent_weights[g], nullptr, buffers[3]);
+    GateFullyConnected(params.input_fc[g], params.input_offset, rows, shape.input_size, shape.state_size, x,
+                       tensors.input_weights[g], tensors.biases[g], out);
+    GateFullyConnected(params.recurrent_fc[g], params.hidden_offset, rows, shape.state_size, shape.state_size, hidden,
+                       tensors.recurrent_weights[g], static_cast<const LstmBias<Act>*>(nullptr), buffers[3]);
     AddSaturatingInt16(n, out, buffers[3], out);
     if (g == kLstmCellGate) {
       TanhInt16FromPowerOfTwo(-12, n, out, out);
@@ -249,13 +287,14 @@ inline void LstmStepInteger(const LstmIntegerParams& params, const LstmShape& sh
   int16_t* output_gate = buffers[1];
   gate(kLstmOutputGate, output_gate);
   TanhInt16FromPowerOfTwo(params.cell_scale_power, n, cell, buffers[0]);
-  MulInt16<int8_t>(params.hidden, params.hidden_zero_point, n, buffers[0], output_gate, hidden);
-  std::memcpy(y, hidden, static_cast<size_t>(n) * sizeof(int8_t));
+  MulInt16<Act>(params.hidden, params.hidden_zero_point, n, buffers[0], output_gate, hidden);
+  std::memcpy(y, hidden, static_cast<size_t>(n) * sizeof(Act));
 }
 
 // The whole sequence: time major steps all batches together; batch major
 // runs each batch's sequence on its own state row.
-inline void LstmInteger(const LstmIntegerParams& params, const LstmShape& shape, const LstmIntegerTensors& tensors,
+template <typename Act>
+inline void LstmInteger(const LstmIntegerParams& params, const LstmShape& shape, const LstmIntegerTensors<Act>& tensors,
                         int16_t* const buffers[4]) {
   if (shape.time_major) {
     for (int t = 0; t < shape.time_steps; ++t) {
