@@ -118,6 +118,11 @@ extern const KernelRegistration kResizeNearestNeighborKernel;
 extern const KernelRegistration kSpaceToBatchNdKernel;
 extern const KernelRegistration kSpaceToDepthKernel;
 
+// Custom ops (op code CUSTOM), found by name: register them with
+// OpResolver::WithCustom under the name in the comment. Not in the builtin
+// list below.
+extern const KernelRegistration kDetectionPostprocessKernel;  // "TFLite_Detection_PostProcess"
+
 // Int8-only variants (int8_only.h; TFLM's Register_CONV_2D_INT8 and friends):
 // the same op as the general kernel above, accepting only INT8 input 0 and
 // output 0, so a firmware that registers one links none of the op's int16 or
