@@ -780,5 +780,20 @@ TEST(DetectionPostprocessOptionsTest, OutputsTooSmallAreRefused) {
   EXPECT_NE(std::string(status.message()).find("the outputs hold 2 detections"), std::string::npos) << status.message();
 }
 
+// Fast path, two classes per detection, outputs of max_detections x 2:
+// TFLM's layout needs 2 x 2 slots per selected box and writes past the
+// outputs once two boxes are selected; microarena fails Invoke instead.
+TEST(DetectionPostprocessOptionsTest, SeveralClassesBeyondTheOutputsFailInvoke) {
+  Case c;
+  c.options.max_classes_per_detection = 2;
+  c.capacity = c.options.max_detections * 2;
+  const Inputs in = TflmTestInputs(c);  // three boxes selected
+  const testing::Outcome ours = RunOurs(BuildModel(c, BytesOf(in.anchors)), GraphInputs(c, in));
+  ASSERT_FALSE(ours.ok);
+  EXPECT_NE(ours.error.find("op 0 (TFLite_Detection_PostProcess): max_classes_per_detection 2"), std::string::npos)
+      << ours.error;
+  EXPECT_NE(ours.error.find("beyond the 6 the outputs hold"), std::string::npos) << ours.error;
+}
+
 }  // namespace
 }  // namespace microarena

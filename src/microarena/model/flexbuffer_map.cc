@@ -148,7 +148,8 @@ Result<FlexbufferMap> FlexbufferMap::Parse(Span<const uint8_t> bytes) {
     return Malformed("the keys offset points outside the bytes");
   }
   uint64_t key_count = 0;
-  if (map.keys_position_ < key_width || !reader.UInt(map.keys_position_ - key_width, key_width, &key_count)) {
+  if (map.keys_position_ < map.key_width_ ||
+      !reader.UInt(map.keys_position_ - map.key_width_, map.key_width_, &key_count)) {
     return Malformed("the keys vector's length is cut off");
   }
   if (key_count != count) {

@@ -36,6 +36,7 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -241,9 +242,10 @@ inline DetectionOutcome DetectFast(const DetectionPostprocessParams& params, con
   }
   const int32_t selected = SelectBoxes(boxes, shape.boxes, max_scores, 1, params.score_threshold, params.iou_threshold,
                                        params.max_detections, keep);
-  // The last slot written is per_box * (selected * per_box - 1) + per_box - 1.
-  const int64_t slots = static_cast<int64_t>(selected) * per_box * per_box;
-  if (slots > shape.capacity) return DetectionOutcome::kOutputTooSmall;
+  // The last slot written is per_box * (selected * per_box - 1) + per_box - 1,
+  // so selected * per_box * per_box slots are needed.
+  const int64_t entries = static_cast<int64_t>(selected) * per_box;
+  if (entries > shape.capacity / per_box) return DetectionOutcome::kOutputTooSmall;
   std::memset(out.boxes, 0, sizeof(BoxCorner) * static_cast<size_t>(shape.capacity));
   std::memset(out.classes, 0, sizeof(float) * static_cast<size_t>(shape.capacity));
   std::memset(out.scores, 0, sizeof(float) * static_cast<size_t>(shape.capacity));
