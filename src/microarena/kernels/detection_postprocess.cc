@@ -18,7 +18,11 @@
 // max_classes_per_detection and detections_per_class, batch 1, four box
 // values, classes with at most one background column) are made here at
 // prepare, as are the ones it does not make but needs to stay in bounds
-// (num_classes > 0, outputs large enough for max_detections).
+// (num_classes > 0, max_detections >= 0, outputs large enough for
+// max_detections). Eval fails, as TFLM's does, when a decoded box has
+// ymin >= ymax or xmin >= xmax; and when max_classes_per_detection > 1
+// puts a detection past the outputs in TFLM's layout (where TFLM writes out
+// of bounds). Output slots TFLM leaves unwritten are zero here.
 //
 // Memory: op data 52 B in the persistent area; one scratch buffer of
 // 20 B per box (decoded box, work index), plus 4 B per box and 4 B per
