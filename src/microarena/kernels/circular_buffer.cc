@@ -38,19 +38,11 @@ Status ReadCyclesMax(const PrepareContext& context, const OperatorView& op, int3
   *cycles_max = 0;
   const Span<const uint8_t> options = op.custom_options();
   if (options.empty()) return OkStatus();
-  FlexbufferMap map;
-  Status parsed = FlexbufferMap::Parse(options, &map);
-  if (!parsed.ok())
-    return context.Error(ErrorCode::kMalformedModel, "custom options of op %d: %s", op.index(), parsed.message());
-  int64_t value = 0;
-  Status found = map.GetInt("cycles_max", &value);
-  if (!found.ok())
-    return context.Error(ErrorCode::kMalformedModel, "custom options of op %d: %s", op.index(), found.message());
-  if (value < INT32_MIN || value > INT32_MAX) {
-    return context.Error(ErrorCode::kInvalidArgument, "cycles_max %lld of op %d does not fit 32 bits",
-                         static_cast<long long>(value), op.index());
-  }
-  *cycles_max = static_cast<int32_t>(value);
+  Result<FlexbufferMap> map = FlexbufferMap::Parse(options);
+  bool present = false;
+  const Status read = map.ok() ? map->GetInt32("cycles_max", cycles_max, &present) : map.status();
+  if (!read.ok()) return context.Error(read.code(), "custom options of op %d: %s", op.index(), read.message());
+  if (!present) *cycles_max = 0;
   return OkStatus();
 }
 

@@ -146,6 +146,9 @@ constexpr OpTypes kTable[] = {
 constexpr CustomOpTypes kCustomTable[] = {
     {"CIRCULAR_BUFFER",
      {B::kCustom, O::kInput0, kI8, false, "output INT8 [b, slots, w, d] for input [b, 1, w, d]; option cycles_max"}},
+    {"TFLite_Detection_PostProcess",
+     {B::kCustom, O::kInput0, kF32, false,
+      "box encodings, class scores and anchors FLOAT32; four FLOAT32 outputs; options as TFLM's"}},
 };
 
 // TFLM's MicroMutableOpResolver builtins (Add<Op> methods), by code.

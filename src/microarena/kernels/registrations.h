@@ -241,11 +241,13 @@ extern const KernelRegistration kTanhInt8Kernel;
   X(kZerosLikeKernel)
 
 // TFLM's custom ops, found by the name in the model's operator code.
-extern const KernelRegistration kCircularBufferKernel;  // "CIRCULAR_BUFFER"
+extern const KernelRegistration kCircularBufferKernel;        // "CIRCULAR_BUFFER"
+extern const KernelRegistration kDetectionPostprocessKernel;  // "TFLite_Detection_PostProcess"
 
-// Every custom kernel AllOpsResolver has, as X(name, kernel).
+// Every custom kernel AllOpsResolver has, as X(name, kernel), sorted by name.
 #define MICROARENA_FOR_EACH_CUSTOM_KERNEL(X) \
-  X("CIRCULAR_BUFFER", kCircularBufferKernel)
+  X("CIRCULAR_BUFFER", kCircularBufferKernel) \
+  X("TFLite_Detection_PostProcess", kDetectionPostprocessKernel)
 
 // Every int8-only variant, for the per-model resolvers.
 #define MICROARENA_FOR_EACH_INT8_KERNEL(X) \
