@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs every test:
 #   1. each preset (release, then AddressSanitizer + UndefinedBehaviorSanitizer):
-#      configure, build, ctest;
+#      configure, build, ctest; then the op table is held to the op/type
+#      pairs the tests compared with TFLM (scripts/oracle_coverage.py);
 #   2. fuzz: every libFuzzer target, deterministic: a fixed seed and a fixed
 #      number of executions from the same seed corpus (scripts/fuzz.sh --ci);
 #      saved findings are replayed in every preset's tests already;
@@ -33,7 +34,13 @@ if has_stage presets; then
     cmake --build --preset "$preset" -j "$jobs"
     stage="$preset: tests"
     echo "==== $stage"
-    ctest --preset "$preset" -j "$jobs"
+    coverage="build/$preset/oracle_coverage.txt"
+    rm -f "$coverage"
+    MICROARENA_ORACLE_COVERAGE="$PWD/$coverage" ctest --preset "$preset" -j "$jobs"
+    stage="$preset: every op and type of the table compared with TFLM"
+    echo "==== $stage"
+    "build/$preset/tools/microarena/microarena" ops --json > "build/$preset/ops.json"
+    python3 scripts/oracle_coverage.py "build/$preset/ops.json" "$coverage"
   done
 fi
 if has_stage fuzz; then

@@ -79,31 +79,52 @@ Bytes BiasBytes(TensorType type, size_t n, float magnitude, double scale, uint32
   return BytesOf(values);
 }
 
+// n floats in [-m, m] (a fixed spread; no NaN or infinity).
+Bytes FloatBytes(size_t n, float magnitude, uint32_t seed) {
+  uint32_t state = seed * 2654435761u + 7;
+  std::vector<float> values;
+  for (size_t i = 0; i < n; ++i) {
+    values.push_back((static_cast<float>(NextRandom(&state) % 20001) - 10000.0f) / 10000.0f * magnitude);
+  }
+  return BytesOf(values);
+}
+
+// With activation_type FLOAT32 every tensor is float32 and unquantized (the
+// float kernel); the other type fields are then ignored.
 Bytes LstmModel(const Lstm16x8Spec& s) {
   ModelBuilder builder;
+  const bool is_float = s.activation_type == TensorType::kFloat32;
+  auto quantized = [&](float scale, int64_t zero_point) {
+    return is_float ? QuantizationSpec{} : QuantizationSpec::PerTensor(scale, zero_point);
+  };
   const float cell_scale = std::ldexp(1.0f, s.cell_scale_power);
   const std::vector<int32_t> sequence = s.time_major ? std::vector<int32_t>{s.time_steps, s.batches, s.input_size}
                                                      : std::vector<int32_t>{s.batches, s.time_steps, s.input_size};
   std::vector<int32_t> inputs(24, -1);
-  inputs[0] = builder.AddTensor(
-      {"input", s.activation_type, sequence, 0, QuantizationSpec::PerTensor(s.input_scale, s.input_zero_point)});
+  inputs[0] =
+      builder.AddTensor({"input", s.activation_type, sequence, 0, quantized(s.input_scale, s.input_zero_point)});
   uint32_t seed = s.seed * 10;
   for (int32_t i = 1; i <= 8; ++i) {
     const bool recurrent = i >= 5;
     const std::vector<int32_t> shape = {s.state_size, recurrent ? s.state_size : s.input_size};
     const float scale = recurrent ? s.recurrent_scale : s.weight_scale;
-    const Bytes data = s.weight_type == TensorType::kInt8 ? BytesOf(SpreadValues<int8_t>(ElementCount(shape), ++seed))
-                                                          : BytesOf(SpreadValues<int16_t>(ElementCount(shape), ++seed));
+    const Bytes data = is_float ? FloatBytes(ElementCount(shape), 0.5f, ++seed)
+                       : s.weight_type == TensorType::kInt8
+                           ? BytesOf(SpreadValues<int8_t>(ElementCount(shape), ++seed))
+                           : BytesOf(SpreadValues<int16_t>(ElementCount(shape), ++seed));
     inputs[static_cast<size_t>(i)] = builder.AddConstantTensor(
-        {"weights" + std::to_string(i), s.weight_type, shape, 0, QuantizationSpec::PerTensor(scale, 0)}, data);
+        {"weights" + std::to_string(i), is_float ? TensorType::kFloat32 : s.weight_type, shape, 0, quantized(scale, 0)},
+        data);
   }
   const double bias_scale = static_cast<double>(s.input_scale) * static_cast<double>(s.weight_scale);
   for (int32_t i = 12; i <= 15; ++i) {
     const std::vector<int32_t> shape = {s.state_size};
-    const TensorSpec bias{"bias" + std::to_string(i), s.bias_type, shape, 0,
-                          QuantizationSpec::PerTensor(static_cast<float>(bias_scale), 0)};
+    const TensorSpec bias{"bias" + std::to_string(i), is_float ? TensorType::kFloat32 : s.bias_type, shape, 0,
+                          quantized(static_cast<float>(bias_scale), 0)};
     inputs[static_cast<size_t>(i)] = builder.AddConstantTensor(
-        bias, BiasBytes(s.bias_type, static_cast<size_t>(s.state_size), s.bias_magnitude, bias_scale, ++seed));
+        bias, is_float
+                  ? FloatBytes(static_cast<size_t>(s.state_size), s.bias_magnitude, ++seed)
+                  : BiasBytes(s.bias_type, static_cast<size_t>(s.state_size), s.bias_magnitude, bias_scale, ++seed));
   }
   if (s.extra_input >= 0) {
     const bool matrix = s.extra_input == 16;  // projection weights [state, state]
@@ -115,19 +136,19 @@ Bytes LstmModel(const Lstm16x8Spec& s) {
         builder.AddConstantTensor({"extra", type, shape, 0, QuantizationSpec::PerTensor(0.01f, 0)}, Bytes(bytes, 1));
   }
   const std::vector<int32_t> state_shape = {s.batches, s.state_size};
-  TensorSpec hidden{"hidden", s.hidden_type, state_shape, 0,
-                    QuantizationSpec::PerTensor(s.hidden_scale, s.hidden_zero_point)};
+  TensorSpec hidden{"hidden", is_float ? TensorType::kFloat32 : s.hidden_type, state_shape, 0,
+                    quantized(s.hidden_scale, s.hidden_zero_point)};
   hidden.is_variable = true;
   inputs[18] = builder.AddTensor(hidden);
   const QuantizationSpec cell_quantization =
-      s.cell_type == TensorType::kFloat32 ? QuantizationSpec{} : QuantizationSpec::PerTensor(cell_scale, 0);
-  TensorSpec cell{"cell", s.cell_type, state_shape, 0, cell_quantization};
+      is_float || s.cell_type == TensorType::kFloat32 ? QuantizationSpec{} : QuantizationSpec::PerTensor(cell_scale, 0);
+  TensorSpec cell{"cell", is_float ? TensorType::kFloat32 : s.cell_type, state_shape, 0, cell_quantization};
   cell.is_variable = true;
   inputs[19] = builder.AddTensor(cell);
   std::vector<int32_t> out_shape = sequence;
   out_shape[2] = s.state_size;
-  const int32_t output = builder.AddTensor(
-      {"output", s.activation_type, out_shape, 0, QuantizationSpec::PerTensor(s.hidden_scale, s.hidden_zero_point)});
+  const int32_t output =
+      builder.AddTensor({"output", s.activation_type, out_shape, 0, quantized(s.hidden_scale, s.hidden_zero_point)});
   tflite::UnidirectionalSequenceLSTMOptionsT options;
   options.fused_activation_function = tflite::ActivationFunctionType::TANH;
   options.cell_clip = s.cell_clip;
@@ -226,6 +247,21 @@ TEST(Lstm16x8OracleTest, OutputsMatchTflm) {
     ExpectSameAsOracle(SpecName(specs[i], i), LstmModel(specs[i]), {InputBytes(specs[i])}, kSmallArena);
   }
   EXPECT_EQ(specs.size(), 21u);
+}
+
+// The float32 kernel on the same shapes (all tensors float32): TFLM's
+// float LSTM, which no shared model has.
+TEST(Lstm16x8OracleTest, FloatFormOfTheSameShapesMatchesTflm) {
+  MICROARENA_REQUIRE_ORACLE();
+  const std::vector<Lstm16x8Spec> specs = Specs();
+  for (size_t i = 0; i < specs.size(); i += 3) {
+    Lstm16x8Spec s = specs[i];
+    s.activation_type = TensorType::kFloat32;
+    const size_t n =
+        static_cast<size_t>(s.batches) * static_cast<size_t>(s.time_steps) * static_cast<size_t>(s.input_size);
+    ExpectSameAsOracle("lstm_float_" + std::to_string(i), LstmModel(s), {FloatBytes(n, 3.0f, s.seed + 100)},
+                       kSmallArena);
+  }
 }
 
 // Saturating inputs (every value at an extreme) and large biases: the gate

@@ -1,6 +1,7 @@
 // EXPAND_DIMS: inserts a dimension of size 1 at a constant axis in
 // [-(rank+1), rank] (negative counts from the end of the output). Data is
-// copied unchanged, so input and output share type and quantization.
+// copied unchanged, so input and output share type and quantization;
+// FLOAT32, INT8 and INT16 only, as TFLM.
 #include "microarena/kernels/overlap.h"
 #include "microarena/kernels/registrations.h"
 #include "microarena/kernels/shape_op_util.h"
@@ -13,7 +14,7 @@ Status Prepare(PrepareContext& context, const void** /*op_data*/) {
   const TensorView input = context.input(0);
   const TensorView axis_tensor = context.input(1);
   const TensorView output = context.output(0);
-  MICROARENA_RETURN_IF_ERROR(shape_op::RequireWholeByteElements(context, input));
+  MICROARENA_RETURN_IF_ERROR(shape_op::RequireFloat32Int8OrInt16(context, input));
   MICROARENA_RETURN_IF_ERROR(shape_op::RequireSameTypeAndQuantization(context, input, output));
   int32_t axis = 0;
   size_t count = 0;

@@ -117,7 +117,18 @@ inline Status RequireElementsOf1To4Bytes(const PrepareContext& context, const Te
   return OkStatus();
 }
 
-// For ops that copy whole buffers (SQUEEZE, EXPAND_DIMS): any type whose
+// For ops TFLM runs in FLOAT32, INT8 and INT16 only (TRANSPOSE, EXPAND_DIMS):
+// the same refusal as TFLM, though the data movement would take any type.
+inline Status RequireFloat32Int8OrInt16(const PrepareContext& context, const TensorView& input) {
+  const TensorType type = input.type();
+  if (type != TensorType::kFloat32 && type != TensorType::kInt8 && type != TensorType::kInt16) {
+    return context.Error(ErrorCode::kUnsupported, "input '%s' has type %s; supported: FLOAT32, INT8, INT16 (as TFLM)",
+                         input.name(), TensorTypeName(type));
+  }
+  return OkStatus();
+}
+
+// For ops that copy whole buffers (SQUEEZE): any type whose
 // elements are whole bytes, so the byte count is elements * ElementBytes.
 inline Status RequireWholeByteElements(const PrepareContext& context, const TensorView& input) {
   if (ElementBytes(input.type()) == 0) {

@@ -1,4 +1,5 @@
-// TRANSPOSE: permutes dimensions (rank <= 6) of any 1-, 2- or 4-byte type.
+// TRANSPOSE: permutes dimensions (rank <= 6) of FLOAT32, INT8 or INT16 (as
+// TFLM, which refuses other types).
 //
 // Inputs: the tensor and a constant INT32/INT64 permutation of 0..rank-1.
 // Output dimension i is input dimension perm[i]. Data is copied, so input and
@@ -18,7 +19,7 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   const TensorView input = context.input(0);
   const TensorView perm = context.input(1);
   const TensorView output = context.output(0);
-  MICROARENA_RETURN_IF_ERROR(shape_op::RequireElementsOf1To4Bytes(context, input));
+  MICROARENA_RETURN_IF_ERROR(shape_op::RequireFloat32Int8OrInt16(context, input));
   MICROARENA_RETURN_IF_ERROR(shape_op::RequireSameTypeAndQuantization(context, input, output));
   MICROARENA_RETURN_IF_ERROR(shape_op::RequireMaxRank(context, input, reference::kTransposeMaxRank));
   const size_t rank = input.rank();
