@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -30,20 +31,10 @@ using testing::Bytes;
 
 // The oracle's "key=value" figure from its default (search) run.
 size_t OracleFigure(const ControlFlowModel& m, const std::string& key) {
-  const std::string dir = testing::TempDir("control_flow_" + m.name);
-  testing::WriteFile(dir + "/model.tflite", m.model);
-  std::vector<std::string> args = {dir + "/model.tflite"};
-  for (size_t i = 0; i < m.inputs.size(); ++i) {
-    const std::string path = dir + "/input_" + std::to_string(i) + ".bin";
-    testing::WriteFile(path, m.inputs[i]);
-    args.insert(args.end(), {"--input", path});
-  }
-  const testing::CommandResult result = testing::RunOracle(args);
-  EXPECT_EQ(result.exit_code, 0) << result.stdout_text << result.stderr_text;
-  const size_t at = result.stdout_text.find(key + "=");
-  EXPECT_NE(at, std::string::npos) << result.stdout_text;
-  if (at == std::string::npos) return 0;
-  return std::strtoull(result.stdout_text.c_str() + at + key.size() + 1, nullptr, 10);
+  const std::map<std::string, size_t> summary = testing::OracleSummary("control_flow_" + m.name, m.model, m.inputs);
+  const auto it = summary.find(key);
+  EXPECT_NE(it, summary.end()) << m.name << ": no " << key << " from the oracle";
+  return it == summary.end() ? 0 : it->second;
 }
 
 class ControlFlowTest : public ::testing::TestWithParam<ControlFlowModel> {};
@@ -83,8 +74,8 @@ TEST_P(ControlFlowTest, DumpOfEverySubgraphsTensorsMatchesTflms) {
   const ControlFlowModel& m = GetParam();
   const std::string dir = testing::TempDir("control_flow_dump_" + m.name);
   testing::WriteFile(dir + "/model.tflite", m.model);
-  std::vector<std::string> ours_args = {"run", dir + "/model.tflite", "--dump-tensors", dir + "/ours",
-                                        "--output-dir", dir};
+  std::vector<std::string> ours_args = {"run",         dir + "/model.tflite", "--dump-tensors",
+                                        dir + "/ours", "--output-dir",        dir};
   std::vector<std::string> tflm_args = {dir + "/model.tflite", "--no-search", "--dump-tensors", dir + "/tflm"};
   for (size_t i = 0; i < m.inputs.size(); ++i) {
     const std::string path = dir + "/input_" + std::to_string(i) + ".bin";

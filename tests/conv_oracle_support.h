@@ -63,16 +63,13 @@ inline std::vector<float> ChannelScales(size_t channels, float base) {
 }
 
 // The oracle's `key=` figure (e.g. min_arena_bytes) from its default
-// search run on `model` with generated inputs; 0 on failure (with a gtest failure).
+// search run on `model` with generated inputs; 0 (with a gtest failure) when
+// the oracle gives none.
 inline size_t OracleFigure(const std::string& name, const Bytes& model, const std::string& key) {
-  const std::string dir = TempDir("oracle_figure_" + name);
-  WriteFile(dir + "/model.tflite", model);
-  const CommandResult result = RunOracle({dir + "/model.tflite"});
-  EXPECT_EQ(result.exit_code, 0) << result.stdout_text << result.stderr_text;
-  const size_t at = result.stdout_text.find(key + "=");
-  EXPECT_NE(at, std::string::npos) << result.stdout_text;
-  if (at == std::string::npos) return 0;
-  return std::strtoull(result.stdout_text.c_str() + at + key.size() + 1, nullptr, 10);
+  const std::map<std::string, size_t> summary = OracleSummary(name, model);
+  const auto it = summary.find(key);
+  EXPECT_NE(it, summary.end()) << name << ": no " << key << " from the oracle";
+  return it == summary.end() ? 0 : it->second;
 }
 
 }  // namespace microarena::testing

@@ -527,22 +527,6 @@ TEST(Int16OracleTest, QuantizeDequantizeInt16) {
 
 // ------------------------------------- TFLM arena predictor (plan --runtime tflm)
 
-// The oracle's "key=value" summary line of one model.
-std::map<std::string, size_t> OracleArenaFigures(const std::string& name, const Bytes& model) {
-  const std::string path = testing::TempDir("int16_arena") + "/" + name + ".tflite";
-  testing::WriteFile(path, model);
-  const testing::CommandResult result = testing::RunOracle({path});
-  std::map<std::string, size_t> values;
-  EXPECT_EQ(result.exit_code, 0) << name << ": " << result.stderr_text;
-  std::istringstream words(result.stdout_text);
-  std::string word;
-  while (words >> word) {
-    const size_t eq = word.find('=');
-    if (eq != std::string::npos) values[word.substr(0, eq)] = std::strtoull(word.c_str() + eq + 1, nullptr, 10);
-  }
-  return values;
-}
-
 TEST(Int16OracleTest, TflmArenaPredictionOfInt16FormsMatchesTheOracle) {
   MICROARENA_REQUIRE_ORACLE();
   const auto none = tflite::ActivationFunctionType::NONE;
@@ -563,7 +547,7 @@ TEST(Int16OracleTest, TflmArenaPredictionOfInt16FormsMatchesTheOracle) {
   };
   for (const auto& [name, model] : models) {
     SCOPED_TRACE(name);
-    std::map<std::string, size_t> truth = OracleArenaFigures(name, model);
+    std::map<std::string, size_t> truth = testing::OracleSummary(name, model);
     ASSERT_EQ(truth.count("min_arena_bytes"), 1u);
     Result<ModelView> view = LoadModel(Span<const uint8_t>(model.data(), model.size()));
     ASSERT_TRUE(view.ok());

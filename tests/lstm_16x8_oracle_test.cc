@@ -284,22 +284,6 @@ TEST(Lstm16x8OracleTest, ExtremeInputsAndBiasesMatchTflm) {
   }
 }
 
-// The oracle's "key=value" summary line of one model (its default search run).
-std::map<std::string, size_t> OracleArenaFigures(const std::string& name, const Bytes& model) {
-  const std::string path = testing::TempDir("lstm16x8_arena") + "/" + name + ".tflite";
-  testing::WriteFile(path, model);
-  const testing::CommandResult result = testing::RunOracle({path});
-  EXPECT_EQ(result.exit_code, 0) << name << ": " << result.stderr_text;
-  std::map<std::string, size_t> values;
-  std::istringstream words(result.stdout_text);
-  std::string word;
-  while (words >> word) {
-    const size_t eq = word.find('=');
-    if (eq != std::string::npos) values[word.substr(0, eq)] = std::strtoull(word.c_str() + eq + 1, nullptr, 10);
-  }
-  return values;
-}
-
 // Our arena for every model of Specs() is at most TFLM's minimum, and the
 // TFLM arena prediction (plan --runtime tflm) gives the oracle's figures.
 TEST(Lstm16x8OracleTest, ArenaIsAtMostTflmsAndPredicted) {
@@ -313,7 +297,7 @@ TEST(Lstm16x8OracleTest, ArenaIsAtMostTflmsAndPredicted) {
     ASSERT_TRUE(view.ok()) << view.status().message();
     Result<ArenaFigures> ours = MeasureArena(*view, AllOpsResolver());
     ASSERT_TRUE(ours.ok()) << ours.status().message();
-    std::map<std::string, size_t> tflm = OracleArenaFigures(name, model);
+    std::map<std::string, size_t> tflm = testing::OracleSummary(name, model);
     ASSERT_EQ(tflm.count("min_arena_bytes"), 1u);
     EXPECT_LE(ours->used_bytes, tflm["min_arena_bytes"]);
     Result<report::TflmArenaPrediction> predicted = report::PredictTflmArena(*view, report::TflmHostLayout());

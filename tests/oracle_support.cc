@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_view.h"
@@ -90,9 +91,13 @@ void ExpectSameAsOracle(const std::string& name, const Bytes& model, const std::
   ExpectArenaNoLargerThanTflms(name, model, inputs, ours.arena_used_bytes, theirs.arena_used_bytes);
 }
 
-size_t OracleMinimumArena(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs,
-                          std::string* why) {
-  const std::string dir = testing::TempDir("oracle_minimum/" + std::to_string(::getpid()) + "/" + name);
+namespace {
+
+// The oracle's default (search) run on `model` with `inputs` (generated
+// when empty): its "key=value" words, and the command's result.
+std::map<std::string, size_t> RunOracleSearch(const std::string& name, const Bytes& model,
+                                              const std::vector<Bytes>& inputs, testing::CommandResult* result) {
+  const std::string dir = testing::TempDir("oracle_search/" + std::to_string(::getpid()) + "/" + name);
   WriteFile(dir + "/model.tflite", model);
   std::vector<std::string> args = {dir + "/model.tflite"};
   for (size_t i = 0; i < inputs.size(); ++i) {
@@ -100,13 +105,37 @@ size_t OracleMinimumArena(const std::string& name, const Bytes& model, const std
     WriteFile(path, inputs[i]);
     args.insert(args.end(), {"--input", path});
   }
-  const testing::CommandResult result = testing::RunOracle(args);
-  const size_t at = result.stdout_text.find("min_arena_bytes=");
-  if (result.exit_code != 0 || at == std::string::npos) {
+  *result = testing::RunOracle(args);
+  std::map<std::string, size_t> values;
+  std::istringstream words(result->stdout_text);
+  std::string word;
+  while (words >> word) {
+    const size_t eq = word.find('=');
+    if (eq != std::string::npos) values[word.substr(0, eq)] = std::strtoull(word.c_str() + eq + 1, nullptr, 10);
+  }
+  return values;
+}
+
+}  // namespace
+
+std::map<std::string, size_t> OracleSummary(const std::string& name, const Bytes& model,
+                                            const std::vector<Bytes>& inputs) {
+  testing::CommandResult result;
+  std::map<std::string, size_t> values = RunOracleSearch(name, model, inputs, &result);
+  EXPECT_EQ(result.exit_code, 0) << name << ": " << result.stdout_text << result.stderr_text;
+  return values;
+}
+
+size_t OracleMinimumArena(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs,
+                          std::string* why) {
+  testing::CommandResult result;
+  const std::map<std::string, size_t> values = RunOracleSearch(name, model, inputs, &result);
+  const auto it = values.find("min_arena_bytes");
+  if (result.exit_code != 0 || it == values.end()) {
     *why = "exit " + std::to_string(result.exit_code) + ": " + result.stdout_text + result.stderr_text;
     return 0;
   }
-  return std::strtoull(result.stdout_text.c_str() + at + 16, nullptr, 10);
+  return it->second;
 }
 
 void ExpectArenaNoLargerThanTflms(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs,

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,11 @@ Outcome RunOursOn(const Bytes& model, const std::vector<Bytes>& inputs);
 // what TFLM used (gtest failures name `name`).
 void ExpectSameAsOracle(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs,
                         size_t oracle_arena_bytes = size_t{64} << 20);
+
+// The oracle's "key=value" summary of `model` (its default search run, with
+// `inputs` or generated ones): min_arena_bytes, arena_used_bytes, head_bytes, ...
+std::map<std::string, size_t> OracleSummary(const std::string& name, const Bytes& model,
+                                            const std::vector<Bytes>& inputs = {});
 
 // TFLM's minimum arena for `model` with `inputs` (the oracle's binary
 // search), or 0 with what the oracle said in `why`.
