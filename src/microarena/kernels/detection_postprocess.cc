@@ -1,5 +1,5 @@
 // DETECTION_POSTPROCESS glue: the custom op "TFLite_Detection_PostProcess"
-// (register it by that name with OpResolver::WithCustom). Reads the op's
+// (in AllOpsResolver under that name, as in TFLM's). Reads the op's
 // FlexBuffers options, validates the tensors and asks for one scratch
 // buffer; the math is in reference/detection_postprocess.h.
 //
