@@ -130,7 +130,8 @@ Command RegisterRunCommand(CLI::App& app) {
   sub->add_option("MODEL", options->model_path, "the .tflite file")->required();
   sub->add_option("--input", options->input_paths, "raw input file for input i (repeat for several inputs)");
   sub->add_option("--output-dir", options->output_dir, "where output_<i>.bin are written")->default_val(".");
-  sub->add_option("--arena", options->arena_bytes, "arena size in bytes (default: the exact minimum)");
+  sub->add_option("--arena", options->arena_bytes,
+                  "arena size in bytes (default: the exact minimum; too small: exit 3)");
   sub->add_option("--seed", options->seed, "seed of the input generator for inputs not given")->default_val(1);
   sub->add_option("--repeat", options->repeat, "Invoke this many times and report the mean time")
       ->default_val(1)
@@ -205,7 +206,7 @@ Command RegisterRunCommand(CLI::App& app) {
                 if (minimum.ok()) {
                   std::fprintf(stderr, "error: %s (the exact minimum arena for this model is %zu B)\n",
                                status.message(), *minimum);
-                  return kExitError;
+                  return ExitCodeFor(status.code());
                 }
               }
               return PrintError(status);
