@@ -110,6 +110,7 @@ TEST(CliExitCodesTest, AFailedJobIsOne) {
           {{"plan", junk}, "error: " + junk + ": "},                                       // malformed model
           {{"run", junk}, "error: " + junk + ": "},
           {{"solve", bad_csv}, "line 2"},                                                      // malformed problem
+          {{"run", files.model, "--output-dir", files.model + "/out"}, files.model + "/out"},  // folder under a file
           {{"demo-model", "-o", files.dir + "/no/such/folder/demo.tflite"}, "no/such/folder/demo.tflite"},
       },
       kError);
@@ -122,7 +123,6 @@ TEST(CliExitCodesTest, BadCommandLinesAreTwo) {
       {
           // CLI11 refuses these.
           {{}, "A subcommand is required"},                           // no command
-          {{"no-such-command"}, "unknown command 'no-such-command' (one of: inspect, plan,"},                   // unknown command
           {{"plan"}, "MODEL is required"},                            // missing argument
           {{"budget", model}, "--ram is required"},                   // missing option
           {{"plan", model, "--no-such-option"}, "--no-such-option"},  // unknown option
@@ -132,7 +132,8 @@ TEST(CliExitCodesTest, BadCommandLinesAreTwo) {
           {{"run", model, "--repeat", "0"}, "--repeat"},              // out of range
           {{"run", model, "--overlap", "--dump-tensors", "d"}, "--dump-tensors excludes --overlap"},
           {{"ops", "--json", "--markdown"}, "--markdown excludes --json"},
-          // The commands refuse these, before reading any file.
+          // main refuses a first word that names no command; the commands these, before reading any file.
+          {{"no-such-command"}, "unknown command 'no-such-command' (one of: inspect, plan,"},
           {{"budget", model, "--ram", "64Q"}, "--ram: size '64Q'"},
           {{"budget", model, "--ram", "1M", "--target", "z80"}, "--target 'z80' is unknown"},
           {{"plan", model, "--target", "z80"}, "--target 'z80' is unknown"},
@@ -143,6 +144,7 @@ TEST(CliExitCodesTest, BadCommandLinesAreTwo) {
           {{"embed", model, "--source", files.dir + "/m.cc", "--header", files.dir + "/m.h", "--name", "9lives"},
            "--name '9lives' is not a C identifier"},
           {{"solve", files.overlapping, "--planner", "best"}, "--planner: unknown planner 'best' (one of: "},
+          {{"run", model, "--output-dir", ""}, "--output-dir is empty"},
       },
       kUsage);
   // The commands' own refusals end with CLI11's hint, as CLI11's do.

@@ -1,6 +1,8 @@
 // Small helpers shared by the subcommands.
 #pragma once
 
+#include <string>
+
 #include "microarena/base/status.h"
 
 namespace microarena::cli {
@@ -14,5 +16,9 @@ int PrintError(const Status& status);
 // it cannot use, or options that exclude each other. Prints "error: <message>"
 // and CLI11's hint to --help on stderr, returns kExitUsage.
 int UsageError(const char* format, ...) __attribute__((format(printf, 1, 2)));
+
+// Creates the folder `dir` and its missing parents (nothing when it exists).
+// A kIoError naming `dir` and the reason when it cannot be made or is a file.
+Status MakeDirectories(const std::string& dir);
 
 }  // namespace microarena::cli
