@@ -281,7 +281,7 @@ TEST(ArenaHeaderCommandTest, RejectsABadNamespace) {
   WriteBytes(dir + "/demo.tflite", BuildDemoModel());
   CommandResult result =
       RunCli({"plan", dir + "/demo.tflite", "--header", dir + "/a.h", "--header-namespace", "9lives"});
-  EXPECT_NE(result.exit_code, 0);
+  EXPECT_EQ(result.exit_code, 2);
   EXPECT_NE(result.stderr_text.find("'9lives' is not a C++ identifier"), std::string::npos) << result.stderr_text;
 }
 

@@ -148,7 +148,7 @@ TEST(BudgetCommandTest, FitsWithRoomToSpare) {
 TEST(BudgetCommandTest, RejectsBadSizes) {
   for (const char* bad : {"64Q", "-1", "0x", "99999999999999999999999", "0"}) {
     CommandResult run = RunCli({"budget", "no-such-model.tflite", "--ram", bad});
-    EXPECT_EQ(run.exit_code, 1) << bad;
+    EXPECT_EQ(run.exit_code, 2) << bad;  // a bad option value: usage
     EXPECT_NE(run.stderr_text.find(std::string("--ram: size '") + bad + "'"), std::string::npos) << run.stderr_text;
   }
 }

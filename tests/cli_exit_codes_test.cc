@@ -1,9 +1,13 @@
-// The CLI's exit codes, as the README promises them: 0 for success and for
-// --help / --version, 1 for a job that failed (an error naming the file), 2
-// for a bad command line whatever CLI11 calls the mistake, 3 for `budget`
-// when the arena does not fit.
+// The CLI's exit-code contract (tools/microarena/commands.h, README.md "Exit
+// codes"), held to one real case or more per code, each with the exact code
+// and the stderr line naming the problem:
+//   0 ok (also --help, --version), 1 error, 2 usage (a bad command line,
+//   whether CLI11 or the command refuses it), 3 does not fit, 4 undecided.
+// No case needs ../shared: the models come from `demo-model`, the planning
+// problems are written here.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -12,41 +16,164 @@
 namespace microarena {
 namespace {
 
+using testing::CommandResult;
 using testing::RunCli;
 
-TEST(CliExitCodesTest, BadCommandLinesExitTwo) {
-  const std::string model = testing::TempDir("cli_exit_codes") + "/demo.tflite";
-  ASSERT_EQ(RunCli({"demo-model", "-o", model}).exit_code, 0);
-  const std::vector<std::vector<std::string>> bad = {
-      {},                                          // no command
-      {"no-such-command"},                         // unknown command
-      {"plan"},                                    // missing MODEL
-      {"plan", model, "--no-such-option"},         // unknown option
-      {"plan", model, "--align", "3"},             // value outside the allowed set
-      {"plan", model, "--align", "many"},          // not a number
-      {"run", model, "--repeat", "0"},             // out of range
-      {"run", model, "--overlap", "--dump-tensors", "d"},  // options that exclude each other
-      {"budget", model},                           // required option missing
-  };
-  for (const std::vector<std::string>& args : bad) {
-    std::string line;
-    for (const std::string& arg : args) line += arg + " ";
-    SCOPED_TRACE(line);
-    const testing::CommandResult result = RunCli(args);
-    EXPECT_EQ(result.exit_code, 2) << result.stderr_text;
-    EXPECT_FALSE(result.stderr_text.empty());
+// The contract's codes, spelled out here so a change to commands.h that
+// renumbers them fails this test.
+constexpr int kOk = 0;
+constexpr int kError = 1;
+constexpr int kUsage = 2;
+constexpr int kDoesNotFit = 3;
+constexpr int kUndecided = 4;
+
+// One command line and what its stderr must contain.
+struct Case {
+  std::vector<std::string> args;
+  std::string stderr_names;
+};
+
+std::string Line(const std::vector<std::string>& args) {
+  std::string line = "microarena";
+  for (const std::string& arg : args) line += " " + arg;
+  return line;
+}
+
+// Runs every case and expects `exit_code` and its text on stderr, which
+// starts "error: " (every case but budget's verdict, which is on stdout).
+void ExpectExit(const std::vector<Case>& cases, int exit_code) {
+  for (const Case& c : cases) {
+    SCOPED_TRACE(Line(c.args));
+    const CommandResult result = RunCli(c.args);
+    EXPECT_EQ(result.exit_code, exit_code) << result.stderr_text;
+    if (!c.stderr_names.empty()) EXPECT_EQ(result.stderr_text.rfind("error: ", 0), 0u) << result.stderr_text;
+    EXPECT_NE(result.stderr_text.find(c.stderr_names), std::string::npos)
+        << "stderr should name '" << c.stderr_names << "':\n"
+        << result.stderr_text;
   }
 }
 
-TEST(CliExitCodesTest, HelpVersionSuccessAndFailure) {
-  EXPECT_EQ(RunCli({"--help"}).exit_code, 0);
-  EXPECT_EQ(RunCli({"plan", "--help"}).exit_code, 0);
-  const testing::CommandResult version = RunCli({"--version"});
-  EXPECT_EQ(version.exit_code, 0);
+// A folder with the demo model and two small planning problems.
+struct Files {
+  std::string dir;
+  std::string model;        // the demo model (about 64 KB of arena)
+  std::string overlapping;  // two 8-byte buffers live together: lower bound 16 B
+  std::string sequential;   // two 100-byte buffers one after the other: lower bound 100 B
+};
+
+Files MakeFiles(const std::string& name) {
+  Files files;
+  files.dir = testing::TempDir(name);
+  files.model = files.dir + "/demo.tflite";
+  EXPECT_EQ(RunCli({"demo-model", "-o", files.model}).exit_code, kOk);
+  files.overlapping = files.dir + "/overlapping.csv";
+  std::ofstream(files.overlapping) << "id,lower,upper,size\nb1,0,2,8\nb2,1,3,8\n";
+  files.sequential = files.dir + "/sequential.csv";
+  std::ofstream(files.sequential) << "id,lower,upper,size\nb1,0,1,100\nb2,1,2,100\n";
+  return files;
+}
+
+TEST(CliExitCodesTest, OkIsZeroAndHelpAndVersionAreOk) {
+  const Files files = MakeFiles("cli_exit_ok");
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"inspect", files.model},
+           {"plan", files.model, "--planner", "greedy"},
+           {"budget", files.model, "--ram", "1M"},
+           {"ops"},
+           {"solve", files.overlapping, "--capacity", "16"},
+       }) {
+    SCOPED_TRACE(Line(args));
+    const CommandResult result = RunCli(args);
+    EXPECT_EQ(result.exit_code, kOk) << result.stderr_text;
+    EXPECT_TRUE(result.stderr_text.empty()) << result.stderr_text;
+  }
+  const CommandResult help = RunCli({"--help"});
+  EXPECT_EQ(help.exit_code, kOk);
+  EXPECT_NE(help.stdout_text.find("Exit codes: 0 ok"), std::string::npos) << help.stdout_text;
+  const CommandResult plan_help = RunCli({"plan", "--help"});
+  EXPECT_EQ(plan_help.exit_code, kOk);
+  EXPECT_NE(plan_help.stdout_text.find("--planner"), std::string::npos) << plan_help.stdout_text;
+  const CommandResult version = RunCli({"--version"});
+  EXPECT_EQ(version.exit_code, kOk);
   EXPECT_NE(version.stdout_text.find("microarena"), std::string::npos);
-  const testing::CommandResult missing = RunCli({"inspect", "/nonexistent/model.tflite"});
-  EXPECT_EQ(missing.exit_code, 1);
-  EXPECT_NE(missing.stderr_text.find("/nonexistent/model.tflite"), std::string::npos) << missing.stderr_text;
+}
+
+TEST(CliExitCodesTest, AFailedJobIsOne) {
+  const Files files = MakeFiles("cli_exit_error");
+  const std::string junk = files.dir + "/junk.tflite";
+  std::ofstream(junk) << "not a model at all";
+  const std::string bad_csv = files.dir + "/bad.csv";
+  std::ofstream(bad_csv) << "id,lower,upper,size\nb1,0,x,8\n";
+  ExpectExit(
+      {
+          {{"inspect", "/nonexistent/model.tflite"}, "error: /nonexistent/model.tflite"},  // missing file
+          {{"plan", junk}, "error: " + junk + ": "},                                       // malformed model
+          {{"run", junk}, "error: " + junk + ": "},
+          {{"solve", bad_csv}, "line 2"},                                                      // malformed problem
+          {{"run", files.model, "--output-dir", files.model + "/out"}, files.model + "/out"},  // folder under a file
+          {{"demo-model", "-o", files.dir + "/no/such/folder/demo.tflite"}, "no/such/folder/demo.tflite"},
+      },
+      kError);
+}
+
+TEST(CliExitCodesTest, BadCommandLinesAreTwo) {
+  const Files files = MakeFiles("cli_exit_usage");
+  const std::string& model = files.model;
+  ExpectExit(
+      {
+          // CLI11 refuses these.
+          {{}, "A subcommand is required"},                           // no command
+          {{"plan"}, "MODEL is required"},                            // missing argument
+          {{"budget", model}, "--ram is required"},                   // missing option
+          {{"plan", model, "--no-such-option"}, "--no-such-option"},  // unknown option
+          {{"plan", model, "--align"}, "--align"},                    // option without its value
+          {{"plan", model, "--align", "3"}, "--align"},               // value outside the set
+          {{"plan", model, "--align", "many"}, "--align"},            // not a number
+          {{"run", model, "--repeat", "0"}, "--repeat"},              // out of range
+          {{"run", model, "--overlap", "--dump-tensors", "d"}, "--dump-tensors excludes --overlap"},
+          {{"ops", "--json", "--markdown"}, "--markdown excludes --json"},
+          // main refuses a first word that names no command; the commands these, before reading any file.
+          {{"no-such-command"}, "unknown command 'no-such-command' (one of: inspect, plan,"},
+          {{"budget", model, "--ram", "64Q"}, "--ram: size '64Q'"},
+          {{"budget", model, "--ram", "1M", "--target", "z80"}, "--target 'z80' is unknown"},
+          {{"plan", model, "--target", "z80"}, "--target 'z80' is unknown"},
+          {{"plan", model, "--precomputed-plan"}, "give --header FILE"},
+          {{"plan", model, "--runtime", "tflm", "--planner", "greedy"}, "--planner does not apply with --runtime tflm"},
+          {{"plan", model, model, "--timeline"}, "take one model"},
+          {{"optimize", model, "-o", files.dir + "/out.tflite", "--target", "z80"}, "--target 'z80' is unknown"},
+          {{"embed", model, "--source", files.dir + "/m.cc", "--header", files.dir + "/m.h", "--name", "9lives"},
+           "--name '9lives' is not a C identifier"},
+          {{"solve", files.overlapping, "--planner", "best"}, "--planner: unknown planner 'best' (one of: "},
+          {{"run", model, "--output-dir", ""}, "--output-dir is empty"},
+      },
+      kUsage);
+  // The commands' own refusals end with CLI11's hint, as CLI11's do.
+  const CommandResult refused = RunCli({"plan", model, "--precomputed-plan"});
+  EXPECT_NE(refused.stderr_text.find("Run with --help for more information."), std::string::npos)
+      << refused.stderr_text;
+}
+
+TEST(CliExitCodesTest, TooSmallIsThree) {
+  const Files files = MakeFiles("cli_exit_does_not_fit");
+  ExpectExit(
+      {
+          {{"budget", files.model, "--ram", "1K"}, ""},  // the verdict is on stdout
+          {{"run", files.model, "--arena", "1024"}, "the exact minimum arena for this model is"},
+          {{"solve", files.overlapping, "--capacity", "8"}, "no plan exists within capacity 8 bytes"},
+      },
+      kDoesNotFit);
+  const CommandResult budget = RunCli({"budget", files.model, "--ram", "1K"});
+  EXPECT_NE(budget.stdout_text.find("does not fit"), std::string::npos) << budget.stdout_text;
+}
+
+TEST(CliExitCodesTest, NoPlanFoundButNoneDisprovenIsFour) {
+  const Files files = MakeFiles("cli_exit_undecided");
+  // The lower bound (100 B) fits 150 B, but linear (no reuse) needs 200 B and proves nothing.
+  ExpectExit({{{"solve", files.sequential, "--planner", "linear", "--capacity", "150"},
+               "no plan found within capacity 150 bytes (best head 200 bytes)"}},
+             kUndecided);
+  // The exact planner settles the same question.
+  EXPECT_EQ(RunCli({"solve", files.sequential, "--capacity", "150"}).exit_code, kOk);
 }
 
 }  // namespace

@@ -287,7 +287,7 @@ TEST(DemoModelCliTest, WritesTheModel) {
 TEST(DemoModelCliTest, ReportsAnUnwritablePath) {
   const std::string path = testing::TempDir("demo_model_cli_bad") + "/missing/dir/demo.tflite";
   testing::CommandResult result = testing::RunCli({"demo-model", "-o", path});
-  EXPECT_NE(result.exit_code, 0);
+  EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.stderr_text.rfind("error: " + path + ": ", 0), 0u) << result.stderr_text;
 }
 

@@ -75,7 +75,7 @@ TEST(DumpTensorsTest, RefusesOverlapAndUnwritableFolders) {
   const std::string model = dir + "/demo.tflite";
   ASSERT_EQ(testing::RunCli({"demo-model", "-o", model}).exit_code, 0);
   const testing::CommandResult both = testing::RunCli({"run", model, "--overlap", "--dump-tensors", "/tmp/x"});
-  EXPECT_NE(both.exit_code, 0);
+  EXPECT_EQ(both.exit_code, 2);
   EXPECT_NE(both.stderr_text.find("excludes"), std::string::npos) << both.stderr_text;
   // A folder that cannot be made: a path under a regular file.
   const testing::CommandResult bad =

@@ -71,7 +71,7 @@ TEST(EmbedCommandTest, RefusesAFileThatIsNotAModelAndABadName) {
   const std::string model = dir + "/demo.tflite";
   ASSERT_EQ(RunCli({"demo-model", "-o", model}).exit_code, 0);
   result = RunCli({"embed", model, "--source", dir + "/b.cc", "--header", dir + "/b.h", "--name", "9lives"});
-  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.exit_code, 2);  // a bad option value: usage
   EXPECT_NE(result.stderr_text.find("not a C identifier"), std::string::npos) << result.stderr_text;
 }
 

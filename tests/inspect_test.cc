@@ -181,7 +181,7 @@ TEST(InspectTest, BadFilesGetOneLineErrors) {
   for (const Case& c : cases) {
     SCOPED_TRACE(c.path);
     auto result = RunCli({"inspect", c.path});
-    EXPECT_NE(result.exit_code, 0);
+    EXPECT_EQ(result.exit_code, 1);
     EXPECT_EQ(result.stdout_text, "");
     EXPECT_EQ(result.stderr_text.rfind("error: " + c.path + ": ", 0), 0u) << result.stderr_text;
     EXPECT_NE(result.stderr_text.find(c.expected), std::string::npos) << result.stderr_text;
@@ -190,9 +190,9 @@ TEST(InspectTest, BadFilesGetOneLineErrors) {
 }
 
 TEST(InspectTest, BadArgumentsExitWithUsageError) {
-  EXPECT_NE(RunCli({"inspect"}).exit_code, 0);
-  EXPECT_NE(RunCli({"inspect", "a.tflite", "--no-such-flag"}).exit_code, 0);
-  EXPECT_NE(RunCli({"no-such-command"}).exit_code, 0);
+  EXPECT_EQ(RunCli({"inspect"}).exit_code, 2);
+  EXPECT_EQ(RunCli({"inspect", "a.tflite", "--no-such-flag"}).exit_code, 2);
+  EXPECT_EQ(RunCli({"no-such-command"}).exit_code, 2);
   auto help = RunCli({"inspect", "--help"});
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_NE(help.stdout_text.find("--json"), std::string::npos);

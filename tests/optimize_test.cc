@@ -315,16 +315,17 @@ TEST(OptimizeCommandTest, TargetFiguresAreThePlanCommandsForEachFile) {
   ASSERT_EQ(text.exit_code, 0) << text.stderr_text;
   EXPECT_NE(text.stdout_text.find("on cortex-m"), std::string::npos) << text.stdout_text;
   auto unknown = RunCli({"optimize", model_path, "-o", out_path, "--target", "riscv"});
-  EXPECT_NE(unknown.exit_code, 0) << unknown.stderr_text;
+  EXPECT_EQ(unknown.exit_code, 2) << unknown.stderr_text;
   EXPECT_NE(unknown.stderr_text.find("riscv"), std::string::npos) << unknown.stderr_text;
 }
 
 TEST(OptimizeCommandTest, BadArgumentsAreRefused) {
   auto missing_output = RunCli({"optimize", "nonexistent.tflite"});
-  EXPECT_NE(missing_output.exit_code, 0);
+  EXPECT_EQ(missing_output.exit_code, 2);
   EXPECT_NE(missing_output.stderr_text.find("--output"), std::string::npos) << missing_output.stderr_text;
   auto bad_order = RunCli({"optimize", "x.tflite", "-o", "y.tflite", "--order", "random"});
-  EXPECT_NE(bad_order.exit_code, 0);
+  EXPECT_EQ(bad_order.exit_code, 2);
+  EXPECT_NE(bad_order.stderr_text.find("--order"), std::string::npos) << bad_order.stderr_text;
   auto missing_model = RunCli({"optimize", TempDir("optimize_missing") + "/none.tflite", "-o", "/tmp/none.tflite"});
   EXPECT_EQ(missing_model.exit_code, 1);
   EXPECT_NE(missing_model.stderr_text.find("none.tflite"), std::string::npos) << missing_model.stderr_text;
@@ -456,7 +457,7 @@ TEST(PlanOrderTest, BestOrderIsReportedWithTheHeadItGives) {
   EXPECT_NE(text.stdout_text.find("1,008 B saved; proven optimal over all valid orders"), std::string::npos)
       << text.stdout_text;
   auto header = RunCli({"plan", path, "--order", "best", "--header", TempDir("plan_order_header") + "/a.h"});
-  EXPECT_EQ(header.exit_code, 1);
+  EXPECT_EQ(header.exit_code, 2);
   EXPECT_NE(header.stderr_text.find("optimize"), std::string::npos) << header.stderr_text;
 }
 
@@ -503,7 +504,7 @@ TEST(PlanSharedTest, TwoModelsShareOneHead) {
   auto text = RunCli({"plan", kws, vww});
   EXPECT_NE(text.stdout_text.find("sharing saves"), std::string::npos) << text.stdout_text;
   auto refused = RunCli({"plan", kws, vww, "--timeline"});
-  EXPECT_EQ(refused.exit_code, 1);
+  EXPECT_EQ(refused.exit_code, 2);
   EXPECT_NE(refused.stderr_text.find("take one model"), std::string::npos) << refused.stderr_text;
 }
 

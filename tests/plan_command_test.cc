@@ -186,8 +186,8 @@ TEST(PlanCommandTest, ErrorsAreClear) {
   EXPECT_EQ(offline.exit_code, 1);
   EXPECT_NE(offline.stderr_text.find("OfflineMemoryAllocation"), std::string::npos) << offline.stderr_text;
   EXPECT_EQ(offline.stderr_text.rfind("error: " + kws + ": ", 0), 0u) << offline.stderr_text;
-  EXPECT_NE(RunCli({"plan", "--align", "12", kws}).exit_code, 0);
-  EXPECT_NE(RunCli({"plan", "--planner", "best", kws}).exit_code, 0);
+  EXPECT_EQ(RunCli({"plan", "--align", "12", kws}).exit_code, 2);
+  EXPECT_EQ(RunCli({"plan", "--planner", "best", kws}).exit_code, 2);
   auto missing = RunCli({"plan", "/no/such/model.tflite"});
   EXPECT_EQ(missing.exit_code, 1);
   EXPECT_NE(missing.stderr_text.find("no such file"), std::string::npos);

@@ -228,7 +228,7 @@ TEST(PlanReportTest, TimelineHasOneRowPerStepFitsTheWidthAndListsEveryBuffer) {
 
 TEST(PlanReportTest, RejectsAnUnknownFormat) {
   CommandResult run = RunCli({"plan", DemoModelPath(), "--format", "xml"});
-  EXPECT_NE(run.exit_code, 0);
+  EXPECT_EQ(run.exit_code, 2);
   EXPECT_NE(run.stderr_text.find("xml"), std::string::npos) << run.stderr_text;
 }
 

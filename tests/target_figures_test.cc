@@ -168,14 +168,14 @@ TEST(TargetFigures, UnknownTargetsAndSharedArenasAreRefused) {
   const std::string model = dir + "/demo.tflite";
   WriteBytes(model, BuildDemoModel());
   CommandResult unknown = RunCli({"plan", model, "--target", "riscv"});
-  EXPECT_NE(unknown.exit_code, 0);
+  EXPECT_EQ(unknown.exit_code, 2);
   EXPECT_NE(unknown.stderr_text.find("--target 'riscv' is unknown (use one of: host, cortex-m)"), std::string::npos)
       << unknown.stderr_text;
   CommandResult budget = RunCli({"budget", model, "--ram", "64K", "--target", "avr"});
-  EXPECT_NE(budget.exit_code, 0);
+  EXPECT_EQ(budget.exit_code, 2);
   EXPECT_NE(budget.stderr_text.find("--target 'avr' is unknown"), std::string::npos) << budget.stderr_text;
   CommandResult shared = RunCli({"plan", model, model, "--target", "cortex-m"});
-  EXPECT_NE(shared.exit_code, 0);
+  EXPECT_EQ(shared.exit_code, 2);
   EXPECT_NE(shared.stderr_text.find("takes one model"), std::string::npos) << shared.stderr_text;
 }
 

@@ -11,12 +11,6 @@
 #include "tools/microarena/commands.h"
 
 namespace microarena::cli {
-namespace {
-
-// Exit code when the arena of the current setup does not fit the budget.
-constexpr int kExitDoesNotFit = 3;
-
-}  // namespace
 
 Command RegisterBudgetCommand(CLI::App& app) {
   struct Options {
@@ -32,15 +26,16 @@ Command RegisterBudgetCommand(CLI::App& app) {
     std::string target = "host";
   };
   auto options = std::make_shared<Options>();
-  CLI::App* sub = app.add_subcommand(
-      "budget",
-      "Say whether a model's tensor arena fits a RAM budget and by how much, then rank the\n"
-      "changes that shrink it (planner, alignment, an optimal offline plan, weights in flash,\n"
-      "the operators reordered, outputs overlapping inputs),\n"
-      "each measured by running AllocateTensors with it, say which combination fits, and give\n"
-      "model-level advice: the op whose activations set the peak, what one channel less there\n"
-      "saves (re-planned), the largest persistent use, duplicated quantization parameters.\n"
-      "Exit code 0 when the current setup fits, 3 when it does not.");
+  CLI::App* sub =
+      app.add_subcommand("budget",
+                         "Say whether a model's tensor arena fits a RAM budget and by how much, then rank the\n"
+                         "changes that shrink it (planner, alignment, an optimal offline plan, weights in flash,\n"
+                         "the operators reordered, outputs overlapping inputs),\n"
+                         "each measured by running AllocateTensors with it, say which combination fits, and give\n"
+                         "model-level advice: the op whose activations set the peak, what one channel less there\n"
+                         "saves (re-planned), the largest persistent use, duplicated quantization parameters.\n"
+                         "Exit code 0 when the current setup fits, 3 when it does not (1: an error, 2: a bad\n"
+                         "command line).");
   sub->add_option("MODEL", options->model_path, "the .tflite file")->required();
   sub->add_option("--ram", options->ram,
                   "RAM available for the tensor arena: bytes, or with K, M, G (powers of 1024; also\n"
@@ -71,14 +66,11 @@ Command RegisterBudgetCommand(CLI::App& app) {
       ->default_val("host");
   return {sub, [options]() -> int {
             Result<uint64_t> ram = report::ParseByteSize(options->ram);
-            if (!ram.ok()) {
-              Status status = ram.status();
-              return PrintError(status.Prefix("--ram"));
-            }
+            if (!ram.ok()) return UsageError("--ram: %s", ram.status().message());
             const TargetLayout* target = FindTargetLayout(options->target.c_str());
             if (target == nullptr) {
-              return PrintError(Status::Error(ErrorCode::kInvalidArgument, "--target '%s' is unknown (use one of: %s)",
-                                              options->target.c_str(), TargetLayoutNames()));
+              return UsageError("--target '%s' is unknown (use one of: %s)", options->target.c_str(),
+                                TargetLayoutNames());
             }
             Result<ModelFile> file = ModelFile::Open(options->model_path);
             if (!file.ok()) return PrintError(file.status());

@@ -97,13 +97,10 @@ Command RegisterEmbedCommand(CLI::App& app) {
       ->default_val("microarena_model");
   return {sub, [options]() -> int {
             if (!IsIdentifier(options->name)) {
-              return PrintError(Status::Error(ErrorCode::kInvalidArgument,
-                                              "--name '%s' is not a C identifier", options->name.c_str()));
+              return UsageError("--name '%s' is not a C identifier", options->name.c_str());
             }
             if (!IsIdentifier(options->resolver_namespace)) {
-              return PrintError(Status::Error(ErrorCode::kInvalidArgument,
-                                              "--resolver-namespace '%s' is not a C identifier",
-                                              options->resolver_namespace.c_str()));
+              return UsageError("--resolver-namespace '%s' is not a C identifier", options->resolver_namespace.c_str());
             }
             Result<ModelFile> file = ModelFile::Open(options->model_path);
             if (!file.ok()) return PrintError(file.status());

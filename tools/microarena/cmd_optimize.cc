@@ -80,13 +80,13 @@ Command RegisterOptimizeCommand(CLI::App& app) {
                       TargetLayoutNames() + " (cortex-m: 32-bit Arm; exact for it)")
       ->default_val("host");
   return {sub, [options]() -> int {
-            Result<ModelFile> file = ModelFile::Open(options->model_path);
-            if (!file.ok()) return PrintError(file.status());
             const TargetLayout* target = FindTargetLayout(options->target.c_str());
             if (target == nullptr) {
-              return PrintError(Status::Error(ErrorCode::kInvalidArgument, "--target '%s' is unknown (use one of: %s)",
-                                              options->target.c_str(), TargetLayoutNames()));
+              return UsageError("--target '%s' is unknown (use one of: %s)", options->target.c_str(),
+                                TargetLayoutNames());
             }
+            Result<ModelFile> file = ModelFile::Open(options->model_path);
+            if (!file.ok()) return PrintError(file.status());
             const ModelView& model = file->view();
             Result<PrepareRequests> prepared = CollectPrepareRequests(model, AllOpsResolver());
             if (!prepared.ok()) {

@@ -188,8 +188,8 @@ Command RegisterPlanCommand(CLI::App& app) {
   return {sub, [options, sub]() -> int {
             const TargetLayout* target = FindTargetLayout(options->target.c_str());
             if (target == nullptr) {
-              return PrintError(Status::Error(ErrorCode::kInvalidArgument, "--target '%s' is unknown (use one of: %s)",
-                                              options->target.c_str(), TargetLayoutNames()));
+              return UsageError("--target '%s' is unknown (use one of: %s)", options->target.c_str(),
+                                TargetLayoutNames());
             }
             if (options->runtime == "tflm") {
               for (const char* name :
@@ -197,51 +197,44 @@ Command RegisterPlanCommand(CLI::App& app) {
                     "--trust-offline-plan", "--csv", "--name-width", "--header", "--header-namespace",
                     "--precomputed-plan"}) {
                 if (sub->count(name) > 0) {
-                  return PrintError(Status::Error(ErrorCode::kInvalidArgument,
-                                                  "%s does not apply with --runtime tflm (which takes one MODEL, "
-                                                  "--target and --json/--format)",
-                                                  name));
+                  return UsageError(
+                      "%s does not apply with --runtime tflm (which takes one MODEL, --target and --json/--format)",
+                      name);
                 }
               }
               if (options->model_paths.size() != 1) {
-                return PrintError(Status::Error(ErrorCode::kInvalidArgument,
-                                                "--runtime tflm predicts the arena of one MODEL; %zu were given",
-                                                options->model_paths.size()));
+                return UsageError("--runtime tflm predicts the arena of one MODEL; %zu were given",
+                                  options->model_paths.size());
               }
               return PrintTflmArena(options->model_paths.front(), options->target,
                                     options->json || options->format == "json");
             }
             if (!options->header_path.empty() && !report::IsValidHeaderNamespace(options->header_namespace)) {
-              return PrintError(Status::Error(ErrorCode::kInvalidArgument,
-                                              "--header-namespace '%s' is not a C++ identifier (letters, digits "
-                                              "and '_', not starting with a digit, '__' or '_' + capital)",
-                                              options->header_namespace.c_str()));
+              return UsageError(
+                  "--header-namespace '%s' is not a C++ identifier (letters, digits and '_', not starting with a "
+                  "digit, '__' or '_' + capital)",
+                  options->header_namespace.c_str());
             }
             if (options->format == "json") options->json = true;
             if (options->model_paths.size() > 1 && target != &HostLayout()) {
-              return PrintError(Status::Error(ErrorCode::kInvalidArgument,
-                                              "--target %s takes one model (a shared arena is counted on the host)",
-                                              options->target.c_str()));
+              return UsageError("--target %s takes one model (a shared arena is counted on the host)",
+                                options->target.c_str());
             }
             options->model_path = options->model_paths.front();
             if (options->precomputed_plan && options->header_path.empty()) {
-              PrintError(Status::Error(ErrorCode::kInvalidArgument,
-                                       "--precomputed-plan writes the plan into the header: give --header FILE"));
-              return kExitUsage;
+              return UsageError("--precomputed-plan writes the plan into the header: give --header FILE");
             }
             if (options->order == "best" && !options->header_path.empty()) {
-              return PrintError(Status::Error(
-                  ErrorCode::kInvalidArgument,
+              return UsageError(
                   "--header describes the model file as it is; for the best order, write that model first "
-                  "(microarena optimize MODEL -o OUT.tflite --order best) and run plan OUT.tflite --header"));
+                  "(microarena optimize MODEL -o OUT.tflite --order best) and run plan OUT.tflite --header");
             }
             if (options->model_paths.size() > 1) {
               if (!options->header_path.empty() || !options->html_path.empty() || !options->csv_path.empty() ||
                   options->timeline || options->order != "stored" || options->overlap) {
-                return PrintError(Status::Error(
-                    ErrorCode::kInvalidArgument,
+                return UsageError(
                     "with several models plan prints the shared arena only; --header, --html, --csv, "
-                    "--timeline, --order and --overlap take one model"));
+                    "--timeline, --order and --overlap take one model");
               }
               Result<report::SharedPlanReport> shared = report::BuildSharedPlanReport(
                   options->model_paths, RuntimeOptionsFor(options->planner, options->alignment_bytes));

@@ -1,8 +1,8 @@
 // `microarena run MODEL`: run a model in exactly its minimum arena.
 #include <algorithm>
-#include <cstring>
+#include <cerrno>
 #include <cstdio>
-#include <filesystem>
+#include <cstring>
 #include <fstream>
 #include <numeric>
 #include <string>
@@ -71,9 +71,7 @@ PlannerChoice ParsePlanner(const std::string& name) {
 // two runs (two runtimes, or a device and the host) can be compared file by
 // file and the first layer where they part found.
 Status WriteTensorDump(const ModelView& model, const std::vector<CapturedTensor>& tensors, const std::string& dir) {
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (error) return Status::Error(ErrorCode::kIoError, "%s: cannot create the folder (%s)", dir.c_str(), error.message().c_str());
+  MICROARENA_RETURN_IF_ERROR(MakeDirectories(dir));
   std::string index_text;
   for (const CapturedTensor& captured : tensors) {
     const TensorView tensor = model.subgraph(captured.subgraph).tensor(captured.index);
@@ -129,8 +127,11 @@ Command RegisterRunCommand(CLI::App& app) {
       "head, temp peak, total), the outputs (top-5 classes for classifiers) and the Invoke time.");
   sub->add_option("MODEL", options->model_path, "the .tflite file")->required();
   sub->add_option("--input", options->input_paths, "raw input file for input i (repeat for several inputs)");
-  sub->add_option("--output-dir", options->output_dir, "where output_<i>.bin are written")->default_val(".");
-  sub->add_option("--arena", options->arena_bytes, "arena size in bytes (default: the exact minimum)");
+  sub->add_option("--output-dir", options->output_dir,
+                  "where output_<i>.bin are written (made with its parents if missing)")
+      ->default_val(".");
+  sub->add_option("--arena", options->arena_bytes,
+                  "arena size in bytes (default: the exact minimum; too small: exit 3)");
   sub->add_option("--seed", options->seed, "seed of the input generator for inputs not given")->default_val(1);
   sub->add_option("--repeat", options->repeat, "Invoke this many times and report the mean time")
       ->default_val(1)
@@ -160,6 +161,7 @@ Command RegisterRunCommand(CLI::App& app) {
                 "in shared bytes, as TFLM does: Arm Vela's output does so on purpose. Only for models\n"
                 "from a trusted compiler; without it such a plan is refused as corrupted");
   return {sub, [options]() -> int {
+            if (options->output_dir.empty()) return UsageError("--output-dir is empty (use . for this folder)");
             Result<ModelFile> file = ModelFile::Open(options->model_path);
             if (!file.ok()) return PrintError(file.status());
             RunOptions run;
@@ -205,11 +207,14 @@ Command RegisterRunCommand(CLI::App& app) {
                 if (minimum.ok()) {
                   std::fprintf(stderr, "error: %s (the exact minimum arena for this model is %zu B)\n",
                                status.message(), *minimum);
-                  return kExitError;
+                  return ExitCodeFor(status.code());
                 }
               }
               return PrintError(status);
             }
+            // The output folder is made as --dump-tensors' is: with its parents.
+            Status made = MakeDirectories(options->output_dir);
+            if (!made.ok()) return PrintError(made.Prefix("--output-dir"));
             std::vector<std::string> written;
             for (size_t o = 0; o < result->outputs.size(); ++o) {
               std::string path = options->output_dir + "/output_" + std::to_string(o) + ".bin";
@@ -217,7 +222,8 @@ Command RegisterRunCommand(CLI::App& app) {
               out.write(reinterpret_cast<const char*>(result->outputs[o].data()),
                         static_cast<std::streamsize>(result->outputs[o].size()));
               if (!out) {
-                return PrintError(Status::Error(ErrorCode::kIoError, "%s: cannot write", path.c_str()));
+                return PrintError(
+                    Status::Error(ErrorCode::kIoError, "%s: cannot write (%s)", path.c_str(), std::strerror(errno)));
               }
               written.push_back(path);
             }

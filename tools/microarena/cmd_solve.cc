@@ -11,6 +11,7 @@
 #include "microarena/plan/optimal.h"
 #include "microarena/plan/planner.h"
 #include "microarena/plan/problem_csv.h"
+#include "tools/microarena/cli_util.h"
 #include "tools/microarena/commands.h"
 
 namespace microarena::cli {
@@ -27,28 +28,11 @@ struct SolveArgs {
 
 int Fail(const std::string& file, const Status& status) {
   std::fprintf(stderr, "error: %s: %s\n", file.c_str(), status.message());
-  return kExitError;
+  return ExitCodeFor(status.code());
 }
 
 int RunSolve(const SolveArgs& args) {
-  Result<ProblemCsv> csv = ReadProblemCsv(args.problem_path);
-  if (!csv.ok()) {
-    // The CSV reader's messages already start with the file name.
-    std::fprintf(stderr, "error: %s\n", csv.status().message());
-    return kExitError;
-  }
-  PlanningProblem problem;
-  problem.buffers = Span<const BufferRequest>(csv->buffers.data(), csv->buffers.size());
-  problem.alignment_bytes = args.alignment_bytes;
-  const size_t count = problem.buffers.size();
-
-  std::vector<uint8_t> bound_workspace(LowerBoundWorkspaceBytes(count));
-  size_t lower_bound = 0;
-  Status status = ComputeLowerBound(
-      problem.buffers, Span<uint8_t>(bound_workspace.data(), bound_workspace.size()),
-      &lower_bound);
-  if (!status.ok()) return Fail(args.problem_path, status);
-
+  // The planner is chosen first: a bad --planner is a usage error whatever the file holds.
   OptimalOptions options;
   options.time_limit_seconds = args.time_limit_seconds;
   options.capacity_bytes = args.capacity_bytes;
@@ -62,16 +46,28 @@ int RunSolve(const SolveArgs& args) {
   }
   const OptimalPlanner optimal(options);
   PlannerRegistry planners = DevicePlanners();
-  status = planners.Add(&optimal);
-  if (!status.ok()) return Fail(args.problem_path, status);
+  Status status = planners.Add(&optimal);
+  if (!status.ok()) return PrintError(status);
   const Planner* planner = planners.Find(args.planner.c_str());
   if (planner == nullptr) {
     char names[256];
     planners.JoinNames(names, sizeof(names));
-    std::fprintf(stderr, "error: %s: unknown planner '%s' (one of: %s)\n",
-                 args.problem_path.c_str(), args.planner.c_str(), names);
-    return kExitUsage;
+    return UsageError("--planner: unknown planner '%s' (one of: %s)", args.planner.c_str(), names);
   }
+
+  Result<ProblemCsv> csv = ReadProblemCsv(args.problem_path);
+  // The CSV reader's messages already start with the file name.
+  if (!csv.ok()) return PrintError(csv.status());
+  PlanningProblem problem;
+  problem.buffers = Span<const BufferRequest>(csv->buffers.data(), csv->buffers.size());
+  problem.alignment_bytes = args.alignment_bytes;
+  const size_t count = problem.buffers.size();
+
+  std::vector<uint8_t> bound_workspace(LowerBoundWorkspaceBytes(count));
+  size_t lower_bound = 0;
+  status =
+      ComputeLowerBound(problem.buffers, Span<uint8_t>(bound_workspace.data(), bound_workspace.size()), &lower_bound);
+  if (!status.ok()) return Fail(args.problem_path, status);
 
   const auto start = std::chrono::steady_clock::now();
   std::vector<size_t> offsets(count);
@@ -126,17 +122,14 @@ int RunSolve(const SolveArgs& args) {
   const bool fits = args.capacity_bytes == kNoCapacity || outcome == CapacityOutcome::kFits;
   if (!args.output_path.empty() && fits) {
     status = WriteProblemCsv(args.output_path, *csv, Span<const size_t>(offsets.data(), count));
-    if (!status.ok()) {
-      std::fprintf(stderr, "error: %s\n", status.message());
-      return kExitError;
-    }
+    if (!status.ok()) return PrintError(status);
   }
   if (!fits) {
-    std::fprintf(stderr, "error: %s: %s within capacity %zu bytes (best head %zu bytes)\n",
-                 args.problem_path.c_str(),
-                 outcome == CapacityOutcome::kInfeasible ? "no plan exists" : "no plan found",
-                 args.capacity_bytes, head_bytes);
-    return kExitError;
+    // Proven impossible: does not fit (3); not found but not disproven: undecided (4).
+    const bool infeasible = outcome == CapacityOutcome::kInfeasible;
+    std::fprintf(stderr, "error: %s: %s within capacity %zu bytes (best head %zu bytes)\n", args.problem_path.c_str(),
+                 infeasible ? "no plan exists" : "no plan found", args.capacity_bytes, head_bytes);
+    return infeasible ? kExitDoesNotFit : kExitUndecided;
   }
   return kExitOk;
 }
@@ -145,13 +138,13 @@ int RunSolve(const SolveArgs& args) {
 
 Command RegisterSolveCommand(CLI::App& app) {
   auto args = std::make_shared<SolveArgs>();
-  CLI::App* solve = app.add_subcommand(
-      "solve",
-      "Plan a buffer-placement problem given as MiniMalloc CSV (id,lower,upper,size; lifetimes\n"
-      "half-open [lower, upper)). Prints head, lower bound, gap, planner, whether the head is\n"
-      "proven minimal, and the time. Without --capacity the head is minimised; with it, the\n"
-      "answer is a plan within it, 'infeasible' (proven) or 'unknown' (limit), exit 1 unless it\n"
-      "fits.");
+  CLI::App* solve =
+      app.add_subcommand("solve",
+                         "Plan a buffer-placement problem given as MiniMalloc CSV (id,lower,upper,size; lifetimes\n"
+                         "half-open [lower, upper)). Prints head, lower bound, gap, planner, whether the head is\n"
+                         "proven minimal, and the time. Without --capacity the head is minimised; with it, the\n"
+                         "answer is a plan within it (exit 0), 'infeasible' (proven: exit 3) or 'unknown' (no plan\n"
+                         "found within the time limit or by a heuristic planner: exit 4).");
   solve->add_option("problem", args->problem_path, "problem CSV file")->required();
   solve->add_option("--capacity", args->capacity_bytes,
                     "find a plan whose head fits in this many bytes, or prove there is none");

@@ -42,11 +42,11 @@ TEST(SolveCommand, MinimisesAndWritesCheckedPlan) {
                   .ok());
 }
 
-TEST(SolveCommand, CapacityInfeasibleExitsNonZero) {
+TEST(SolveCommand, CapacityInfeasibleExitsThree) {
   const std::string dir = testing::TempDir("solve_infeasible");
   const std::string problem = WriteText(dir, "p.csv", kExample);
   const testing::CommandResult result = testing::RunCli({"solve", problem, "--capacity", "11"});
-  EXPECT_EQ(result.exit_code, 1);
+  EXPECT_EQ(result.exit_code, 3);  // does not fit
   EXPECT_NE(result.stdout_text.find("infeasible"), std::string::npos) << result.stdout_text;
   EXPECT_EQ(result.stderr_text.rfind("error: ", 0), 0u) << result.stderr_text;
 }
@@ -74,12 +74,12 @@ TEST(SolveCommand, ErrorsAreOneLineNamingTheFile) {
                                     ": line 2, column 3 (upper): expected an integer step in [0, "
                                     "2147483647], got 'zz'\n");
   result = testing::RunCli({"solve", dir + "/missing.csv"});
-  EXPECT_NE(result.exit_code, 0);
+  EXPECT_EQ(result.exit_code, 1);
   EXPECT_EQ(result.stderr_text.rfind("error: " + dir + "/missing.csv: ", 0), 0u)
       << result.stderr_text;
   const std::string good = WriteText(dir, "good.csv", kExample);
   result = testing::RunCli({"solve", good, "--planner", "nope"});
-  EXPECT_NE(result.exit_code, 0);
+  EXPECT_EQ(result.exit_code, 2);  // usage
   EXPECT_NE(result.stderr_text.find("unknown planner 'nope'"), std::string::npos);
   result = testing::RunCli({"solve", "--help"});
   EXPECT_EQ(result.exit_code, 0);
