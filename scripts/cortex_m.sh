@@ -25,10 +25,31 @@
 #   scripts/cortex_m.sh        (uses build/release's CLI, building it if missing)
 # Environment: MICROARENA_HOST_CLI (a host CLI), MICROARENA_SHARED_DIR,
 # MICROARENA_QEMU_TIMEOUT (seconds per run, default 300),
-# MICROARENA_CORTEX_M_MODELS (space-separated shared model names: only these).
+# MICROARENA_CORTEX_M_MODELS (space-separated shared model names: only these),
+# MICROARENA_STRICT (1, as scripts/test.sh sets it: a missing cross compiler,
+# QEMU or shared data fails the stage; otherwise the stage, or the shared
+# models, are skipped with a message saying what is missing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+
+# Stops on what is missing: an error in strict mode, else a skip ($2: 1 to end
+# the stage, 0 to go on without the shared models).
+missing() {
+  if [[ ${MICROARENA_STRICT:-0} == 1 ]]; then
+    echo "!! cortex_m: missing $1 (MICROARENA_STRICT=1: a missing part fails; MICROARENA_STRICT=0 skips instead)" >&2
+    exit 1
+  fi
+  echo "cortex_m: SKIPPED ${3:-the stage}: missing $1 (MICROARENA_STRICT is not 1)"
+  if [[ $2 == 1 ]]; then exit 0; fi
+}
+tools=()
+for tool in arm-none-eabi-gcc arm-none-eabi-g++ arm-none-eabi-size qemu-system-arm; do
+  command -v "$tool" >/dev/null || tools+=("$tool")
+done
+if [[ ${#tools[@]} -gt 0 ]]; then
+  missing "${tools[*]} (Debian: gcc-arm-none-eabi, qemu-system-arm; scripts/deps.sh installs them)" 1
+fi
 
 host_cli=${MICROARENA_HOST_CLI:-build/release/tools/microarena/microarena}
 if [[ ! -x $host_cli ]]; then
@@ -53,7 +74,7 @@ if [[ -d $shared/models ]]; then
     names+=("$name")
   done
 else
-  echo "cortex_m: SKIPPED the shared models: no shared data at $shared (set MICROARENA_SHARED_DIR)"
+  missing "the shared models: no $shared/models (set MICROARENA_SHARED_DIR)" 0 "the shared models (kws_ref_model and the rest)"
 fi
 models=""
 for name in "${names[@]}"; do models+="${models:+;}$name=${model_paths[$name]}"; done

@@ -182,9 +182,10 @@ TEST_F(ArenaHeaderTest, StaticAssertFiresWhenTheOptionsChange) {
 }
 
 TEST_F(ArenaHeaderTest, CompilesForCortexMWithoutTheStandardLibrary) {
-  if (std::system("arm-none-eabi-g++ --version > /dev/null 2>&1") != 0) {
-    FAIL() << "arm-none-eabi-g++ not installed (Debian: gcc-arm-none-eabi; scripts/deps.sh installs it)";
-  }
+  MICROARENA_REQUIRE(
+      testing::HasCommand("arm-none-eabi-g++")
+          ? ""
+          : "the cross compiler arm-none-eabi-g++ (Debian: gcc-arm-none-eabi; scripts/deps.sh installs it)");
   WriteText(dir_ + "/model.inc", ModelArray(model_bytes_));
   // A header for the host stops an Arm build: its figures are for 64-bit pointers.
   const std::string firmware =

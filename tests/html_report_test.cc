@@ -82,10 +82,9 @@ class HtmlReportTest : public ::testing::Test {
  protected:
   void SetUp() override {
     browser_ = FindBrowser();
-    if (browser_.empty()) {
-      GTEST_SKIP() << "no headless browser found (install Debian's chromium, as scripts/deps.sh does, or set "
-                      "MICROARENA_CHROMIUM)";
-    }
+    MICROARENA_REQUIRE(browser_.empty() ? "a headless browser (install Debian's chromium, as scripts/deps.sh does, "
+                                          "or set MICROARENA_CHROMIUM)"
+                                        : "");
     // One folder per test (TempDir empties it first), so every screenshot stays.
     dir_ = testing::TempDir(std::string("html_report/") +
                             ::testing::UnitTest::GetInstance()->current_test_info()->name());

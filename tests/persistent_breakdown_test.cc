@@ -75,19 +75,18 @@ TEST(PersistentBreakdownTest, UsesSumToThePersistentAreaOnTheDemoModel) {
 
 TEST(PersistentBreakdownTest, UsesSumToThePersistentAreaOnEverySharedModel) {
   MICROARENA_REQUIRE_SHARED();
-  int checked = 0;
-  for (const std::string& name : testing::SharedModelNames()) {
+  // Every shared model runs (CheckBreakdown fails on one that cannot allocate).
+  const std::vector<std::string> names = testing::SharedModelNames();
+  ASSERT_FALSE(names.empty());
+  for (const std::string& name : names) {
     Result<ModelFile> file = ModelFile::Open(testing::SharedDir() + "/models/" + name + ".tflite");
     ASSERT_TRUE(file.ok()) << name;
-    if (!MeasureArenaBytes(file->view(), AllOpsResolver()).ok()) continue;  // ops without kernels
     for (bool copy : {false, true}) {
       InterpreterOptions options;
       options.copy_weights_to_arena = copy;
       CheckBreakdown(file->view(), name + (copy ? " copy" : ""), options);
     }
-    ++checked;
   }
-  EXPECT_GE(checked, 5);
 }
 
 TEST(PersistentBreakdownTest, EachModelInASharedArenaCountsItsOwnTail) {

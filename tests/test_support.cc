@@ -1,6 +1,7 @@
 #include "tests/test_support.h"
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <array>
@@ -16,12 +17,48 @@
 namespace microarena::testing {
 namespace fs = std::filesystem;
 
+namespace {
+// $MICROARENA_SHARED_DIR, else ../shared beside the source tree, whether or not it exists.
+fs::path SharedDirCandidate() {
+  if (const char* env = std::getenv("MICROARENA_SHARED_DIR"); env != nullptr && *env != '\0') return fs::path(env);
+  return fs::path(MICROARENA_SOURCE_DIR) / ".." / "shared";
+}
+}  // namespace
+
 std::string SharedDir() {
-  if (const char* env = std::getenv("MICROARENA_SHARED_DIR"); env != nullptr && *env != '\0') {
-    return fs::is_directory(env) ? std::string(env) : std::string();
+  const fs::path candidate = SharedDirCandidate();
+  if (!fs::is_directory(candidate / "models")) return std::string();
+  const char* env = std::getenv("MICROARENA_SHARED_DIR");
+  return env != nullptr && *env != '\0' ? candidate.string() : fs::canonical(candidate).string();
+}
+
+std::string MissingShared(const std::vector<std::string>& parts) {
+  const fs::path dir = SharedDirCandidate();
+  std::string missing;
+  for (const std::string& part : parts) {
+    const fs::path path = dir / part;
+    const bool tool = part.rfind("tools/", 0) == 0;
+    if (fs::exists(path) && (!tool || ::access(path.c_str(), X_OK) == 0)) continue;
+    missing += (missing.empty() ? "" : ", ") + path.lexically_normal().string() + (tool ? " (executable)" : "");
   }
-  fs::path candidate = fs::path(MICROARENA_SOURCE_DIR) / ".." / "shared";
-  return fs::is_directory(candidate / "models") ? fs::canonical(candidate).string() : std::string();
+  if (missing.empty()) return missing;
+  return "shared data " + missing +
+         " (set MICROARENA_SHARED_DIR or place the shared folder at ../shared beside the source tree)";
+}
+
+bool StrictMode() {
+  const char* env = std::getenv("MICROARENA_STRICT");
+  return env != nullptr && std::string(env) == "1";
+}
+
+void RecordSkip(const std::string& test_name, const std::string& missing) {
+  const char* path = std::getenv("MICROARENA_SKIP_LOG");
+  if (path == nullptr || *path == '\0') return;
+  std::ofstream(path, std::ios::app) << test_name + ": " + missing + "\n";  // one short append per skip
+}
+
+bool HasCommand(const std::string& command) {
+  return std::system(("command -v " + ShellQuote(command) + " >/dev/null 2>&1").c_str()) == 0;
 }
 
 std::vector<uint8_t> ReadFileBytes(const std::string& path) {
@@ -134,7 +171,4 @@ void RecordOracleCoverage(const std::vector<uint8_t>& model) {
   }
   std::ofstream(path, std::ios::app) << lines;  // one short append per model
 }
-
-
-
 }  // namespace microarena::testing

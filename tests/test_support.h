@@ -9,9 +9,29 @@
 
 namespace microarena::testing {
 
-// The shared data folder (models, goldens, DSA problems): $MICROARENA_SHARED_DIR,
-// else ../shared beside the source tree. Empty when neither exists.
+// The shared data folder (models, goldens, DSA problems, tools):
+// $MICROARENA_SHARED_DIR, else ../shared beside the source tree. Empty when
+// that folder has no models/.
 std::string SharedDir();
+
+// What the shared data folder lacks of `parts` (paths inside it, e.g.
+// "models", "golden/tflm_plans", "tools/tflm_oracle"; a "tools/" entry must
+// be executable), as one line naming each missing path; empty when all are
+// there.
+std::string MissingShared(const std::vector<std::string>& parts);
+
+// Strict mode: MICROARENA_STRICT=1 (scripts/test.sh sets it unless told
+// MICROARENA_STRICT=0). A test that lacks shared data or a tool then fails,
+// saying what is missing; otherwise it skips (MICROARENA_REQUIRE below).
+bool StrictMode();
+
+// Counts a skip for the run's summary: with MICROARENA_SKIP_LOG=FILE set,
+// appends "<test_name>: <missing>" to FILE (scripts/test.sh prints the count
+// and the reasons after ctest).
+void RecordSkip(const std::string& test_name, const std::string& missing);
+
+// Whether `command` is found on PATH (a shell's `command -v`).
+bool HasCommand(const std::string& command);
 
 // Reads a whole file; an empty vector when it cannot be read.
 std::vector<uint8_t> ReadFileBytes(const std::string& path);
@@ -50,16 +70,31 @@ void RecordOracleCoverage(const std::vector<uint8_t>& model);
 
 }  // namespace microarena::testing
 
-// Skips the current test with a clear message when ../shared is absent.
-#define MICROARENA_REQUIRE_SHARED()                                                  \
-  do {                                                                             \
-    if (::microarena::testing::SharedDir().empty())                                \
-      GTEST_SKIP() << "shared data not found: set MICROARENA_SHARED_DIR or place " \
-                      "it at ../shared beside the source tree";                      \
+// Stops the current test when `missing` (what it lacks, e.g. from
+// MissingShared) is not empty: a failure in strict mode, else a recorded skip.
+#define MICROARENA_REQUIRE(missing)                                                                                    \
+  do {                                                                                                                 \
+    const std::string microarena_missing = (missing);                                                                  \
+    if (microarena_missing.empty()) break;                                                                             \
+    if (::microarena::testing::StrictMode()) {                                                                         \
+      GTEST_FAIL() << "missing: " << microarena_missing                                                                \
+                   << " (MICROARENA_STRICT=1: a missing part fails the run; MICROARENA_STRICT=0 skips instead)";       \
+    }                                                                                                                  \
+    const ::testing::TestInfo* microarena_test = ::testing::UnitTest::GetInstance()->current_test_info();              \
+    ::microarena::testing::RecordSkip(std::string(microarena_test->test_suite_name()) + "." + microarena_test->name(), \
+                                      microarena_missing);                                                             \
+    GTEST_SKIP() << "missing: " << microarena_missing << " (skipped: MICROARENA_STRICT is not 1)";                     \
   } while (false)
 
-// Skips without the shared folder; with it, fails when the oracle cannot be
-// run: a broken setup must not pass as a skip.
+// The shared models and goldens (models/, golden/).
+#define MICROARENA_REQUIRE_SHARED() MICROARENA_REQUIRE(::microarena::testing::MissingShared({"models", "golden"}))
+
+// The shared models and goldens and one more path in the shared folder.
+#define MICROARENA_REQUIRE_SHARED_PATH(path) \
+  MICROARENA_REQUIRE(::microarena::testing::MissingShared({"models", "golden", (path)}))
+
+// The shared data as above; with it, fails when the oracle cannot be run, in
+// either mode: a broken setup must not pass as a skip.
 #define MICROARENA_REQUIRE_ORACLE()                                                                  \
   do {                                                                                               \
     MICROARENA_REQUIRE_SHARED();                                                                     \

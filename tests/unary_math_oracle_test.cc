@@ -16,6 +16,7 @@
 
 #include "microarena/model/model_builder.h"
 #include "tests/oracle_support.h"
+#include "tests/test_support.h"
 
 namespace microarena {
 namespace {
@@ -74,6 +75,7 @@ const NamedOp kFloatOps[] = {
 };
 
 TEST(UnaryMathOracleTest, FloatOpsMatchTflmOnSpecialAndRandomValues) {
+  MICROARENA_REQUIRE_ORACLE();
   const std::vector<float> values = FloatInputs();
   for (const NamedOp& op : kFloatOps) {
     ExpectSameAsOracle(std::string("unary_") + op.name, UnaryFloatModel(op.op, {static_cast<int32_t>(values.size())}),
@@ -82,6 +84,7 @@ TEST(UnaryMathOracleTest, FloatOpsMatchTflmOnSpecialAndRandomValues) {
 }
 
 TEST(UnaryMathOracleTest, FloatOpsMatchTflmOnRank4) {
+  MICROARENA_REQUIRE_ORACLE();
   std::vector<float> values;
   for (int i = 0; i < 2 * 3 * 4 * 5; ++i) values.push_back(static_cast<float>(i - 60) * 0.25f);
   for (const NamedOp& op : kFloatOps) {
@@ -91,6 +94,7 @@ TEST(UnaryMathOracleTest, FloatOpsMatchTflmOnRank4) {
 }
 
 TEST(UnaryMathOracleTest, RoundIsHalfToEvenWithTflmSigns) {
+  MICROARENA_REQUIRE_ORACLE();
   // Known answers too, so a change in both runtimes would still be caught.
   const std::vector<float> in = {0.5f, 1.5f, 2.5f, -0.5f, -1.5f, -2.5f, -0.0f, 0.49999997f};
   const std::vector<float> want = {0.0f, 2.0f, 2.0f, 0.0f, -2.0f, -2.0f, -0.0f, 0.0f};
@@ -114,6 +118,7 @@ Bytes AbsInt8Model(float in_scale, int64_t in_zp, float out_scale, int64_t out_z
 }
 
 TEST(UnaryMathOracleTest, AbsInt8RequantizesAsTflm) {
+  MICROARENA_REQUIRE_ORACLE();
   struct Case {
     float in_scale;
     int64_t in_zp;
@@ -173,11 +178,13 @@ Bytes BoolBytes(size_t n, uint32_t seed) {
 }
 
 TEST(UnaryMathOracleTest, LogicalNotMatchesTflm) {
+  MICROARENA_REQUIRE_ORACLE();
   ExpectSameAsOracle("logical_not", LogicalModel(BuiltinOp::kLogicalNot, {{2, 3, 5}}, {2, 3, 5}),
                      {BoolBytes(30, 7)}, kSmallArena);
 }
 
 TEST(UnaryMathOracleTest, LogicalAndOrBroadcastAsTflm) {
+  MICROARENA_REQUIRE_ORACLE();
   struct Case {
     std::vector<int32_t> a;
     std::vector<int32_t> b;
@@ -211,6 +218,7 @@ void ExpectWeRefuse(const Bytes& model, const std::vector<Bytes>& inputs, const 
 }
 
 TEST(UnaryMathOracleTest, UnsupportedTypesAreRefusedClearly) {
+  MICROARENA_REQUIRE_ORACLE();
   // int8 NEG: TFLM refuses it too (float32 only).
   {
     OneOp m;

@@ -258,9 +258,9 @@ TEST(OptimalPlan, DsaProblemsFitTheirCapacity) {
   // build (NDEBUG, no sanitizer) all of them run (0.1-11 s each on a
   // 2-core machine); in Debug and sanitizer builds, which are
   // 10-30x slower, only the three fastest (A, C, F) and the example run.
-  MICROARENA_REQUIRE_SHARED();
+  MICROARENA_REQUIRE_SHARED_PATH("dsa");
   const std::vector<DsaFile> files = DsaFiles();
-  if (files.empty()) GTEST_SKIP() << "no " << testing::SharedDir() << "/dsa/*.csv";
+  ASSERT_FALSE(files.empty()) << "no " << testing::SharedDir() << "/dsa/*.csv";
 #if defined(NDEBUG) && !defined(__SANITIZE_ADDRESS__)
   const bool all = true;
 #else
