@@ -51,8 +51,12 @@ if has_stage presets; then
     fi
     stage="$preset: every op and type of the table compared with TFLM"
     echo "==== $stage"
-    "build/$preset/tools/microarena/microarena" ops --json > "build/$preset/ops.json"
-    python3 scripts/oracle_coverage.py "build/$preset/ops.json" "$coverage"
+    if [[ $MICROARENA_STRICT != 1 && -s $skips ]]; then
+      echo "SKIPPED: tests were skipped, so the coverage is incomplete (MICROARENA_STRICT=$MICROARENA_STRICT)"
+    else
+      "build/$preset/tools/microarena/microarena" ops --json > "build/$preset/ops.json"
+      python3 scripts/oracle_coverage.py "build/$preset/ops.json" "$coverage"
+    fi
   done
 fi
 if has_stage fuzz; then
