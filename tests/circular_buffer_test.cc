@@ -255,7 +255,7 @@ TEST(CircularBufferTest, ToolsKnowTheCustomOp) {
   const std::string binary = dir + "/program";
   const std::string command = std::string(MICROARENA_CXX_COMPILER) + " -std=c++17 -Wall -Werror -I" + dir + " -I" +
                               MICROARENA_SOURCE_DIR + "/src -I" + MICROARENA_BINARY_DIR + "/generated " + dir +
-                              "/program.cc " + MICROARENA_BINARY_DIR + "/src/microarena/libmicroarena_core.a -o " +
+                              "/program.cc " + MICROARENA_CORE_LIBS + " -o " +
                               binary + " " + MICROARENA_LINK_FLAGS + " > " + dir + "/compile.log 2>&1";
   ASSERT_EQ(std::system(command.c_str()), 0) << [&] {
     std::ifstream log(dir + "/compile.log");

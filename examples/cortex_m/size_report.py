@@ -8,7 +8,7 @@ two must agree. With a map from `ld --cref`, also names the runtime and
 kernel objects that call a printf-family function. Flash = .text + .rodata + .ARM.exidx + the initial copy of
 .data; RAM = .data + .bss (the stack is listed apart).
 
-  size_report.py FIRMWARE.elf FIRMWARE.map REPO_ROOT [--markdown]
+  size_report.py FIRMWARE.elf FIRMWARE.map [REPO_ROOT] [--markdown]
 """
 import os
 import re
@@ -20,18 +20,22 @@ RAM_SECTIONS = {".data", ".bss"}
 PARTS = ["runtime", "kernels", "model", "tensor_arena", "startup+libc"]
 
 
-def classify(path, section, kernel_objects):
+# One archive per portable layer: libmicroarena_<layer>.a (src/microarena/CMakeLists.txt).
+CORE_MEMBER = re.compile(r"libmicroarena_([a-z]+)\.a\((.+)\)$")
+
+
+def classify(path, section):
     if "tensor_arena" in section:
         return "tensor_arena"
-    member = re.search(r"libmicroarena_core\.a\((.+)\)$", path)
+    member = CORE_MEMBER.search(path)
     if member:
-        return "kernels" if member.group(1) in kernel_objects else "runtime"
+        return "kernels" if member.group(1) == "kernels" else "runtime"
     if "model_data.cc.o" in path:
         return "model"
     return "startup+libc"
 
 
-def parse_map(map_path, kernel_objects):
+def parse_map(map_path):
     """{(output section, part): bytes} from the map's memory-map part."""
     sizes = {}
     output = None
@@ -56,7 +60,7 @@ def parse_map(map_path, kernel_objects):
                 pending_name = None
                 size = int(entry.group(3), 16)
                 path = entry.group(4).strip()
-                part = "startup+libc" if name == "*fill*" else classify(path, name, kernel_objects)
+                part = "startup+libc" if name == "*fill*" else classify(path, name)
                 sizes[(output, part)] = sizes.get((output, part), 0) + size
                 continue
             lone = re.match(r"^ (\.\S+)$", line)
@@ -69,7 +73,7 @@ PRINTF_FAMILY = re.compile(r"^_*(v?[sf]?n?i?printf|v?as?i?printf|_?v?s?n?i?print
 
 
 def printf_callers(map_path):
-    """Objects of libmicroarena_core.a that reference a printf-family
+    """Objects of the portable layers' archives that reference a printf-family
     function, from the map's cross reference table (ld --cref); None when the
     map has no table."""
     callers = set()
@@ -88,10 +92,10 @@ def printf_callers(map_path):
             if not line.startswith(" "):
                 symbol = cells[0]
                 continue  # the first file defines the symbol
-            member = re.search(r"libmicroarena_core\.a\((.+)\)$", cells[-1])
+            member = CORE_MEMBER.search(cells[-1])
             core_seen = core_seen or member is not None
             if member and symbol and PRINTF_FAMILY.match(symbol):
-                callers.add(member.group(1))
+                callers.add(member.group(2))
     return sorted(callers) if in_table and core_seen else None
 
 
@@ -106,12 +110,9 @@ def elf_sections(elf):
 
 
 def main():
-    elf, map_path, repo = sys.argv[1:4]
+    elf, map_path = sys.argv[1:3]  # argv[3], the repository root, is not needed any more
     markdown = "--markdown" in sys.argv
-    kernel_dir = os.path.join(repo, "src/microarena/kernels")
-    # Archive members are named after their source: conv.cc.o, or conv.cc.obj.
-    kernel_objects = {name + ext for name in os.listdir(kernel_dir) if name.endswith(".cc") for ext in (".o", ".obj")}
-    sizes = parse_map(map_path, kernel_objects)
+    sizes = parse_map(map_path)
     sections = elf_sections(elf)
 
     flash = {p: sum(v for (s, q), v in sizes.items() if q == p and s in FLASH_SECTIONS | {".data"}) for p in PARTS}

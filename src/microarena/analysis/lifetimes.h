@@ -57,7 +57,7 @@
 #include "microarena/base/result.h"
 #include "microarena/base/span.h"
 #include "microarena/model/model_view.h"
-#include "microarena/plan/types.h"
+#include "microarena/analysis/planning_problem.h"
 
 namespace microarena {
 

@@ -1,5 +1,5 @@
 // From the kernels' overlap declarations to the planner's overlap
-// permissions (plan/types.h: OverlapPermission).
+// permissions (analysis/planning_problem.h: OverlapPermission).
 //
 // A kernel declares at prepare that its output may overlap one of its inputs
 // at a displacement D (kernels/overlap.h). The declaration becomes a
@@ -25,7 +25,7 @@
 #include "microarena/base/result.h"
 #include "microarena/base/span.h"
 #include "microarena/model/model_view.h"
-#include "microarena/plan/types.h"
+#include "microarena/analysis/planning_problem.h"
 
 namespace microarena {
 

@@ -25,7 +25,7 @@
 
 #include "microarena/base/span.h"
 #include "microarena/base/status.h"
-#include "microarena/plan/types.h"
+#include "microarena/analysis/planning_problem.h"
 
 namespace microarena {
 

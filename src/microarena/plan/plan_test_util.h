@@ -10,7 +10,7 @@
 
 #include "microarena/base/status.h"
 #include "microarena/plan/planner.h"
-#include "microarena/plan/types.h"
+#include "microarena/analysis/planning_problem.h"
 
 namespace microarena::plan_test {
 

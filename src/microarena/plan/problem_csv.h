@@ -19,7 +19,7 @@
 #include "microarena/base/result.h"
 #include "microarena/base/span.h"
 #include "microarena/base/status.h"
-#include "microarena/plan/types.h"
+#include "microarena/analysis/planning_problem.h"
 
 namespace microarena {
 

@@ -19,7 +19,7 @@
 #include <cstdint>
 
 #include "microarena/base/span.h"
-#include "microarena/plan/types.h"
+#include "microarena/analysis/planning_problem.h"
 
 namespace microarena {
 

@@ -13,7 +13,7 @@
 #include "microarena/base/result.h"
 #include "microarena/model/model_view.h"
 #include "microarena/plan/optimal.h"
-#include "microarena/plan/types.h"
+#include "microarena/analysis/planning_problem.h"
 #include "microarena/runtime/host_runner.h"
 
 namespace microarena::report {

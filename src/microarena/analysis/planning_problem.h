@@ -1,4 +1,6 @@
-// The planning vocabulary: buffer requests, lifetimes, problems and plans.
+// The planning vocabulary: buffer requests, lifetimes and planning problems.
+// It sits in analysis/ because analysis produces these requests; the
+// planners (plan/) and the runtime consume them.
 //
 // A planning problem is a list of buffers, each with a size and a half-open
 // lifetime over op steps. A plan gives every buffer an offset in the head so

@@ -1,4 +1,4 @@
-#include "microarena/plan/types.h"
+#include "microarena/analysis/planning_problem.h"
 
 #include <cstdint>
 
