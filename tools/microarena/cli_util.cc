@@ -2,8 +2,6 @@
 
 #include <cstdarg>
 #include <cstdio>
-#include <filesystem>
-#include <system_error>
 
 #include "tools/microarena/commands.h"
 
@@ -39,17 +37,6 @@ int UsageError(const char* format, ...) {
   va_end(args);
   std::fputs("\nRun with --help for more information.\n", stderr);
   return kExitUsage;
-}
-
-Status MakeDirectories(const std::string& dir) {
-  std::error_code error;
-  std::filesystem::create_directories(dir, error);
-  if (!error && !std::filesystem::is_directory(dir, error)) error = std::make_error_code(std::errc::not_a_directory);
-  if (error) {
-    return Status::Error(ErrorCode::kIoError, "%s: cannot create the folder (%s)", dir.c_str(),
-                         error.message().c_str());
-  }
-  return OkStatus();
 }
 
 }  // namespace microarena::cli

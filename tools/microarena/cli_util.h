@@ -17,8 +17,4 @@ int PrintError(const Status& status);
 // and CLI11's hint to --help on stderr, returns kExitUsage.
 int UsageError(const char* format, ...) __attribute__((format(printf, 1, 2)));
 
-// Creates the folder `dir` and its missing parents (nothing when it exists).
-// A kIoError naming `dir` and the reason when it cannot be made or is a file.
-Status MakeDirectories(const std::string& dir);
-
 }  // namespace microarena::cli

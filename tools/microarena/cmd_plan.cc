@@ -6,17 +6,14 @@
 #include <optional>
 #include <string>
 
-#include "microarena/analysis/offline_plan.h"
-#include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_file.h"
-#include "microarena/model/model_rewriter.h"
 #include "microarena/plan/optimal.h"
 #include "microarena/plan/problem_csv.h"
-#include "microarena/plan/reorder.h"
 #include "microarena/report/arena_header.h"
 #include "microarena/report/format.h"
 #include "microarena/report/html_report.h"
 #include "microarena/report/model_plan.h"
+#include "microarena/report/plan_job.h"
 #include "microarena/report/plan_report.h"
 #include "microarena/report/shared_plan_report.h"
 #include "microarena/report/tflm_arena.h"
@@ -28,19 +25,9 @@
 namespace microarena::cli {
 namespace {
 
-InterpreterOptions RuntimeOptionsFor(const std::string& planner, size_t alignment_bytes) {
-  InterpreterOptions options;
-  options.alignment_bytes = alignment_bytes;
-  if (planner == "greedy") options.planner = PlannerChoice::kGreedy;
-  if (planner == "greedy-tflm") options.planner = PlannerChoice::kGreedyTflm;
-  if (planner == "linear") options.planner = PlannerChoice::kLinear;
-  if (planner == "offline") options.planner = PlannerChoice::kOffline;
-  return options;  // "optimal" and the default: the runtime's own choice
-}
-
 Status WriteHeaderFile(const std::string& path, const std::string& namespace_name, const std::string& command_line,
-                       const ModelFile& file, const InterpreterOptions& runtime_options,
-                       const report::ModelPlan& plan, const PrecomputedPlanData* precomputed) {
+                       const ModelFile& file, const InterpreterOptions& runtime_options, const report::ModelPlan& plan,
+                       const PrecomputedPlanData* precomputed) {
   report::ArenaHeaderInput input;
   input.model_label = file.path();
   Span<const uint8_t> bytes = file.view().bytes();
@@ -104,15 +91,15 @@ Command RegisterPlanCommand(CLI::App& app) {
     std::string target = "host";
   };
   auto options = std::make_shared<Options>();
-  CLI::App* sub = app.add_subcommand(
-      "plan",
-      "Plan the head (the reusable activation + scratch area) of a model's tensor arena and\n"
-      "show it: head size, lower bound (largest bytes live at one op step), the gap between\n"
-      "them, the planner used and whether the plan is proven optimal, the heads the other\n"
-      "planners would need, and one row per buffer (kind, owner, bytes, lifetime as op steps\n"
-      "[first, end), offset). Every plan is verified by an independent checker.\n"
-      "With several models: one shared arena for models run one after another (the head is\n"
-      "shared, the persistent areas are separate), measured in a real SharedArena.");
+  CLI::App* sub =
+      app.add_subcommand("plan",
+                         "Plan the head (the reusable activation + scratch area) of a model's tensor arena and\n"
+                         "show it: head size, lower bound (largest bytes live at one op step), the gap between\n"
+                         "them, the planner used and whether the plan is proven optimal, the heads the other\n"
+                         "planners would need, and one row per buffer (kind, owner, bytes, lifetime as op steps\n"
+                         "[first, end), offset). Every plan is verified by an independent checker.\n"
+                         "With several models: one shared arena for models run one after another (the head is\n"
+                         "shared, the persistent areas are separate), measured in a real SharedArena.");
   sub->add_option("MODEL", options->model_paths, "the .tflite file (several: plan one shared arena)")->required();
   sub->add_option("--order", options->order,
                   "stored: the model's operator order; best: the execution order with the smallest\n"
@@ -185,238 +172,148 @@ Command RegisterPlanCommand(CLI::App& app) {
                   "can make the minimum exceed arena_used_bytes(). Ops it cannot model exactly are named\n"
                   "in an error instead of a number. Takes one MODEL, --target, --json/--format")
       ->check(CLI::IsMember({"tflm"}));
-  return {sub, [options, sub]() -> int {
-            const TargetLayout* target = FindTargetLayout(options->target.c_str());
-            if (target == nullptr) {
-              return UsageError("--target '%s' is unknown (use one of: %s)", options->target.c_str(),
-                                TargetLayoutNames());
-            }
-            if (options->runtime == "tflm") {
-              for (const char* name :
-                   {"--order", "--planner", "--align", "--time-limit", "--timeline", "--html", "--columns", "--overlap",
-                    "--trust-offline-plan", "--csv", "--name-width", "--header", "--header-namespace",
-                    "--precomputed-plan"}) {
-                if (sub->count(name) > 0) {
-                  return UsageError(
-                      "%s does not apply with --runtime tflm (which takes one MODEL, --target and --json/--format)",
-                      name);
-                }
-              }
-              if (options->model_paths.size() != 1) {
-                return UsageError("--runtime tflm predicts the arena of one MODEL; %zu were given",
-                                  options->model_paths.size());
-              }
-              return PrintTflmArena(options->model_paths.front(), options->target,
-                                    options->json || options->format == "json");
-            }
-            if (!options->header_path.empty() && !report::IsValidHeaderNamespace(options->header_namespace)) {
+  return {
+      sub, [options, sub]() -> int {
+        const TargetLayout* target = FindTargetLayout(options->target.c_str());
+        if (target == nullptr) {
+          return UsageError("--target '%s' is unknown (use one of: %s)", options->target.c_str(), TargetLayoutNames());
+        }
+        if (options->runtime == "tflm") {
+          for (const char* name : {"--order", "--planner", "--align", "--time-limit", "--timeline", "--html",
+                                   "--columns", "--overlap", "--trust-offline-plan", "--csv", "--name-width",
+                                   "--header", "--header-namespace", "--precomputed-plan"}) {
+            if (sub->count(name) > 0) {
               return UsageError(
-                  "--header-namespace '%s' is not a C++ identifier (letters, digits and '_', not starting with a "
-                  "digit, '__' or '_' + capital)",
-                  options->header_namespace.c_str());
+                  "%s does not apply with --runtime tflm (which takes one MODEL, --target and --json/--format)", name);
             }
-            if (options->format == "json") options->json = true;
-            if (options->model_paths.size() > 1 && target != &HostLayout()) {
-              return UsageError("--target %s takes one model (a shared arena is counted on the host)",
-                                options->target.c_str());
-            }
-            options->model_path = options->model_paths.front();
-            if (options->precomputed_plan && options->header_path.empty()) {
-              return UsageError("--precomputed-plan writes the plan into the header: give --header FILE");
-            }
-            if (options->order == "best" && !options->header_path.empty()) {
-              return UsageError(
-                  "--header describes the model file as it is; for the best order, write that model first "
-                  "(microarena optimize MODEL -o OUT.tflite --order best) and run plan OUT.tflite --header");
-            }
-            if (options->model_paths.size() > 1) {
-              if (!options->header_path.empty() || !options->html_path.empty() || !options->csv_path.empty() ||
-                  options->timeline || options->order != "stored" || options->overlap) {
-                return UsageError(
-                    "with several models plan prints the shared arena only; --header, --html, --csv, "
-                    "--timeline, --order and --overlap take one model");
-              }
-              Result<report::SharedPlanReport> shared = report::BuildSharedPlanReport(
-                  options->model_paths, RuntimeOptionsFor(options->planner, options->alignment_bytes));
-              if (!shared.ok()) return PrintError(shared.status());
-              if (options->json) {
-                std::printf("%s\n", report::SharedPlanJson(*shared).dump(2).c_str());
-              } else {
-                std::fputs(report::SharedPlanText(*shared).c_str(), stdout);
-              }
-              return kExitOk;
-            }
-            Result<ModelFile> file = ModelFile::Open(options->model_path);
-            if (!file.ok()) return PrintError(file.status());
-            report::ModelPlanOptions plan_options;
-            plan_options.planner = options->planner;
-            plan_options.alignment_bytes = options->alignment_bytes;
-            plan_options.time_limit_seconds = options->time_limit_seconds;
-            const bool show_progress = ::isatty(STDERR_FILENO) != 0 && !options->json;
-            if (show_progress) {
-              plan_options.progress = [](const OptimalProgress& p) {
-                std::fprintf(stderr, "\r[optimal] %6.1f s  best %s  bound %s  nodes %llu   ", p.elapsed_seconds,
-                             report::Bytes(p.best_head_bytes).c_str(), report::Bytes(p.lower_bound_bytes).c_str(),
-                             static_cast<unsigned long long>(p.nodes));
-                std::fflush(stderr);
-              };
-            }
-            // The kernels' scratch requests are planned with the tensors; the
-            // runtime's persistent area and temp peak complete the arena.
-            Result<PrepareRequests> scratch = CollectPrepareRequests(file->view(), AllOpsResolver());
-            if (scratch.ok()) plan_options.scratch = scratch->scratch;
-            if (scratch.ok() && options->overlap) plan_options.overlaps = scratch->overlaps;
-            plan_options.overlap = options->overlap;
-            // --order best: plan in the best order, and measure the runtime on
-            // the model with its operators stored in that order (what
-            // `optimize --order best` writes), so every figure is for that order.
-            ReorderResult reorder;
-            std::optional<ModelFile> reordered;
-            if (options->order == "best") {
-              if (!scratch.ok()) return PrintError(scratch.status());
-              ReorderOptions reorder_options;
-              reorder_options.alignment_bytes = options->alignment_bytes;
-              reorder_options.time_limit_seconds = options->time_limit_seconds;
-              Result<ReorderResult> found = FindBestOrder(
-                  file->view(), Span<const ScratchRequest>(scratch->scratch.data(), scratch->scratch.size()),
-                  reorder_options);
-              if (!found.ok()) return PrintError(found.status());
-              reorder = *found;
-              plan_options.order = reorder.order;
-              ModelEdits edits;
-              edits.operator_order = reorder.order;
-              edits.drop_metadata = {kOfflinePlanMetadataName, kOverlapPlanMetadataName};
-              Result<std::vector<uint8_t>> bytes = RewriteModel(file->bytes(), edits);
-              if (!bytes.ok()) return PrintError(bytes.status());
-              Result<ModelFile> rewritten = ModelFile::FromBytes(*bytes, options->model_path + " (best order)");
-              if (!rewritten.ok()) return PrintError(rewritten.status());
-              reordered.emplace(std::move(*rewritten));
-            }
-            const ModelView& runtime_model = reordered ? reordered->view() : file->view();
-            Result<report::ModelPlan> plan = report::PlanModel(file->view(), plan_options);
-            // The runtime measures with the planner the device would use: the
-            // chosen one, or its default (offline or greedy) for "optimal".
-            InterpreterOptions runtime_options = RuntimeOptionsFor(options->planner, options->alignment_bytes);
-            runtime_options.allow_overlap = options->overlap;
-            runtime_options.trust_offline_plan = options->trust_offline_plan;
-            if (target != &HostLayout()) runtime_options.figures_for = target;
-            // --precomputed-plan: the head planned here (the exact planner for
-            // "optimal"), and the figures of allocating with it on the device.
-            OptimalOptions exact_options;
-            exact_options.time_limit_seconds = options->time_limit_seconds;
-            const OptimalPlanner exact(exact_options);
-            std::optional<PrecomputedPlanData> precomputed;
-            if (options->precomputed_plan && plan.ok() && scratch.ok()) {
-              InterpreterOptions plan_with = runtime_options;
-              if (options->planner.empty() || options->planner == "optimal") plan_with.custom_planner = &exact;
-              Result<PrecomputedPlanData> data = PrecomputePlan(runtime_model, AllOpsResolver(), plan_with);
-              if (!data.ok()) {
-                Status status = data.status();
-                return PrintError(status.Prefix(options->model_path.c_str()));
-              }
-              precomputed.emplace(std::move(*data));
-              plan->has_runtime = true;
-              plan->runtime = precomputed->figures;
-              plan->persistent_bytes = precomputed->figures.persistent_bytes;
-              plan->temp_peak_bytes = precomputed->figures.temp_peak_bytes;
-            } else if (plan.ok() && scratch.ok()) {
-              Result<ArenaFigures> figures = MeasureArena(runtime_model, AllOpsResolver(), runtime_options);
-              if (figures.ok()) {
-                plan->has_runtime = true;
-                plan->runtime = *figures;
-                plan->persistent_bytes = figures->persistent_bytes;
-                plan->temp_peak_bytes = figures->temp_peak_bytes;
-              } else {
-                plan->runtime_note = figures.status().message();
-              }
-            } else if (plan.ok()) {
-              plan->runtime_note = scratch.status().message();
-            }
-            if (show_progress) std::fprintf(stderr, "\r%80s\r", "");
-            if (!plan.ok()) {
-              Status status = plan.status();
-              return PrintError(status.Prefix(options->model_path.c_str()));
-            }
-            if (!options->csv_path.empty()) {
-              ProblemCsv problem;
-              problem.buffers = plan->buffers;
-              for (const BufferRequest& b : plan->buffers) {
-                problem.ids.push_back((b.kind == BufferKind::kTensor ? "t" : "op") + std::to_string(b.owner_index) +
-                                      (b.kind == BufferKind::kScratch ? "_scratch" : ""));
-              }
-              Status written = WriteProblemCsv(options->csv_path, problem, Span<const size_t>());
-              if (!written.ok()) return PrintError(written);
-            }
-            if (!options->header_path.empty()) {
-              if (!plan->has_runtime) {
-                return PrintError(Status::Error(ErrorCode::kUnsupported,
-                                                "%s: no header: the runtime cannot allocate this model (%s)",
-                                                options->model_path.c_str(), plan->runtime_note.c_str()));
-              }
-              std::string command_line = "microarena plan " + options->model_path;
-              if (!options->planner.empty()) command_line += " --planner " + options->planner;
-              command_line += " --align " + std::to_string(options->alignment_bytes);
-              if (target != &HostLayout()) command_line += " --target " + options->target;
-              if (options->header_namespace != "microarena_arena") {
-                command_line += " --header-namespace " + options->header_namespace;
-              }
-              if (options->overlap) command_line += " --overlap";
-              if (precomputed) command_line += " --precomputed-plan";
-              command_line += " --header " + options->header_path;
-              Status written = WriteHeaderFile(options->header_path, options->header_namespace, command_line, *file,
-                                               runtime_options, *plan, precomputed ? &*precomputed : nullptr);
-              if (!written.ok()) return PrintError(written);
-            }
-            if (!options->html_path.empty()) {
-              std::ofstream html(options->html_path, std::ios::binary | std::ios::trunc);
-              html << report::PlanHtml(file->view(), file->path(), *plan);
-              html.close();
-              if (!html) {
-                return PrintError(Status::Error(ErrorCode::kIoError, "%s: cannot write the HTML report",
-                                                options->html_path.c_str()));
-              }
-            }
-            if (options->json) {
-              nlohmann::json doc = report::PlanJson(file->view(), file->path(), *plan);
-              if (options->order == "best") {
-                doc["order"] = {{"mode", "best"},
-                                {"operator_order", reorder.order},
-                                {"stored_peak_bytes", reorder.stored_peak_bytes},
-                                {"peak_bytes", reorder.peak_bytes},
-                                {"saved_bytes", reorder.saved_bytes()},
-                                {"proven_optimal", reorder.proven_optimal},
-                                {"method", reorder.method},
-                                {"states", reorder.states}};
-              }
-              std::printf("%s\n", doc.dump(2).c_str());
-            } else {
-              if (options->order == "best") {
-                std::string ops;
-                for (size_t i = 0; i < reorder.order.size(); ++i) {
-                  ops += (i == 0 ? "" : " ") + std::to_string(reorder.order[i]);
-                }
-                std::printf("order        best: peak %s vs %s in the stored order (%s saved; %s%s)\n",
-                            report::Bytes(reorder.peak_bytes).c_str(), report::Bytes(reorder.stored_peak_bytes).c_str(),
-                            report::Bytes(reorder.saved_bytes()).c_str(),
-                            reorder.proven_optimal ? "proven optimal over all valid orders"
-                                                   : "not proven optimal: ",
-                            reorder.proven_optimal ? "" : reorder.note.c_str());
-                std::printf("             ops in order: %s\n", report::Clip(ops, 84).c_str());
-                std::printf("             (runtime figures below are for the model with its ops stored in this "
-                            "order:\n              microarena optimize MODEL -o OUT.tflite --order best)\n\n");
-              }
-              report::PlanTextOptions text_options;
-              text_options.name_width = options->name_width;
-              std::fputs(report::PlanText(file->view(), file->path(), *plan, text_options).c_str(), stdout);
-              if (options->timeline) {
-                report::TimelineOptions timeline_options;
-                timeline_options.columns = options->columns;
-                timeline_options.name_width = options->name_width;
-                std::printf("\n%s", report::PlanTimeline(file->view(), *plan, timeline_options).c_str());
-              }
-            }
-            return kExitOk;
-          }};
+          }
+          if (options->model_paths.size() != 1) {
+            return UsageError("--runtime tflm predicts the arena of one MODEL; %zu were given",
+                              options->model_paths.size());
+          }
+          return PrintTflmArena(options->model_paths.front(), options->target,
+                                options->json || options->format == "json");
+        }
+        if (!options->header_path.empty() && !report::IsValidHeaderNamespace(options->header_namespace)) {
+          return UsageError(
+              "--header-namespace '%s' is not a C++ identifier (letters, digits and '_', not starting with a "
+              "digit, '__' or '_' + capital)",
+              options->header_namespace.c_str());
+        }
+        if (options->format == "json") options->json = true;
+        if (options->model_paths.size() > 1 && target != &HostLayout()) {
+          return UsageError("--target %s takes one model (a shared arena is counted on the host)",
+                            options->target.c_str());
+        }
+        options->model_path = options->model_paths.front();
+        if (options->precomputed_plan && options->header_path.empty()) {
+          return UsageError("--precomputed-plan writes the plan into the header: give --header FILE");
+        }
+        if (options->order == "best" && !options->header_path.empty()) {
+          return UsageError(
+              "--header describes the model file as it is; for the best order, write that model first "
+              "(microarena optimize MODEL -o OUT.tflite --order best) and run plan OUT.tflite --header");
+        }
+        if (options->model_paths.size() > 1) {
+          if (!options->header_path.empty() || !options->html_path.empty() || !options->csv_path.empty() ||
+              options->timeline || options->order != "stored" || options->overlap) {
+            return UsageError(
+                "with several models plan prints the shared arena only; --header, --html, --csv, "
+                "--timeline, --order and --overlap take one model");
+          }
+          Result<report::SharedPlanReport> shared = report::BuildSharedPlanReport(
+              options->model_paths, report::RuntimeOptionsFor(options->planner, options->alignment_bytes));
+          if (!shared.ok()) return PrintError(shared.status());
+          if (options->json) {
+            std::printf("%s\n", report::SharedPlanJson(*shared).dump(2).c_str());
+          } else {
+            std::fputs(report::SharedPlanText(*shared).c_str(), stdout);
+          }
+          return kExitOk;
+        }
+        Result<ModelFile> file = ModelFile::Open(options->model_path);
+        if (!file.ok()) return PrintError(file.status());
+        report::PlanJobOptions job_options;
+        job_options.plan.planner = options->planner;
+        job_options.plan.alignment_bytes = options->alignment_bytes;
+        job_options.plan.time_limit_seconds = options->time_limit_seconds;
+        job_options.plan.overlap = options->overlap;
+        job_options.best_order = options->order == "best";
+        job_options.trust_offline_plan = options->trust_offline_plan;
+        job_options.precomputed_plan = options->precomputed_plan;
+        job_options.target = target;
+        const bool show_progress = ::isatty(STDERR_FILENO) != 0 && !options->json;
+        if (show_progress) {
+          job_options.plan.progress = [](const OptimalProgress& p) {
+            std::fprintf(stderr, "\r[optimal] %6.1f s  best %s  bound %s  nodes %llu   ", p.elapsed_seconds,
+                         report::Bytes(p.best_head_bytes).c_str(), report::Bytes(p.lower_bound_bytes).c_str(),
+                         static_cast<unsigned long long>(p.nodes));
+            std::fflush(stderr);
+          };
+        }
+        Result<report::PlanJob> job = report::RunPlanJob(*file, job_options);
+        if (show_progress) std::fprintf(stderr, "\r%80s\r", "");
+        if (!job.ok()) return PrintError(job.status());
+        const report::ModelPlan& plan = job->plan;
+        const InterpreterOptions& runtime_options = job->runtime_options;
+        const std::optional<PrecomputedPlanData>& precomputed = job->precomputed;
+        if (!options->csv_path.empty()) {
+          ProblemCsv problem;
+          problem.buffers = plan.buffers;
+          for (const BufferRequest& b : plan.buffers) {
+            problem.ids.push_back((b.kind == BufferKind::kTensor ? "t" : "op") + std::to_string(b.owner_index) +
+                                  (b.kind == BufferKind::kScratch ? "_scratch" : ""));
+          }
+          Status written = WriteProblemCsv(options->csv_path, problem, Span<const size_t>());
+          if (!written.ok()) return PrintError(written);
+        }
+        if (!options->header_path.empty()) {
+          if (!plan.has_runtime) {
+            return PrintError(Status::Error(ErrorCode::kUnsupported,
+                                            "%s: no header: the runtime cannot allocate this model (%s)",
+                                            options->model_path.c_str(), plan.runtime_note.c_str()));
+          }
+          std::string command_line = "microarena plan " + options->model_path;
+          if (!options->planner.empty()) command_line += " --planner " + options->planner;
+          command_line += " --align " + std::to_string(options->alignment_bytes);
+          if (target != &HostLayout()) command_line += " --target " + options->target;
+          if (options->header_namespace != "microarena_arena") {
+            command_line += " --header-namespace " + options->header_namespace;
+          }
+          if (options->overlap) command_line += " --overlap";
+          if (precomputed) command_line += " --precomputed-plan";
+          command_line += " --header " + options->header_path;
+          Status written = WriteHeaderFile(options->header_path, options->header_namespace, command_line, *file,
+                                           runtime_options, plan, precomputed ? &*precomputed : nullptr);
+          if (!written.ok()) return PrintError(written);
+        }
+        if (!options->html_path.empty()) {
+          std::ofstream html(options->html_path, std::ios::binary | std::ios::trunc);
+          html << report::PlanHtml(file->view(), file->path(), plan);
+          html.close();
+          if (!html) {
+            return PrintError(
+                Status::Error(ErrorCode::kIoError, "%s: cannot write the HTML report", options->html_path.c_str()));
+          }
+        }
+        if (options->json) {
+          nlohmann::json doc = report::PlanJson(file->view(), file->path(), plan);
+          if (job->reorder) doc["order"] = report::OrderJson(*job->reorder);
+          std::printf("%s\n", doc.dump(2).c_str());
+        } else {
+          if (job->reorder) std::fputs(report::OrderText(*job->reorder).c_str(), stdout);
+          report::PlanTextOptions text_options;
+          text_options.name_width = options->name_width;
+          std::fputs(report::PlanText(file->view(), file->path(), plan, text_options).c_str(), stdout);
+          if (options->timeline) {
+            report::TimelineOptions timeline_options;
+            timeline_options.columns = options->columns;
+            timeline_options.name_width = options->name_width;
+            std::printf("\n%s", report::PlanTimeline(file->view(), plan, timeline_options).c_str());
+          }
+        }
+        return kExitOk;
+      }};
 }
 
 }  // namespace microarena::cli

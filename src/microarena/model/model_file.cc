@@ -5,6 +5,8 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
+#include <system_error>
 
 namespace microarena {
 
@@ -51,6 +53,17 @@ Result<ModelFile> ModelFile::Open(const std::string& path) {
   Result<std::vector<uint8_t>> bytes = ReadFileBytes(path);
   if (!bytes.ok()) return bytes.status();
   return FromBytes(*bytes, path);
+}
+
+Status MakeDirectories(const std::string& dir) {
+  std::error_code error;
+  std::filesystem::create_directories(dir, error);
+  if (!error && !std::filesystem::is_directory(dir, error)) error = std::make_error_code(std::errc::not_a_directory);
+  if (error) {
+    return Status::Error(ErrorCode::kIoError, "%s: cannot create the folder (%s)", dir.c_str(),
+                         error.message().c_str());
+  }
+  return OkStatus();
 }
 
 }  // namespace microarena

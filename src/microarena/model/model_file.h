@@ -21,6 +21,10 @@ namespace microarena {
 // Reads a whole file. Errors name the path: missing, a directory, unreadable.
 Result<std::vector<uint8_t>> ReadFileBytes(const std::string& path);
 
+// Creates the folder `dir` and its missing parents (nothing when it exists).
+// A kIoError naming `dir` and the reason when it cannot be made or is a file.
+Status MakeDirectories(const std::string& dir);
+
 class ModelFile {
  public:
   // Reads and verifies `path`. The error message starts with the path.

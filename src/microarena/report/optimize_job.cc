@@ -1,0 +1,187 @@
+#include "microarena/report/optimize_job.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <utility>
+
+#include "microarena/analysis/offline_plan.h"
+#include "microarena/kernels/op_resolver.h"
+#include "microarena/model/model_rewriter.h"
+#include "microarena/report/format.h"
+#include "microarena/runtime/host_runner.h"
+
+namespace microarena::report {
+
+Result<OptimizedModel> OptimizeModel(const ModelView& model, const OptimizeOptions& options) {
+  Result<PrepareRequests> prepared = CollectPrepareRequests(model, AllOpsResolver());
+  if (!prepared.ok()) {
+    Status status = prepared.status();
+    return status.Prefix("optimize needs every op's scratch size");
+  }
+  OptimizedModel optimized;
+  // 1. The order.
+  if (options.best_order) {
+    ReorderOptions reorder_options;
+    reorder_options.alignment_bytes = options.alignment_bytes;
+    reorder_options.time_limit_seconds = options.time_limit_seconds;
+    Result<ReorderResult> found = FindBestOrder(
+        model, Span<const ScratchRequest>(prepared->scratch.data(), prepared->scratch.size()), reorder_options);
+    if (!found.ok()) return found.status();
+    optimized.reorder = std::move(*found);
+  }
+  const std::vector<int32_t> order = optimized.reorder ? optimized.reorder->order : std::vector<int32_t>();
+
+  // 2. The plan, in that order.
+  ModelPlanOptions plan_options;
+  plan_options.planner = options.planner;
+  plan_options.alignment_bytes = options.alignment_bytes;
+  plan_options.time_limit_seconds = options.time_limit_seconds;
+  plan_options.compare = false;
+  plan_options.scratch = prepared->scratch;
+  plan_options.order = order;
+  plan_options.overlap = options.overlap;
+  if (options.overlap) plan_options.overlaps = prepared->overlaps;
+  Result<ModelPlan> plan = PlanModel(model, plan_options);
+  if (!plan.ok()) return plan.status();
+  optimized.plan = std::move(*plan);
+  Result<std::vector<int32_t>> offsets = OfflineOffsets(model, optimized.plan);
+  if (!offsets.ok()) return offsets.status();
+  optimized.offsets = std::move(*offsets);
+
+  // 3. The file. A plan never stays beside a plan for another order or kind.
+  optimized.metadata_name = options.overlap ? kOverlapPlanMetadataName : kOfflinePlanMetadataName;
+  ModelEdits edits;
+  edits.operator_order = order;
+  edits.drop_metadata = {kOfflinePlanMetadataName, kOverlapPlanMetadataName};
+  edits.metadata.push_back({optimized.metadata_name, EncodeOfflinePlan(optimized.offsets, model.subgraph_count())});
+  optimized.used_overlaps = static_cast<size_t>(std::count_if(
+      optimized.plan.overlaps.begin(), optimized.plan.overlaps.end(), [](const PlannedOverlap& o) { return o.used; }));
+  const std::string info = fmt::format(
+      "microarena plan: planner={} alignment={} head_bytes={} lower_bound_bytes={} order={} "
+      "overlap={} used_overlaps={} tflm_safe={}",
+      optimized.plan.planner, options.alignment_bytes, optimized.plan.head_bytes, optimized.plan.lower_bound_bytes,
+      options.best_order ? "best" : "stored", options.overlap ? "yes" : "no", optimized.used_overlaps,
+      options.overlap ? "no" : "yes");
+  edits.metadata.push_back({kPlanInfoMetadataName, std::vector<uint8_t>(info.begin(), info.end())});
+  Result<std::vector<uint8_t>> bytes = RewriteModel(model.bytes(), edits);
+  if (!bytes.ok()) return bytes.status();
+  optimized.bytes = std::move(*bytes);
+  return optimized;
+}
+
+Result<OptimizeCheck> CheckOptimizedModel(const ModelView& original, const ModelView& written,
+                                          const OptimizedModel& optimized, const OptimizeOptions& options) {
+  Result<Span<const int32_t>> read_back = ReadOfflinePlan(written, optimized.metadata_name);
+  if (!read_back.ok()) return read_back.status();
+  if (std::vector<int32_t>(read_back->begin(), read_back->end()) != optimized.offsets) {
+    return Status::Error(ErrorCode::kInternal, "the plan read back from the optimized model differs");
+  }
+  RunOptions original_run;
+  original_run.interpreter.alignment_bytes = options.alignment_bytes;
+  RunOptions offline_run = original_run;
+  offline_run.interpreter.planner = PlannerChoice::kOffline;
+  offline_run.interpreter.allow_overlap = options.overlap;
+  Result<RunResult> before = RunModel(original, AllOpsResolver(), original_run);
+  if (!before.ok()) {
+    Status status = before.status();
+    return status.Prefix("the original model does not run");
+  }
+  Result<RunResult> after = RunModel(written, AllOpsResolver(), offline_run);
+  if (!after.ok()) {
+    Status status = after.status();
+    return status.Prefix("the optimized model does not run");
+  }
+  OptimizeCheck check;
+  check.outputs_identical = before->outputs == after->outputs;
+  check.offline_head_bytes = after->head_bytes;
+  check.original_arena_bytes = before->used_bytes;
+  check.offline_arena_bytes = after->used_bytes;
+  // The arenas on the target: only its records differ from the host's.
+  if (options.target != nullptr && options.target != &HostLayout()) {
+    InterpreterOptions before_options = original_run.interpreter;
+    InterpreterOptions after_options = offline_run.interpreter;
+    before_options.figures_for = options.target;
+    after_options.figures_for = options.target;
+    Result<ArenaFigures> before_target = MeasureArena(original, AllOpsResolver(), before_options);
+    if (!before_target.ok()) return before_target.status();
+    Result<ArenaFigures> after_target = MeasureArena(written, AllOpsResolver(), after_options);
+    if (!after_target.ok()) return after_target.status();
+    check.original_arena_bytes = before_target->used_bytes;
+    check.offline_arena_bytes = after_target->used_bytes;
+  }
+  return check;
+}
+
+namespace {
+
+const char* TargetName(const OptimizeOptions& options) {
+  return (options.target != nullptr ? options.target : &HostLayout())->name;
+}
+
+}  // namespace
+
+nlohmann::json OptimizeJson(const std::string& model_path, const std::string& output_path,
+                            const OptimizeOptions& options, const OptimizedModel& optimized,
+                            const OptimizeCheck& check) {
+  const ModelPlan& plan = optimized.plan;
+  const std::optional<ReorderResult>& reorder = optimized.reorder;
+  nlohmann::json doc;
+  doc["model"] = model_path;
+  doc["output"] = output_path;
+  doc["planner"] = plan.planner;
+  doc["alignment_bytes"] = options.alignment_bytes;
+  doc["order"] = options.best_order ? "best" : "stored";
+  doc["operator_order"] = reorder ? reorder->order : std::vector<int32_t>();
+  doc["stored_order_peak_bytes"] = reorder ? reorder->stored_peak_bytes : plan.lower_bound_bytes;
+  doc["order_peak_bytes"] = plan.lower_bound_bytes;
+  doc["order_proven_optimal"] = reorder && reorder->proven_optimal;
+  doc["planned_head_bytes"] = plan.head_bytes;
+  doc["offline_head_bytes"] = check.offline_head_bytes;
+  doc["target"] = TargetName(options);
+  doc["offline_arena_bytes"] = check.offline_arena_bytes;
+  doc["original_arena_bytes"] = check.original_arena_bytes;
+  doc["planned_tensors"] =
+      std::count_if(optimized.offsets.begin(), optimized.offsets.end(), [](int32_t o) { return o >= 0; });
+  doc["overlap"] = options.overlap;
+  doc["used_overlaps"] = optimized.used_overlaps;
+  doc["metadata_name"] = optimized.metadata_name;
+  doc["tflm_safe"] = !options.overlap;
+  doc["file_bytes"] = optimized.bytes.size();
+  doc["outputs_identical"] = check.outputs_identical;
+  return doc;
+}
+
+std::string OptimizeText(const std::string& output_path, const OptimizeOptions& options,
+                         const OptimizedModel& optimized, const OptimizeCheck& check) {
+  const ModelPlan& plan = optimized.plan;
+  std::string text = fmt::format("wrote        {} ({})\n", output_path, Bytes(optimized.bytes.size()));
+  if (optimized.reorder) {
+    const ReorderResult& reorder = *optimized.reorder;
+    text += fmt::format("order        best: peak {} vs {} stored ({} saved; {}, {})\n", Bytes(reorder.peak_bytes),
+                        Bytes(reorder.stored_peak_bytes), Bytes(reorder.saved_bytes()), reorder.method,
+                        reorder.proven_optimal ? "proven optimal over all orders" : "not proven optimal");
+  } else {
+    text += "order        stored\n";
+  }
+  text += fmt::format("plan         {}, head {} (lower bound {}), alignment {}\n", plan.planner, Bytes(plan.head_bytes),
+                      Bytes(plan.lower_bound_bytes), options.alignment_bytes);
+  text += fmt::format("metadata     {}: {} tensor offsets (scratch planned online, as TFLM does)\n",
+                      optimized.metadata_name, optimized.offsets.size());
+  text += fmt::format("runtime      offline plan: head {}, arena {} (original with greedy: arena {}) on {}\n",
+                      Bytes(check.offline_head_bytes), Bytes(check.offline_arena_bytes),
+                      Bytes(check.original_arena_bytes), TargetName(options));
+  text += fmt::format("check        plan read back: identical; outputs (seed 1): {}\n",
+                      check.outputs_identical ? "identical to the original" : "DIFFERENT from the original");
+  if (options.overlap) {
+    text += fmt::format(
+        "TFLM         NOT safe: {} outputs share bytes with inputs their kernels have read;\n"
+        "             stored under {}, which stock TFLM ignores\n",
+        optimized.used_overlaps, optimized.metadata_name);
+  } else {
+    text += "TFLM         safe: no overlapping buffers; stock TFLM uses these offsets\n";
+  }
+  return text;
+}
+
+}  // namespace microarena::report

@@ -1,0 +1,129 @@
+#include "microarena/report/plan_job.h"
+
+#include <utility>
+
+#include "microarena/analysis/offline_plan.h"
+#include "microarena/kernels/op_resolver.h"
+#include "microarena/model/model_rewriter.h"
+#include "microarena/plan/optimal.h"
+#include "microarena/report/format.h"
+
+namespace microarena::report {
+
+InterpreterOptions RuntimeOptionsFor(const std::string& planner, size_t alignment_bytes) {
+  InterpreterOptions options;
+  options.alignment_bytes = alignment_bytes;
+  if (planner == "greedy") options.planner = PlannerChoice::kGreedy;
+  if (planner == "greedy-tflm") options.planner = PlannerChoice::kGreedyTflm;
+  if (planner == "linear") options.planner = PlannerChoice::kLinear;
+  if (planner == "offline") options.planner = PlannerChoice::kOffline;
+  return options;  // "optimal" and the default: the runtime's own choice
+}
+
+Result<PlanJob> RunPlanJob(const ModelFile& file, const PlanJobOptions& options) {
+  PlanJob job;
+  ModelPlanOptions plan_options = options.plan;
+  // The kernels' scratch requests are planned with the tensors; the
+  // runtime's persistent area and temp peak complete the arena.
+  Result<PrepareRequests> scratch = CollectPrepareRequests(file.view(), AllOpsResolver());
+  if (scratch.ok()) plan_options.scratch = scratch->scratch;
+  if (scratch.ok() && plan_options.overlap) plan_options.overlaps = scratch->overlaps;
+  // Best order: plan in it, and measure the runtime on the model with its
+  // operators stored in that order (what `optimize --order best` writes),
+  // so every figure is for that order.
+  std::optional<ModelFile> reordered;
+  if (options.best_order) {
+    if (!scratch.ok()) return scratch.status();
+    ReorderOptions reorder_options;
+    reorder_options.alignment_bytes = plan_options.alignment_bytes;
+    reorder_options.time_limit_seconds = plan_options.time_limit_seconds;
+    Result<ReorderResult> found = FindBestOrder(
+        file.view(), Span<const ScratchRequest>(scratch->scratch.data(), scratch->scratch.size()), reorder_options);
+    if (!found.ok()) return found.status();
+    job.reorder = *found;
+    plan_options.order = found->order;
+    ModelEdits edits;
+    edits.operator_order = found->order;
+    edits.drop_metadata = {kOfflinePlanMetadataName, kOverlapPlanMetadataName};
+    Result<std::vector<uint8_t>> bytes = RewriteModel(file.bytes(), edits);
+    if (!bytes.ok()) return bytes.status();
+    Result<ModelFile> rewritten = ModelFile::FromBytes(*bytes, file.path() + " (best order)");
+    if (!rewritten.ok()) return rewritten.status();
+    reordered.emplace(std::move(*rewritten));
+  }
+  const ModelView& runtime_model = reordered ? reordered->view() : file.view();
+  Result<ModelPlan> plan = PlanModel(file.view(), plan_options);
+  if (!plan.ok()) {
+    Status status = plan.status();
+    return status.Prefix(file.path().c_str());
+  }
+  job.plan = std::move(*plan);
+
+  // The runtime measures with the planner the device would use: the chosen
+  // one, or its default (offline or greedy) for "optimal".
+  job.runtime_options = RuntimeOptionsFor(plan_options.planner, plan_options.alignment_bytes);
+  job.runtime_options.allow_overlap = plan_options.overlap;
+  job.runtime_options.trust_offline_plan = options.trust_offline_plan;
+  if (options.target != nullptr && options.target != &HostLayout()) job.runtime_options.figures_for = options.target;
+  if (!scratch.ok()) {
+    job.plan.runtime_note = scratch.status().message();
+    return job;
+  }
+  const auto record = [&job](const ArenaFigures& figures) {
+    job.plan.has_runtime = true;
+    job.plan.runtime = figures;
+    job.plan.persistent_bytes = figures.persistent_bytes;
+    job.plan.temp_peak_bytes = figures.temp_peak_bytes;
+  };
+  if (options.precomputed_plan) {
+    // The head planned here (the exact planner for "optimal"), and the
+    // figures of allocating with it on the device.
+    OptimalOptions exact_options;
+    exact_options.time_limit_seconds = plan_options.time_limit_seconds;
+    const OptimalPlanner exact(exact_options);
+    InterpreterOptions plan_with = job.runtime_options;
+    if (plan_options.planner.empty() || plan_options.planner == "optimal") plan_with.custom_planner = &exact;
+    Result<PrecomputedPlanData> data = PrecomputePlan(runtime_model, AllOpsResolver(), plan_with);
+    if (!data.ok()) {
+      Status status = data.status();
+      return status.Prefix(file.path().c_str());
+    }
+    job.precomputed.emplace(std::move(*data));
+    record(job.precomputed->figures);
+    return job;
+  }
+  Result<ArenaFigures> figures = MeasureArena(runtime_model, AllOpsResolver(), job.runtime_options);
+  if (figures.ok()) {
+    record(*figures);
+  } else {
+    job.plan.runtime_note = figures.status().message();
+  }
+  return job;
+}
+
+nlohmann::json OrderJson(const ReorderResult& reorder) {
+  return {{"mode", "best"},
+          {"operator_order", reorder.order},
+          {"stored_peak_bytes", reorder.stored_peak_bytes},
+          {"peak_bytes", reorder.peak_bytes},
+          {"saved_bytes", reorder.saved_bytes()},
+          {"proven_optimal", reorder.proven_optimal},
+          {"method", reorder.method},
+          {"states", reorder.states}};
+}
+
+std::string OrderText(const ReorderResult& reorder) {
+  std::string ops;
+  for (size_t i = 0; i < reorder.order.size(); ++i) ops += (i == 0 ? "" : " ") + std::to_string(reorder.order[i]);
+  std::string text =
+      "order        best: peak " + Bytes(reorder.peak_bytes) + " vs " + Bytes(reorder.stored_peak_bytes) +
+      " in the stored order (" + Bytes(reorder.saved_bytes()) + " saved; " +
+      (reorder.proven_optimal ? "proven optimal over all valid orders" : "not proven optimal: " + reorder.note) + ")\n";
+  text += "             ops in order: " + Clip(ops, 84) + "\n";
+  text +=
+      "             (runtime figures below are for the model with its ops stored in this order:\n"
+      "              microarena optimize MODEL -o OUT.tflite --order best)\n\n";
+  return text;
+}
+
+}  // namespace microarena::report

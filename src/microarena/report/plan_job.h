@@ -1,0 +1,51 @@
+// `plan MODEL` as a library call: the kernels' scratch requests, the best
+// operator order (optional) and the model rewritten into it, the plan, and
+// the runtime's figures for that plan (measured, or those of a precomputed
+// plan). The CLI parses options and prints; tests call this directly.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "microarena/base/status.h"
+#include "microarena/model/model_file.h"
+#include "microarena/plan/reorder.h"
+#include "microarena/report/model_plan.h"
+#include "microarena/runtime/host_runner.h"
+#include "microarena/runtime/target_layout.h"
+
+namespace microarena::report {
+
+// The interpreter options the runtime measures with for a planner name of
+// `plan --planner`: that planner, or the runtime's own choice for "optimal"
+// and "" (the offline plan when the model has one, else greedy).
+InterpreterOptions RuntimeOptionsFor(const std::string& planner, size_t alignment_bytes);
+
+struct PlanJobOptions {
+  // planner, alignment, time limit, progress; scratch, order and overlaps
+  // are filled by the job.
+  ModelPlanOptions plan;
+  bool best_order = false;               // plan (and measure) in the order with the smallest peak
+  bool trust_offline_plan = false;       // measure with the model's offline plan trusted
+  bool precomputed_plan = false;         // figures of AllocateTensors(PrecomputedPlan), planned here
+  const TargetLayout* target = nullptr;  // the device the figures are for; nullptr: the host
+};
+
+struct PlanJob {
+  ModelPlan plan;                                  // has_runtime, or runtime_note saying why not
+  InterpreterOptions runtime_options;              // what the runtime figures were measured with
+  std::optional<ReorderResult> reorder;            // with best_order
+  std::optional<PrecomputedPlanData> precomputed;  // with precomputed_plan
+};
+
+// Plans `file`'s model. Errors: the model cannot be planned; with best_order
+// or precomputed_plan, also the kernels' or the runtime's refusal. Without
+// them a model the runtime cannot run still gets its plan (runtime_note).
+Result<PlanJob> RunPlanJob(const ModelFile& file, const PlanJobOptions& options);
+
+// The "order" block of `plan --order best --json`, and the text lines.
+nlohmann::json OrderJson(const ReorderResult& reorder);
+std::string OrderText(const ReorderResult& reorder);
+
+}  // namespace microarena::report
