@@ -33,6 +33,25 @@ stage="setup"
 trap 'echo "!!!! FAILED in stage: $stage" >&2' ERR
 has_stage() { [[ " $stages " == *" $1 "* ]]; }
 
+# Strict: the shared data every headline check reads must be there before
+# anything is built, so a run without it fails in seconds, naming what is
+# missing (the tests check it again, one by one).
+if [[ $MICROARENA_STRICT == 1 ]]; then
+  stage="setup: shared data"
+  shared=${MICROARENA_SHARED_DIR:-../shared}
+  missing=()
+  for need in models/kws_ref_model.tflite golden/tflm_arena.csv golden/tflm_arena_cortex_m.csv golden/tflm_plans \
+    tools/tflm_oracle tools/minimalloc dsa/A.1048576.csv tflm_integration regressions; do
+    [[ -e $shared/$need ]] || missing+=("$shared/$need")
+  done
+  if ((${#missing[@]} > 0)); then
+    echo "!!!! the shared data is missing (MICROARENA_SHARED_DIR or ../shared; MICROARENA_STRICT=0 skips its tests" \
+      "on a partial developer machine):" >&2
+    printf '     %s\n' "${missing[@]}" >&2
+    exit 1
+  fi
+fi
+
 if has_stage presets; then
   for preset in $presets; do
     stage="$preset: configure and build"
