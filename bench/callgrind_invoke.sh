@@ -4,6 +4,8 @@
 # for the same models (../shared/golden/tflm_arena.csv, reference kernels, -O2,
 # -DNDEBUG, seed 1).
 #   bench/callgrind_invoke.sh [BUILD_DIR]     (default build/release)
+# scripts/figures.sh reads this table for README.md's instruction counts (a
+# Release build's: a Debug or sanitizer build executes other instructions).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build/release}

@@ -21,7 +21,10 @@
 #    Invoke 640 B) and the flash of runtime + kernels at most TFLM's core +
 #    kernels (40,746 B).
 # Prints arena, stack per phase, RAM, instructions per Invoke, and the
-# flash/RAM split from arm-none-eabi-size and the link map.
+# flash/RAM split from arm-none-eabi-size and the link map; writes them to
+# build/cortex_m/figures.txt ("<model> <figure> <value>" lines, TFLM's as
+# model "tflm"), and when kws_ref_model ran, holds README.md's kws figures to
+# them (scripts/figures.sh --check --only cortex-m).
 #   scripts/cortex_m.sh        (uses build/release's CLI, building it if missing)
 # Environment: MICROARENA_HOST_CLI (a host CLI), MICROARENA_SHARED_DIR,
 # MICROARENA_QEMU_TIMEOUT (seconds per run, default 300),
@@ -32,6 +35,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
+
+# TFLM on the same board at -Os with reference kernels, kws_ref_model's six ops
+# only, measured as the firmware measures ours: stack per phase (LoadModel,
+# AllocateTensors, Invoke) and flash of its core and of the six kernels.
+tflm_stack_load=176 tflm_stack_alloc=580 tflm_stack_invoke=640
+tflm_flash_runtime=18539 tflm_flash_kernels=22207
 
 # Stops on what is missing: an error in strict mode, else a skip ($2: 1 to end
 # the stage, 0 to go on without the shared models).
@@ -91,6 +100,13 @@ read -r stack_bound static_bound < <("$host_cli" plan "$build/models/demo.tflite
 
 status=0
 summary=$build/summary.txt
+results=$build/figures.txt
+# Whether every model ran (docs/cortex_m.md's per-model table needs it).
+all_models=0
+[[ -z ${MICROARENA_CORTEX_M_MODELS:-} && -d $shared/models ]] && all_models=1
+echo "run all_models $all_models" >"$results"
+printf 'tflm %s %s\n' load $tflm_stack_load alloc $tflm_stack_alloc invoke $tflm_stack_invoke \
+  runtime $tflm_flash_runtime kernels $tflm_flash_kernels >>"$results"
 printf '%-24s %8s %8s %8s %6s %6s %6s %8s %8s %6s %12s %7s %7s\n' model header minimum persist load alloc invoke ram tflm_ram \
   ratio instructions runtime kernels >"$summary"
 for name in "${names[@]}"; do
@@ -153,11 +169,11 @@ for name in "${names[@]}"; do
     status=1
   fi
   # RAM against TFLM on the same board: its minimum arena for the model plus
-  # its Invoke stack at -Os (640 B, measured on kws the same way).
+  # its Invoke stack at -Os (measured on kws).
   tflm_arena=$(awk -F, -v m="$name" '$1 == m {print $2}' "$shared/golden/tflm_arena_cortex_m4.csv" 2>/dev/null | head -1)
   tflm_ram=- ratio=-
   if [[ -n $tflm_arena ]]; then
-    tflm_ram=$((tflm_arena + 640))
+    tflm_ram=$((tflm_arena + tflm_stack_invoke))
     ratio=$(awk -v a="$ram" -v b="$tflm_ram" 'BEGIN {printf "%.3f", a / b}')
     # ram <= 0.85 x tflm_ram, in integers: 100 ram <= 85 tflm_ram.
     if [[ -z $ram || $((100 * ram)) -gt $((85 * tflm_ram)) ]]; then
@@ -194,19 +210,29 @@ for name in "${names[@]}"; do
   if [[ $name == kws_ref_model ]]; then
     # TFLM on the same board, -Os, reference kernels, kws's six ops only.
     core=$((runtime_flash + kernels_flash))
-    if ((core > 40746)); then
-      echo "!! $name: runtime + kernels flash $core B is more than TFLM's 40,746 B" >&2
+    tflm_core=$((tflm_flash_runtime + tflm_flash_kernels))
+    if ((core > tflm_core)); then
+      echo "!! $name: runtime + kernels flash $core B is more than TFLM's $tflm_core B" >&2
       status=1
     else
-      echo "   $name: runtime + kernels flash $core B, TFLM 40,746 B"
+      echo "   $name: runtime + kernels flash $core B, TFLM $tflm_core B"
     fi
-    if ((load > 176 || alloc > 580 || invoke > 640)); then
-      echo "!! $name: stack $load / $alloc / $invoke B exceeds TFLM's 176 / 580 / 640 B in some phase" >&2
+    tflm_stacks="$tflm_stack_load / $tflm_stack_alloc / $tflm_stack_invoke"
+    if ((load > tflm_stack_load || alloc > tflm_stack_alloc || invoke > tflm_stack_invoke)); then
+      echo "!! $name: stack $load / $alloc / $invoke B exceeds TFLM's $tflm_stacks B in some phase" >&2
       status=1
     else
-      echo "   $name: stack per phase $load / $alloc / $invoke B, TFLM 176 / 580 / 640 B"
+      echo "   $name: stack per phase $load / $alloc / $invoke B, TFLM $tflm_stacks B"
     fi
+    [[ -n $tflm_arena ]] && echo "tflm arena $tflm_arena" >>"$results"
   fi
+  for figure in header minimum persistent load alloc invoke ram tflm_ram instructions; do
+    echo "$name $figure ${!figure:--}" >>"$results"
+  done
+  echo "$name runtime ${runtime_flash:--}" >>"$results"
+  echo "$name kernels ${kernels_flash:--}" >>"$results"
+  awk -v n="$name" 'NF == 3 && $1 ~ /^(runtime|kernels|model|tensor_arena|startup\+libc)$/ {
+    print n, "flash_" $1, $2; print n, "ram_" $1, $3 }' <<<"$sizes" >>"$results"
   printf '%-24s %8s %8s %8s %6s %6s %6s %8s %8s %6s %12s %7s %7s\n' "$name" "$header" "$minimum" "$persistent" "$load" \
     "$alloc" "$invoke" "$ram" "$tflm_ram" "$ratio" "$instructions" "$runtime_flash" "$kernels_flash" >>"$summary"
 done
@@ -220,7 +246,7 @@ elif [[ ${#names[@]} -gt 1 && -z ${MICROARENA_CORTEX_M_MODELS:-} ]]; then
   status=1
 fi
 
-echo "== cortex_m: per model (bytes; stack per phase; ram = arena + peak stack; tflm_ram = TFLM's arena + 640;"
+echo "== cortex_m: per model (bytes; stack per phase; ram = arena + peak stack; tflm_ram = TFLM's arena + $tflm_stack_invoke;"
 echo "   runtime, kernels: flash; demo verifies and plans on the device, the others use a precomputed plan)"
 cat "$summary"
 
@@ -229,4 +255,17 @@ for name in "${names[@]}"; do
   arm-none-eabi-size "$build/firmware_$name.elf"
   python3 examples/cortex_m/size_report.py "$build/firmware_$name.elf" "$build/firmware_$name.map" "$root"
 done
+
+# README.md and docs/cortex_m.md quote these figures: they must be what this run measured.
+if [[ -n ${model_paths[kws_ref_model]:-} ]]; then
+  echo "== cortex_m: the figures README.md and docs/cortex_m.md quote against this run ($results)"
+  blocks=cortex-m,cortex-m-sizes
+  # The per-model table of docs/cortex_m.md: only a run of every model measures it.
+  ((all_models)) && blocks+=,cortex-m-models
+  if ! scripts/figures.sh --check --only "$blocks" --cortex-m-results "$results"; then
+    echo "!! the Cortex-M figures of README.md or docs/cortex_m.md differ from this run (above: figure, documented" \
+      "value, measured value); scripts/figures.sh --write --only $blocks rewrites them from $results" >&2
+    status=1
+  fi
+fi
 exit $status

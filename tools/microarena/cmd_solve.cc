@@ -22,6 +22,7 @@ struct SolveArgs {
   std::string planner = "optimal";
   size_t capacity_bytes = kNoCapacity;
   double time_limit_seconds = 60.0;
+  uint64_t node_limit = 0;
   size_t alignment_bytes = 1;
   std::string output_path;
 };
@@ -36,6 +37,7 @@ int RunSolve(const SolveArgs& args) {
   OptimalOptions options;
   options.time_limit_seconds = args.time_limit_seconds;
   options.capacity_bytes = args.capacity_bytes;
+  options.node_limit = args.node_limit;
   const bool show_progress = isatty(STDERR_FILENO) != 0;
   if (show_progress) {
     options.progress = [](const OptimalProgress& progress) {
@@ -73,6 +75,7 @@ int RunSolve(const SolveArgs& args) {
   std::vector<size_t> offsets(count);
   size_t head_bytes = 0;
   bool proven = false;
+  uint64_t nodes = 0;
   CapacityOutcome outcome = CapacityOutcome::kNotAsked;
   if (planner == &optimal) {
     Result<OptimalResult> result = optimal.Solve(problem, Span<size_t>(offsets.data(), count));
@@ -82,6 +85,7 @@ int RunSolve(const SolveArgs& args) {
     proven = result->proven_optimal;
     lower_bound = result->lower_bound_bytes;
     outcome = result->capacity_outcome;
+    nodes = result->nodes;
   } else {
     std::vector<uint8_t> workspace(planner->WorkspaceBytes(count));
     PlanSummary summary;
@@ -112,6 +116,8 @@ int RunSolve(const SolveArgs& args) {
                                : 100.0 * static_cast<double>(head_bytes - std::min(head_bytes, lower_bound)) /
                                      static_cast<double>(lower_bound));
   std::printf("proven:      %s\n", proven ? "yes (optimal)" : "no");
+  // Unlike the time, the same on every machine (without a time limit).
+  if (planner == &optimal) std::printf("nodes:       %llu\n", static_cast<unsigned long long>(nodes));
   std::printf("time:        %.3f s\n", seconds);
   if (args.capacity_bytes != kNoCapacity) {
     std::printf("capacity:    %zu bytes: %s\n", args.capacity_bytes,
@@ -142,9 +148,9 @@ Command RegisterSolveCommand(CLI::App& app) {
       app.add_subcommand("solve",
                          "Plan a buffer-placement problem given as MiniMalloc CSV (id,lower,upper,size; lifetimes\n"
                          "half-open [lower, upper)). Prints head, lower bound, gap, planner, whether the head is\n"
-                         "proven minimal, and the time. Without --capacity the head is minimised; with it, the\n"
-                         "answer is a plan within it (exit 0), 'infeasible' (proven: exit 3) or 'unknown' (no plan\n"
-                         "found within the time limit or by a heuristic planner: exit 4).");
+                         "proven minimal, the search nodes (optimal) and the time. Without --capacity the head is\n"
+                         "minimised; with it, the answer is a plan within it (exit 0), 'infeasible' (proven: exit 3)\n"
+                         "or 'unknown' (no plan found within the time or node limit or by a heuristic planner: exit 4).");
   solve->add_option("problem", args->problem_path, "problem CSV file")->required();
   solve->add_option("--capacity", args->capacity_bytes,
                     "find a plan whose head fits in this many bytes, or prove there is none");
@@ -156,6 +162,10 @@ Command RegisterSolveCommand(CLI::App& app) {
                     "plan found")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  solve->add_option("--node-limit", args->node_limit,
+                    "search nodes the optimal planner may visit (0 = no limit; a limit, unlike the time, "
+                    "gives the same answer everywhere)")
+      ->capture_default_str();
   solve->add_option("--align", args->alignment_bytes,
                     "every offset must be a multiple of this power of two")
       ->capture_default_str()
