@@ -6,6 +6,8 @@ Each figure block sits in README.md (or docs/cortex_m.md) between
 and is generated here from what the code measures now:
   arena         `microarena run --json` per shared model (the minimum arena, head,
                 lower bound) and `run --overlap`, next to ../shared/golden/tflm_arena.csv
+  overlap       docs/overlap.md: `run` without and with `--overlap` (exact and greedy) per
+                shared model and the demo model, and `plan --overlap` for the overlap-aware bound
   instructions  bench/callgrind_invoke.sh (valgrind callgrind, instructions per Invoke)
   solver        `microarena solve` on ../shared/dsa (head, lower bound, search nodes),
                 next to MiniMalloc's figures from ../shared/dsa/README.md
@@ -32,9 +34,9 @@ import tempfile
 import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BLOCKS = ["arena", "instructions", "solver", "cortex-m", "cortex-m-sizes", "cortex-m-models"]
+BLOCKS = ["arena", "overlap", "instructions", "solver", "cortex-m", "cortex-m-sizes", "cortex-m-models"]
 # Where each block lives.
-BLOCK_FILES = {"arena": "README.md", "instructions": "README.md", "solver": "README.md", "cortex-m": "README.md",
+BLOCK_FILES = {"arena": "README.md", "overlap": "docs/overlap.md", "instructions": "README.md", "solver": "README.md", "cortex-m": "README.md",
                "cortex-m-sizes": "docs/cortex_m.md", "cortex-m-models": "docs/cortex_m.md"}
 WALL_TIME_HEADER = "wall time (not checked)"
 SOLVER_CAPACITY = 1048576
@@ -122,6 +124,49 @@ def gen_arena(ctx):
                      f"{reached}; {tflm_sentence}.")
     # Wrapped as the README's prose is.
     return lines + textwrap.wrap(" ".join(sentences), width=92, break_long_words=False, break_on_hyphens=False)
+
+
+# --------------------------------------------------------------- overlap
+
+OVERLAP_MODELS = ["vww_96_int8", "pretrainedResnet_quant", "kws_ref_model", "demo model", "micro_speech_quantized",
+                  "simple_add_model", "keyword_scrambled_8bit", "trained_lstm_int8", "ad01_int8", "hello_world_int8",
+                  "hello_world_float"]
+
+
+def gen_overlap(ctx):
+    tflm = read_tflm_csv(os.path.join(ctx.shared, "golden", "tflm_arena.csv"))
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        def measure(path, *flags):
+            return json.loads(run([ctx.cli, "run", path, "--json", "--seed", "1", "--output-dir", tmp, *flags]))
+
+        for model in OVERLAP_MODELS:
+            if model == "demo model":
+                path = os.path.join(tmp, "demo.tflite")
+                run([ctx.cli, "demo-model", "-o", path])
+            else:
+                path = os.path.join(ctx.shared, "models", model + ".tflite")
+                if not os.path.isfile(path):
+                    raise Missing(path)
+            plain, exact = measure(path), measure(path, "--overlap")
+            greedy = measure(path, "--overlap", "--planner", "greedy")
+            tflm_arena = thousands(tflm[model]["min_arena_bytes"]) if model in tflm else "–"
+            rows.append([model, thousands(plain["head_bytes"]), thousands(plain["lower_bound_bytes"]),
+                         thousands(plain["arena_bytes"]), thousands(exact["head_bytes"]), thousands(exact["arena_bytes"]),
+                         thousands(greedy["head_bytes"]), thousands(greedy["arena_bytes"]), tflm_arena])
+            if model == OVERLAP_MODELS[0]:
+                first = (plain, exact, json.loads(run([ctx.cli, "plan", path, "--overlap", "--json", "--planner",
+                                                       "greedy"])))
+    lines = table(["model", "head", "no-overlap bound", "arena", "head, overlap (exact)", "arena, overlap (exact)",
+                   "head, overlap (greedy)", "arena, overlap (greedy)", "TFLM min arena"], rows,
+                  ["---"] + ["---:"] * 8)
+    plain, exact, plan = first
+    model = OVERLAP_MODELS[0]
+    below = 100 * (1 - exact["head_bytes"] / plain["lower_bound_bytes"])
+    sentence = (f"On {model} the head is {below:.0f}% below the no-overlap lower bound (the overlap-aware bound is "
+                f"{thousands(plan['overlap_lower_bound_bytes'])} B) and the arena is "
+                f"{ratio(exact['arena_bytes'], int(tflm[model]['min_arena_bytes']))} x TFLM's minimum.")
+    return lines + [""] + textwrap.wrap(sentence, width=76, break_long_words=False, break_on_hyphens=False)
 
 
 # ---------------------------------------------------------- instructions
@@ -285,7 +330,7 @@ def gen_cortex_m_sizes(ctx):
                  ["---"] + ["---:"] * 6)
 
 
-GENERATORS = {"arena": gen_arena, "instructions": gen_instructions, "solver": gen_solver, "cortex-m": gen_cortex_m,
+GENERATORS = {"arena": gen_arena, "overlap": gen_overlap, "instructions": gen_instructions, "solver": gen_solver, "cortex-m": gen_cortex_m,
               "cortex-m-sizes": gen_cortex_m_sizes, "cortex-m-models": gen_cortex_m_models}
 
 # ------------------------------------------------------------ the blocks
