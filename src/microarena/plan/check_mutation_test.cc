@@ -375,24 +375,19 @@ TEST(PlanCheckMutationTest, CheckersAgreeWithABruteForceOracleOnEveryMutant) {
           const Status check = CheckPlan(mutated, mutated_offsets, m.head, m.capacity);
           ++by_kind[kind].mutants;
           by_kind[kind].rejected += check_expected ? 0 : 1;
-          if (check.ok() != check_expected) {
+          auto expect_verdict = [&](const char* checker, const Status& verdict, bool expected) {
+            if (verdict.ok() == expected) return;
             ++disagreements;
-            ADD_FAILURE() << "CheckPlan " << (check.ok() ? "accepts" : "rejects") << " a '" << MutationName(kind)
-                          << "' mutant the oracle " << (check_expected ? "accepts" : "rejects") << " ("
-                          << check.message() << ")\n"
+            ADD_FAILURE() << checker << (verdict.ok() ? " accepts" : " rejects") << " a '" << MutationName(kind)
+                          << "' mutant the oracle " << (expected ? "accepts" : "rejects") << " (" << verdict.message()
+                          << ")\n"
                           << Describe(m.c, m.offsets, m.head, m.capacity);
-          }
+          };
+          expect_verdict("CheckPlan", check, check_expected);
           // VerifyPlan has no capacity; judge it on the mutants without one.
           if (m.capacity != kNoCapacity) continue;
-          const bool verify_expected = OracleAccepts(m.c, m.offsets, m.head, kNoCapacity, HeadRule::kHoldsEveryBuffer);
-          const Status verify = VerifyPlan(mutated, mutated_offsets, m.head);
-          if (verify.ok() != verify_expected) {
-            ++disagreements;
-            ADD_FAILURE() << "VerifyPlan " << (verify.ok() ? "accepts" : "rejects") << " a '" << MutationName(kind)
-                          << "' mutant the oracle " << (verify_expected ? "accepts" : "rejects") << " ("
-                          << verify.message() << ")\n"
-                          << Describe(m.c, m.offsets, m.head, m.capacity);
-          }
+          expect_verdict("VerifyPlan", VerifyPlan(mutated, mutated_offsets, m.head),
+                         OracleAccepts(m.c, m.offsets, m.head, kNoCapacity, HeadRule::kHoldsEveryBuffer));
         }
       }
     }
