@@ -54,20 +54,28 @@ json PlanJson(const std::vector<std::string>& extra) {
 
 TEST(PlanCommandTest, GreedyTflmReproducesTflmPlansFromTheModel) {
   MICROARENA_REQUIRE_SHARED();
+  // Every shared model, the kernels' scratch buffers included (SVDF in
+  // keyword_scrambled_8bit, LSTM in trained_lstm_int8), but simple_add_model
+  // (a single ADD from TFLM's memory_footprint example), which has no TFLM
+  // plan; the test fails when it gains one or leaves.
   int compared = 0;
+  bool exempt_seen = false;
   for (const std::string& model : testing::SharedModelNames()) {
-    std::vector<GoldenBuffer> golden = ReadGoldenPlan(model);
-    if (golden.empty()) continue;
-    bool has_scratch = false;
-    for (const GoldenBuffer& b : golden) has_scratch |= b.kind == "scratch";
-    if (has_scratch) continue;  // needs the kernels' scratch requests (runtime)
     SCOPED_TRACE(model);
+    std::vector<GoldenBuffer> golden = ReadGoldenPlan(model);
+    if (model == "simple_add_model") {
+      EXPECT_TRUE(golden.empty()) << "it has a TFLM plan now: compare it";
+      exempt_seen = true;
+      continue;
+    }
+    ASSERT_FALSE(golden.empty()) << "no golden/tflm_plans file";
     json doc = PlanJson({"--planner", "greedy-tflm", SharedDir() + "/models/" + model + ".tflite"});
     const json& buffers = doc["buffers"];
     ASSERT_EQ(buffers.size(), golden.size());
     size_t golden_head = 0;
     for (size_t i = 0; i < golden.size(); ++i) {
-      EXPECT_EQ(buffers[i]["tensor"].get<int>(), golden[i].tensor) << "buffer " << i;
+      EXPECT_EQ(buffers[i]["kind"], golden[i].kind) << "buffer " << i;
+      EXPECT_EQ(buffers[i].value("tensor", -1), golden[i].tensor) << "buffer " << i;
       EXPECT_EQ(buffers[i]["size_bytes"].get<size_t>(), golden[i].size) << "buffer " << i;
       EXPECT_EQ(buffers[i]["offset_bytes"].get<size_t>(), golden[i].offset) << "buffer " << i;
       golden_head = std::max(golden_head, golden[i].offset + golden[i].size);
@@ -75,12 +83,14 @@ TEST(PlanCommandTest, GreedyTflmReproducesTflmPlansFromTheModel) {
     EXPECT_EQ(doc["head_bytes"].get<size_t>(), golden_head);
     ++compared;
   }
-  EXPECT_GE(compared, 7);
+  EXPECT_TRUE(exempt_seen) << "simple_add_model is not shared any more: drop its exemption";
+  EXPECT_GE(compared, 9);
 }
 
 TEST(PlanCommandTest, JsonHasTheDocumentedKeysAndOptimalBeatsTflmOnVww) {
   MICROARENA_REQUIRE_SHARED();
-  json doc = PlanJson({SharedDir() + "/models/vww_96_int8.tflite"});
+  // --time-limit 0 (no clock): "proven optimal" is the same on a busy machine.
+  json doc = PlanJson({SharedDir() + "/models/vww_96_int8.tflite", "--time-limit", "0"});
   for (const char* key : {"planner", "alignment", "head_bytes", "lower_bound_bytes", "proven_optimal", "buffers",
                           "gap_percent", "comparison"}) {
     EXPECT_TRUE(doc.contains(key)) << key;
