@@ -13,6 +13,7 @@ packages=(
   clang libclang-rt-14-dev                  # libFuzzer targets (scripts/fuzz.sh)
   gcc-arm-none-eabi libnewlib-arm-none-eabi libstdc++-arm-none-eabi-newlib  # Cortex-M4 firmware
   qemu-system-arm                           # runs the firmware (mps2-an386)
+  pkgconf                                   # the installed package's microarena.pc (tests/package)
   valgrind                                  # instructions per Invoke (bench/callgrind_invoke.sh, scripts/figures.sh)
 )
 if [[ "${MICROARENA_DEPS_EXTRA:-}" != "" ]]; then
