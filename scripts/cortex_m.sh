@@ -256,6 +256,25 @@ for name in "${names[@]}"; do
   python3 examples/cortex_m/size_report.py "$build/firmware_$name.elf" "$build/firmware_$name.map" "$root"
 done
 
+# The installed package for the target: examples/consumer, a project of its
+# own, finds it with find_package(microarena) and links for the Cortex-M4.
+echo "== cortex_m: the installed package (cmake --install) used by examples/consumer, cross-compiled"
+package=$build/package
+rm -rf "$package" "$build/consumer"
+cmake --install "$build" --prefix "$package/prefix" >/dev/null
+cmake -S examples/consumer -B "$build/consumer" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/arm-none-eabi.cmake" \
+  -DCMAKE_BUILD_TYPE=MinSizeRel -DCMAKE_PREFIX_PATH="$root/$package/prefix" \
+  -DMICROARENA_FLATBUFFERS_INCLUDE_DIR="$root/$build/flatbuffers_include" \
+  "-DCMAKE_EXE_LINKER_FLAGS=--specs=nano.specs --specs=nosys.specs" >"$package/consumer_configure.log"
+cmake --build "$build/consumer" >"$package/consumer_build.log"
+if ! arm-none-eabi-readelf -h "$build/consumer/arena_check" | grep -q "Machine: *ARM"; then
+  echo "!! examples/consumer did not link for the Cortex-M against the installed package" >&2
+  status=1
+else
+  echo "   examples/consumer: $(arm-none-eabi-size "$build/consumer/arena_check" | tail -1 | awk '{print $1 + $2}') B of" \
+    "flash, linked against $package/prefix (microarena::core)"
+fi
+
 # README.md and docs/cortex_m.md quote these figures: they must be what this run measured.
 if [[ -n ${model_paths[kws_ref_model]:-} ]]; then
   echo "== cortex_m: the figures README.md and docs/cortex_m.md quote against this run ($results)"
