@@ -17,9 +17,9 @@
 #include "microarena/model/model_builder.h"
 #include "microarena/model/model_view.h"
 #include "microarena/runtime/interpreter.h"
-#include "tests/kernel_harness.h"
-#include "tests/oracle_support.h"
-#include "tests/test_support.h"
+#include "tests/support/kernel_harness.h"
+#include "tests/support/oracle_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

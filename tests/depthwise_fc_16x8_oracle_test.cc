@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "microarena/model/model_builder.h"
-#include "tests/conv_oracle_support.h"
-#include "tests/oracle_support.h"
-#include "tests/test_support.h"
+#include "tests/support/conv_oracle_support.h"
+#include "tests/support/oracle_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

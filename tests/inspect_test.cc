@@ -14,7 +14,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

@@ -20,7 +20,7 @@
 #include "microarena/plan/check.h"
 #include "microarena/plan/reorder.h"
 #include "microarena/runtime/host_runner.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

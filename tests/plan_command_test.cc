@@ -12,7 +12,7 @@
 #include "microarena/model/model_builder.h"
 #include "microarena/plan/problem_csv.h"
 #include "microarena/runtime/target_layout.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

@@ -18,8 +18,8 @@
 #include "microarena/model/model_file.h"
 #include "microarena/report/tflm_arena.h"
 #include "tests/differential/case_generator.h"
-#include "tests/oracle_support.h"
-#include "tests/test_support.h"
+#include "tests/support/oracle_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

@@ -12,7 +12,7 @@
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_file.h"
 #include "microarena/runtime/host_runner.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

@@ -20,7 +20,7 @@
 #include "microarena/plan/verify.h"
 #include "microarena/report/model_plan.h"
 #include "microarena/runtime/interpreter.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "microarena/model/model_builder.h"
-#include "tests/oracle_support.h"
+#include "tests/support/oracle_support.h"
 
 namespace microarena::testing {
 

@@ -1,4 +1,4 @@
-#include "tests/oracle_support.h"
+#include "tests/support/oracle_support.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_view.h"
 #include "microarena/runtime/host_runner.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena::testing {
 

@@ -1,4 +1,4 @@
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 #include <sys/wait.h>
 #include <unistd.h>

@@ -1,4 +1,4 @@
-#include "tests/kernel_harness.h"
+#include "tests/support/kernel_harness.h"
 
 #include <cstring>
 #include <stdexcept>
