@@ -15,6 +15,7 @@
 #include <sstream>
 
 #include "tests/support/test_support.h"
+#include "tests/support/tflm_golden.h"
 
 namespace microarena {
 namespace {
@@ -38,27 +39,6 @@ std::string ShapeString(const json& shape) {
   std::string out;
   for (size_t i = 0; i < shape.size(); ++i) out += (i ? "x" : "") + std::to_string(shape[i].get<int>());
   return out;
-}
-
-// Row of tflm_arena.csv for `model` as column -> value.
-std::map<std::string, std::string> TflmArenaRow(const std::string& model) {
-  std::ifstream in(SharedDir() + "/golden/tflm_arena.csv");
-  std::string header_line, line;
-  std::getline(in, header_line);
-  std::vector<std::string> header;
-  std::stringstream hs(header_line);
-  for (std::string cell; std::getline(hs, cell, ',');) header.push_back(cell);
-  while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    std::stringstream ls(line);
-    for (std::string cell; std::getline(ls, cell, ',');) cells.push_back(cell);
-    if (!cells.empty() && cells[0] == model) {
-      std::map<std::string, std::string> row;
-      for (size_t i = 0; i < cells.size() && i < header.size(); ++i) row[header[i]] = cells[i];
-      return row;
-    }
-  }
-  return {};
 }
 
 json InspectJson(const std::string& model) {
@@ -86,7 +66,7 @@ TEST(InspectTest, CountsMatchTflmArenaBreakdown) {
   MICROARENA_REQUIRE_SHARED();
   int checked = 0;
   for (const std::string& model : testing::SharedModelNames()) {
-    auto row = TflmArenaRow(model);
+    auto row = testing::TflmArenaRow(model);
     if (row.empty()) continue;  // simple_add_model has no TFLM figures
     SCOPED_TRACE(model);
     json doc = InspectJson(model);

@@ -106,8 +106,14 @@ std::map<std::string, size_t> RunOracleSearch(const std::string& name, const Byt
     args.insert(args.end(), {"--input", path});
   }
   *result = testing::RunOracle(args);
+  return ParseOracleSummary(result->stdout_text);
+}
+
+}  // namespace
+
+std::map<std::string, size_t> ParseOracleSummary(const std::string& text) {
   std::map<std::string, size_t> values;
-  std::istringstream words(result->stdout_text);
+  std::istringstream words(text);
   std::string word;
   while (words >> word) {
     const size_t eq = word.find('=');
@@ -115,8 +121,6 @@ std::map<std::string, size_t> RunOracleSearch(const std::string& name, const Byt
   }
   return values;
 }
-
-}  // namespace
 
 std::map<std::string, size_t> OracleSummary(const std::string& name, const Bytes& model,
                                             const std::vector<Bytes>& inputs) {

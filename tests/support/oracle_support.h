@@ -41,6 +41,10 @@ Outcome RunOursOn(const Bytes& model, const std::vector<Bytes>& inputs);
 void ExpectSameAsOracle(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs,
                         size_t oracle_arena_bytes = size_t{64} << 20);
 
+// The numbers of an oracle summary line ("min_arena_bytes=1608 arena_used_bytes=...")
+// by key; words without '=' are skipped.
+std::map<std::string, size_t> ParseOracleSummary(const std::string& text);
+
 // The oracle's "key=value" summary of `model` (its default search run, with
 // `inputs` or generated ones): min_arena_bytes, arena_used_bytes, head_bytes, ...
 std::map<std::string, size_t> OracleSummary(const std::string& name, const Bytes& model,
