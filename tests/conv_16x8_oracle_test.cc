@@ -27,7 +27,7 @@ using testing::Outcome;
 using testing::RunOursOn;
 using testing::SpreadValues;
 
-constexpr size_t kSmallArena = size_t{1} << 20;
+using testing::kSmallArena;
 
 enum class BiasKind { kNone, kInt32, kInt64 };
 

@@ -29,9 +29,9 @@ using testing::Values;
 
 using testing::kSmallArena;
 
-std::string Name(TensorType type) { return TensorTypeName(type); }
+using testing::Name;
 
-Bytes Int32s(std::vector<int32_t> values) { return BytesOf(values); }
+using testing::Int32s;
 
 // The shape with `axis` (already resolved) removed, or with `extent` inserted there.
 std::vector<int32_t> Without(std::vector<int32_t> shape, size_t axis) {

@@ -25,7 +25,7 @@ using testing::Outcome;
 using testing::RunOursOn;
 using testing::SpreadValues;
 
-constexpr size_t kSmallArena = size_t{1} << 20;
+using testing::kSmallArena;
 
 // Bias values spread over [-2000, 2000], as `type` (INT32 or INT64).
 Bytes BiasBytes(TensorType type, size_t n) {

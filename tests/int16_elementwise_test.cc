@@ -18,8 +18,7 @@ namespace {
 using testing::Bytes;
 using testing::ExpectSameAsOracle;
 
-// These models are small: the oracle runs faster in a small arena.
-constexpr size_t kSmallArena = size_t{1} << 20;
+using testing::kSmallArena;
 using testing::OneOp;
 using testing::Outcome;
 using testing::RunOracleOn;

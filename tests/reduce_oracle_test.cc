@@ -34,7 +34,7 @@ using testing::kSmallArena;
 using testing::ReduceCase;
 using testing::ReducedShape;
 
-std::string Name(TensorType type) { return TensorTypeName(type); }
+using testing::Name;
 
 tflite::BuiltinOptionsUnion Reducer(bool keep_dims) {
   tflite::ReducerOptionsT options;

@@ -32,7 +32,7 @@ using testing::Values;
 
 using testing::kSmallArena;
 
-std::string Name(TensorType type) { return TensorTypeName(type); }
+using testing::Name;
 
 // Values that make casts interesting: every type's extremes, fractions of
 // both signs (truncation), and floats outside every integer range, NaN and

@@ -33,9 +33,9 @@ using testing::Values;
 
 using testing::kSmallArena;
 
-std::string Name(TensorType type) { return TensorTypeName(type); }
+using testing::Name;
 
-Bytes Int32s(std::vector<int32_t> values) { return BytesOf(values); }
+using testing::Int32s;
 
 // An activation operand of `type`: INT8 and INT16 carry a per-tensor
 // quantization with a nonzero zero point (INT16: 0, as TFLM's int16 ops want),

@@ -28,7 +28,7 @@ using testing::Outcome;
 using testing::RunOursOn;
 using testing::SpreadValues;
 
-constexpr size_t kSmallArena = size_t{1} << 20;
+using testing::kSmallArena;
 
 struct TransposeConvSpec {
   TensorType type = TensorType::kInt16;        // input and output

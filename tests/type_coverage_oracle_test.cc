@@ -40,7 +40,7 @@ Operand Of(T type, std::vector<int32_t> shape, Bytes constant = {}) {
   return operand;
 }
 
-Bytes Int32s(std::vector<int32_t> values) { return BytesOf(values); }
+using testing::Int32s;
 
 std::string Name(const std::string& op, T type) { return op + "_" + TensorTypeName(type); }
 

@@ -17,6 +17,11 @@ using Bytes = std::vector<uint8_t>;
 
 void WriteFile(const std::string& path, const Bytes& bytes);
 
+// The arena the one-op oracle tests give the oracle and the runtime: far
+// more than any of their models needs (the oracle runs faster in a small
+// arena than in its 64 MiB default).
+inline constexpr size_t kSmallArena = size_t{1} << 20;
+
 // What one runtime made of a model: outputs, or the reason it refused.
 struct Outcome {
   bool ok = false;
