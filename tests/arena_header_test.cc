@@ -18,7 +18,7 @@
 #include "microarena/model/model_view.h"
 #include "microarena/plan/optimal.h"
 #include "microarena/runtime/host_runner.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

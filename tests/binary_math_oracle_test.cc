@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "microarena/model/model_builder.h"
-#include "tests/op_oracle_util.h"
-#include "tests/oracle_support.h"
-#include "tests/test_support.h"
+#include "tests/support/op_oracle_util.h"
+#include "tests/support/oracle_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

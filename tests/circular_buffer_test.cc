@@ -17,9 +17,9 @@
 #include "microarena/model/model_builder.h"
 #include "microarena/model/model_view.h"
 #include "microarena/runtime/interpreter.h"
-#include "tests/kernel_harness.h"
-#include "tests/oracle_support.h"
-#include "tests/test_support.h"
+#include "tests/support/kernel_harness.h"
+#include "tests/support/oracle_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {
@@ -253,7 +253,8 @@ TEST(CircularBufferTest, ToolsKnowTheCustomOp) {
          "         r.kernels().size() == 1 ? 0 : 1;\n"
          "}\n";
   const std::string binary = dir + "/program";
-  const std::string command = std::string(MICROARENA_CXX_COMPILER) + " -std=c++17 -Wall -Werror -I" + dir + " -I" +
+  const std::string command = std::string(MICROARENA_CXX_COMPILER) + " -std=c++17 " + MICROARENA_CORE_DEFINES +
+                              " -Wall -Werror -I" + dir + " -I" +
                               MICROARENA_SOURCE_DIR + "/src -I" + MICROARENA_BINARY_DIR + "/generated " + dir +
                               "/program.cc " + MICROARENA_CORE_LIBS + " -o " +
                               binary + " " + MICROARENA_LINK_FLAGS + " > " + dir + "/compile.log 2>&1";

@@ -7,7 +7,7 @@
 #include <algorithm>
 #include <fstream>
 
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

@@ -20,8 +20,8 @@
 #include "microarena/runtime/host_runner.h"
 #include "microarena/runtime/interpreter.h"
 #include "tests/control_flow/control_flow_models.h"
-#include "tests/oracle_support.h"
-#include "tests/test_support.h"
+#include "tests/support/oracle_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

@@ -12,9 +12,9 @@
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_builder.h"
 #include "microarena/runtime/host_runner.h"
-#include "tests/conv_oracle_support.h"
-#include "tests/oracle_support.h"
-#include "tests/test_support.h"
+#include "tests/support/conv_oracle_support.h"
+#include "tests/support/oracle_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {
@@ -27,7 +27,7 @@ using testing::Outcome;
 using testing::RunOursOn;
 using testing::SpreadValues;
 
-constexpr size_t kSmallArena = size_t{1} << 20;
+using testing::kSmallArena;
 
 enum class BiasKind { kNone, kInt32, kInt64 };
 

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "microarena/model/model_builder.h"
-#include "tests/op_oracle_util.h"
-#include "tests/oracle_support.h"
-#include "tests/test_support.h"
+#include "tests/support/op_oracle_util.h"
+#include "tests/support/oracle_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {
@@ -29,9 +29,9 @@ using testing::Values;
 
 using testing::kSmallArena;
 
-std::string Name(TensorType type) { return TensorTypeName(type); }
+using testing::Name;
 
-Bytes Int32s(std::vector<int32_t> values) { return BytesOf(values); }
+using testing::Int32s;
 
 // The shape with `axis` (already resolved) removed, or with `extent` inserted there.
 std::vector<int32_t> Without(std::vector<int32_t> shape, size_t axis) {

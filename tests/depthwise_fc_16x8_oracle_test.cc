@@ -10,9 +10,9 @@
 #include <vector>
 
 #include "microarena/model/model_builder.h"
-#include "tests/conv_oracle_support.h"
-#include "tests/oracle_support.h"
-#include "tests/test_support.h"
+#include "tests/support/conv_oracle_support.h"
+#include "tests/support/oracle_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {
@@ -25,7 +25,7 @@ using testing::Outcome;
 using testing::RunOursOn;
 using testing::SpreadValues;
 
-constexpr size_t kSmallArena = size_t{1} << 20;
+using testing::kSmallArena;
 
 // Bias values spread over [-2000, 2000], as `type` (INT32 or INT64).
 Bytes BiasBytes(TensorType type, size_t n) {

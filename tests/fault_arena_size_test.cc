@@ -11,7 +11,7 @@
 #include <string>
 
 #include "microarena/runtime/input_generator.h"
-#include "tests/fault_models.h"
+#include "tests/support/fault_models.h"
 
 namespace microarena {
 namespace {

@@ -12,7 +12,7 @@
 #include <set>
 #include <string>
 
-#include "tests/fault_models.h"
+#include "tests/support/fault_models.h"
 
 namespace microarena {
 namespace {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "microarena/runtime/input_generator.h"
-#include "tests/fault_models.h"
+#include "tests/support/fault_models.h"
 
 namespace microarena {
 namespace {

@@ -20,7 +20,7 @@
 
 #include "microarena/runtime/input_generator.h"
 #include "microarena/runtime/shared_arena.h"
-#include "tests/fault_models.h"
+#include "tests/support/fault_models.h"
 
 namespace microarena {
 namespace {

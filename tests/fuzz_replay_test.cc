@@ -18,7 +18,7 @@
 #include <vector>
 
 #include "tests/fuzz/fuzz_targets.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena::fuzz {
 // gtest prints a parameter in the test list; the name, not its bytes (which

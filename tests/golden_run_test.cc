@@ -7,11 +7,15 @@
 #include <fstream>
 #include <map>
 #include <sstream>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_file.h"
 #include "microarena/runtime/host_runner.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
+#include "tests/support/tflm_golden.h"
 
 namespace microarena {
 namespace {
@@ -19,33 +23,36 @@ namespace {
 using testing::ReadFileBytes;
 using testing::SharedDir;
 
-std::map<std::string, size_t> TflmMinArena() {
-  std::map<std::string, size_t> result;
-  std::ifstream in(SharedDir() + "/golden/tflm_arena.csv");
-  std::string line;
-  std::getline(in, line);  // header: model,min_arena_bytes,...
-  while (std::getline(in, line)) {
-    std::stringstream cells(line);
-    std::string model, min_arena;
-    std::getline(cells, model, ',');
-    std::getline(cells, min_arena, ',');
-    result[model] = std::stoul(min_arena);
-  }
-  return result;
-}
+// A model with golden outputs and the arena microarena measures for it.
+struct MeasuredModel {
+  std::string name;
+  ModelFile file;
+  size_t used_bytes = 0;
+};
 
-std::vector<std::string> GoldenModels() {
-  std::vector<std::string> names;
-  for (const std::string& name : testing::SharedModelNames()) {
-    std::ifstream probe(SharedDir() + "/golden/" + name + "/seed1/output_0.bin");
-    if (probe) names.push_back(name);
+// Every model with golden outputs, opened and measured; one that cannot be
+// fails the test and is left out.
+std::vector<MeasuredModel> MeasureGoldenModels() {
+  std::vector<MeasuredModel> models;
+  for (const std::string& name : testing::GoldenOutputModels()) {
+    Result<ModelFile> file = ModelFile::Open(SharedDir() + "/models/" + name + ".tflite");
+    if (!file.ok()) {
+      ADD_FAILURE() << name << ": " << file.status().message();
+      continue;
+    }
+    Result<size_t> used = MeasureArenaBytes(file->view(), AllOpsResolver());
+    if (!used.ok()) {
+      ADD_FAILURE() << name << ": " << used.status().message();
+      continue;
+    }
+    models.push_back({name, std::move(*file), *used});
   }
-  return names;
+  return models;
 }
 
 TEST(GoldenRunTest, OutputsAreBitExactWithTflmForEveryModelAndSeed) {
   MICROARENA_REQUIRE_SHARED();
-  std::vector<std::string> models = GoldenModels();
+  std::vector<std::string> models = testing::GoldenOutputModels();
   ASSERT_GE(models.size(), 9u);
   for (const std::string& name : models) {
     Result<ModelFile> file = ModelFile::Open(SharedDir() + "/models/" + name + ".tflite");
@@ -96,36 +103,28 @@ TEST(GoldenRunTest, CopyWeightsToArenaKeepsOutputsAndCountsTheWeights) {
 
 TEST(GoldenRunTest, ArenaIsNoLargerThanTflmsMinimum) {
   MICROARENA_REQUIRE_SHARED();
-  std::map<std::string, size_t> tflm = TflmMinArena();
-  for (const std::string& name : GoldenModels()) {
-    Result<ModelFile> file = ModelFile::Open(SharedDir() + "/models/" + name + ".tflite");
-    ASSERT_TRUE(file.ok());
-    Result<size_t> used = MeasureArenaBytes(file->view(), AllOpsResolver());
-    ASSERT_TRUE(used.ok()) << name << ": " << used.status().message();
-    ASSERT_TRUE(tflm.count(name)) << name;
-    EXPECT_LE(*used, tflm[name]) << name;
-    std::printf("%-24s microarena %7zu B  TFLM %7zu B  ratio %.3f\n", name.c_str(), *used, tflm[name],
-                static_cast<double>(*used) / static_cast<double>(tflm[name]));
+  for (const MeasuredModel& m : MeasureGoldenModels()) {
+    const size_t tflm = testing::TflmMinArena(m.name);
+    ASSERT_GT(tflm, 0u) << m.name << " has no row in golden/tflm_arena.csv";
+    EXPECT_LE(m.used_bytes, tflm) << m.name;
+    std::printf("%-24s microarena %7zu B  TFLM %7zu B  ratio %.3f\n", m.name.c_str(), m.used_bytes, tflm,
+                static_cast<double>(m.used_bytes) / static_cast<double>(tflm));
   }
 }
 
 TEST(GoldenRunTest, EverySmallerArenaFailsCleanly) {
   MICROARENA_REQUIRE_SHARED();
-  for (const std::string& name : GoldenModels()) {
-    Result<ModelFile> file = ModelFile::Open(SharedDir() + "/models/" + name + ".tflite");
-    ASSERT_TRUE(file.ok());
-    Result<size_t> used = MeasureArenaBytes(file->view(), AllOpsResolver());
-    ASSERT_TRUE(used.ok()) << name << ": " << used.status().message();
-    const size_t first = *used > 256 ? *used - 256 : 0;
-    for (size_t size = first; size <= *used; size += 16) {
+  for (const MeasuredModel& m : MeasureGoldenModels()) {
+    const size_t first = m.used_bytes > 256 ? m.used_bytes - 256 : 0;
+    for (size_t size = first; size <= m.used_bytes; size += 16) {
       HostArena arena(size);
-      Interpreter interpreter(file->view(), AllOpsResolver(), arena.data(), size);
+      Interpreter interpreter(m.file.view(), AllOpsResolver(), arena.data(), size);
       Status status = interpreter.AllocateTensors();
-      if (size == *used) {
-        EXPECT_TRUE(status.ok()) << name << " at " << size << ": " << status.message();
-        EXPECT_TRUE(interpreter.Invoke().ok()) << name;
+      if (size == m.used_bytes) {
+        EXPECT_TRUE(status.ok()) << m.name << " at " << size << ": " << status.message();
+        EXPECT_TRUE(interpreter.Invoke().ok()) << m.name;
       } else {
-        ASSERT_FALSE(status.ok()) << name << " succeeded with " << size << " < " << *used;
+        ASSERT_FALSE(status.ok()) << m.name << " succeeded with " << size << " < " << m.used_bytes;
         EXPECT_EQ(status.code(), ErrorCode::kOutOfMemory) << status.message();
         EXPECT_NE(std::string(status.message()).find("missing"), std::string::npos) << status.message();
         EXPECT_FALSE(interpreter.Invoke().ok());

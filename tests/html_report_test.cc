@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "microarena/model/demo_model.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

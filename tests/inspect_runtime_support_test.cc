@@ -6,8 +6,8 @@
 #include <string>
 
 #include "microarena/model/model_builder.h"
-#include "tests/oracle_support.h"
-#include "tests/test_support.h"
+#include "tests/support/oracle_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

@@ -14,7 +14,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
+#include "tests/support/tflm_golden.h"
 
 namespace microarena {
 namespace {
@@ -38,27 +39,6 @@ std::string ShapeString(const json& shape) {
   std::string out;
   for (size_t i = 0; i < shape.size(); ++i) out += (i ? "x" : "") + std::to_string(shape[i].get<int>());
   return out;
-}
-
-// Row of tflm_arena.csv for `model` as column -> value.
-std::map<std::string, std::string> TflmArenaRow(const std::string& model) {
-  std::ifstream in(SharedDir() + "/golden/tflm_arena.csv");
-  std::string header_line, line;
-  std::getline(in, header_line);
-  std::vector<std::string> header;
-  std::stringstream hs(header_line);
-  for (std::string cell; std::getline(hs, cell, ',');) header.push_back(cell);
-  while (std::getline(in, line)) {
-    std::vector<std::string> cells;
-    std::stringstream ls(line);
-    for (std::string cell; std::getline(ls, cell, ',');) cells.push_back(cell);
-    if (!cells.empty() && cells[0] == model) {
-      std::map<std::string, std::string> row;
-      for (size_t i = 0; i < cells.size() && i < header.size(); ++i) row[header[i]] = cells[i];
-      return row;
-    }
-  }
-  return {};
 }
 
 json InspectJson(const std::string& model) {
@@ -91,7 +71,7 @@ TEST(InspectTest, CountsMatchTflmArenaBreakdown) {
   bool exempt_seen = false;
   for (const std::string& model : testing::SharedModelNames()) {
     SCOPED_TRACE(model);
-    auto row = TflmArenaRow(model);
+    auto row = testing::TflmArenaRow(model);
     if (model == "simple_add_model") {
       EXPECT_TRUE(row.empty()) << "it has TFLM figures now: check it";
       exempt_seen = true;

@@ -18,9 +18,9 @@
 #include "microarena/model/model_builder.h"
 #include "microarena/model/model_view.h"
 #include "microarena/report/tflm_arena.h"
-#include "tests/op_oracle_util.h"
-#include "tests/oracle_support.h"
-#include "tests/test_support.h"
+#include "tests/support/op_oracle_util.h"
+#include "tests/support/oracle_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

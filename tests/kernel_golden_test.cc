@@ -13,8 +13,8 @@
 
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_file.h"
-#include "tests/kernel_harness.h"
-#include "tests/test_support.h"
+#include "tests/support/kernel_harness.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

@@ -40,7 +40,7 @@
 #include "microarena/model/demo_model.h"
 #include "microarena/model/model_builder.h"
 #include "microarena/model/model_view.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

@@ -15,8 +15,8 @@
 #include "microarena/kernels/op_types.h"
 #include "microarena/model/model_builder.h"
 #include "microarena/report/op_support.h"
-#include "tests/kernel_harness.h"
-#include "tests/test_support.h"
+#include "tests/support/kernel_harness.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

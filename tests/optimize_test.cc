@@ -20,7 +20,9 @@
 #include "microarena/plan/check.h"
 #include "microarena/plan/reorder.h"
 #include "microarena/runtime/host_runner.h"
-#include "tests/test_support.h"
+#include "tests/support/broken_plans.h"
+#include "tests/support/test_support.h"
+#include "tests/support/tflm_golden.h"
 
 namespace microarena {
 namespace {
@@ -338,15 +340,6 @@ TEST(OptimizeCommandTest, BadArgumentsAreRefused) {
 namespace microarena {
 namespace {
 
-size_t TflmMinArena(const std::string& model) {
-  std::ifstream in(SharedDir() + "/golden/tflm_arena.csv");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind(model + ",", 0) == 0) return std::stoul(line.substr(model.size() + 1));
-  }
-  return 0;
-}
-
 // optimize --overlap on vww_96_int8: the plan goes under microarena's own
 // metadata name (never OfflineMemoryAllocation, so stock TFLM plans the model
 // itself); our runtime with allow_overlap uses it: head at least 25% below
@@ -369,7 +362,7 @@ TEST(OptimizeCommandTest, OverlapPlanIsForMicroarenaOnlyAndRunsBitExact) {
   EXPECT_FALSE(file->view().has_metadata(kOfflinePlanMetadataName));
   EXPECT_TRUE(file->view().has_metadata(kOverlapPlanMetadataName));
 
-  const size_t tflm_min = TflmMinArena(name);
+  const size_t tflm_min = testing::TflmMinArena(name);
   ASSERT_GT(tflm_min, 0u);
   for (uint32_t seed = 1; seed <= 3; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
@@ -396,21 +389,11 @@ TEST(OptimizeCommandTest, OverlapPlanIsForMicroarenaOnlyAndRunsBitExact) {
 // A stored plan is verified before use: one that puts every planned tensor at
 // offset 0 is refused, whether it claims to be an overlap plan or TFLM's.
 TEST(OptimizeCommandTest, StoredPlansThatBreakTheRulesAreRefused) {
-  std::vector<uint8_t> demo = BuildDemoModel();
-  Result<ModelView> model = LoadModel(Span<const uint8_t>(demo.data(), demo.size()));
-  ASSERT_TRUE(model.ok());
-  std::vector<int32_t> offsets(model->subgraph(0).tensor_count(), -1);
-  for (size_t t = 0; t < offsets.size(); ++t) {
-    TensorView tensor = model->subgraph(0).tensor(t);
-    if (!tensor.is_constant() && !tensor.is_variable()) offsets[t] = 0;
-  }
   for (const char* metadata_name : {kOverlapPlanMetadataName, kOfflinePlanMetadataName}) {
     SCOPED_TRACE(metadata_name);
-    ModelEdits edits;
-    edits.metadata.push_back({metadata_name, EncodeOfflinePlan(offsets)});
-    Result<std::vector<uint8_t>> bad = RewriteModel(Span<const uint8_t>(demo.data(), demo.size()), edits);
-    ASSERT_TRUE(bad.ok());
-    Result<ModelFile> file = ModelFile::FromBytes(*bad, "bad-plan");
+    std::vector<uint8_t> bad = testing::DemoModelWithEveryTensorAtZero(metadata_name);
+    ASSERT_FALSE(bad.empty());
+    Result<ModelFile> file = ModelFile::FromBytes(bad, "bad-plan");
     ASSERT_TRUE(file.ok());
     RunOptions run;
     run.arena_bytes = 256 * 1024;

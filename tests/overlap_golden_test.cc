@@ -16,7 +16,8 @@
 #include "microarena/model/model_file.h"
 #include "microarena/plan/optimal.h"
 #include "microarena/runtime/host_runner.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
+#include "tests/support/tflm_golden.h"
 
 namespace microarena {
 namespace {
@@ -33,32 +34,9 @@ OptimalPlanner OverlapPlanner() {
   return OptimalPlanner(options);
 }
 
-std::vector<std::string> GoldenModels() {
-  std::vector<std::string> names;
-  for (const std::string& name : testing::SharedModelNames()) {
-    std::ifstream probe(SharedDir() + "/golden/" + name + "/seed1/output_0.bin");
-    if (probe) names.push_back(name);
-  }
-  return names;
-}
-
-size_t TflmMinArena(const std::string& model) {
-  std::ifstream in(SharedDir() + "/golden/tflm_arena.csv");
-  std::string line;
-  std::getline(in, line);  // header: model,min_arena_bytes,...
-  while (std::getline(in, line)) {
-    std::stringstream cells(line);
-    std::string name, min_arena;
-    std::getline(cells, name, ',');
-    std::getline(cells, min_arena, ',');
-    if (name == model) return std::stoul(min_arena);
-  }
-  return 0;
-}
-
 TEST(OverlapGoldenTest, OutputsAreBitExactWithEveryOverlapPlan) {
   MICROARENA_REQUIRE_SHARED();
-  const std::vector<std::string> models = GoldenModels();
+  const std::vector<std::string> models = testing::GoldenOutputModels();
   ASSERT_GE(models.size(), 9u);
   const OptimalPlanner optimal = OverlapPlanner();
   size_t models_with_overlap = 0;
@@ -113,7 +91,7 @@ TEST(OverlapGoldenTest, VwwHeadAndArenaFigures) {
   MICROARENA_REQUIRE_SHARED();
   Result<ModelFile> file = ModelFile::Open(SharedDir() + "/models/vww_96_int8.tflite");
   ASSERT_TRUE(file.ok());
-  const size_t tflm_min_arena = TflmMinArena("vww_96_int8");
+  const size_t tflm_min_arena = testing::TflmMinArena("vww_96_int8");
   ASSERT_EQ(tflm_min_arena, 103392u);  // the figure this test is about
   const OptimalPlanner optimal = OverlapPlanner();
   InterpreterOptions options;

@@ -4,15 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <map>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "microarena/analysis/offline_plan.h"
 #include "microarena/model/model_builder.h"
 #include "microarena/plan/problem_csv.h"
 #include "microarena/runtime/target_layout.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
+#include "tests/support/tflm_golden.h"
 
 namespace microarena {
 namespace {
@@ -20,29 +19,6 @@ namespace {
 using nlohmann::json;
 using testing::RunCli;
 using testing::SharedDir;
-
-struct GoldenBuffer {
-  size_t size = 0;
-  size_t offset = 0;
-  std::string kind;
-  int tensor = -1;
-};
-
-std::vector<GoldenBuffer> ReadGoldenPlan(const std::string& model) {
-  std::vector<GoldenBuffer> buffers;
-  std::ifstream in(SharedDir() + "/golden/tflm_plans/" + model + ".txt");
-  for (std::string line; std::getline(in, line);) {
-    std::map<std::string, std::string> f;
-    std::istringstream tokens(line);
-    for (std::string token; tokens >> token;) {
-      size_t eq = token.find('=');
-      if (eq != std::string::npos) f[token.substr(0, eq)] = token.substr(eq + 1);
-    }
-    int tensor = f["kind"] == "tensor" ? std::stoi(f["tensor"]) : -1;
-    buffers.push_back({std::stoul(f["size"]), std::stoul(f["offset"]), f["kind"], tensor});
-  }
-  return buffers;
-}
 
 json PlanJson(const std::vector<std::string>& extra) {
   std::vector<std::string> args = {"plan", "--json"};
@@ -62,7 +38,7 @@ TEST(PlanCommandTest, GreedyTflmReproducesTflmPlansFromTheModel) {
   bool exempt_seen = false;
   for (const std::string& model : testing::SharedModelNames()) {
     SCOPED_TRACE(model);
-    std::vector<GoldenBuffer> golden = ReadGoldenPlan(model);
+    const std::vector<testing::TflmPlanBuffer> golden = testing::ReadTflmPlan(model);
     if (model == "simple_add_model") {
       EXPECT_TRUE(golden.empty()) << "it has a TFLM plan now: compare it";
       exempt_seen = true;
@@ -72,15 +48,13 @@ TEST(PlanCommandTest, GreedyTflmReproducesTflmPlansFromTheModel) {
     json doc = PlanJson({"--planner", "greedy-tflm", SharedDir() + "/models/" + model + ".tflite"});
     const json& buffers = doc["buffers"];
     ASSERT_EQ(buffers.size(), golden.size());
-    size_t golden_head = 0;
     for (size_t i = 0; i < golden.size(); ++i) {
       EXPECT_EQ(buffers[i]["kind"], golden[i].kind) << "buffer " << i;
-      EXPECT_EQ(buffers[i].value("tensor", -1), golden[i].tensor) << "buffer " << i;
-      EXPECT_EQ(buffers[i]["size_bytes"].get<size_t>(), golden[i].size) << "buffer " << i;
-      EXPECT_EQ(buffers[i]["offset_bytes"].get<size_t>(), golden[i].offset) << "buffer " << i;
-      golden_head = std::max(golden_head, golden[i].offset + golden[i].size);
+      EXPECT_EQ(buffers[i].value("tensor", -1), golden[i].tensor_index) << "buffer " << i;
+      EXPECT_EQ(buffers[i]["size_bytes"].get<size_t>(), golden[i].size_bytes) << "buffer " << i;
+      EXPECT_EQ(buffers[i]["offset_bytes"].get<size_t>(), golden[i].offset_bytes) << "buffer " << i;
     }
-    EXPECT_EQ(doc["head_bytes"].get<size_t>(), golden_head);
+    EXPECT_EQ(doc["head_bytes"].get<size_t>(), testing::TflmPlanHeadBytes(golden));
     ++compared;
   }
   EXPECT_TRUE(exempt_seen) << "simple_add_model is not shared any more: drop its exemption";

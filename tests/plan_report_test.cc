@@ -16,7 +16,7 @@
 #include "microarena/model/model_file.h"
 #include "microarena/runtime/host_runner.h"
 #include "microarena/runtime/interpreter.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

@@ -16,7 +16,7 @@
 #include "microarena/plan/optimal.h"
 #include "microarena/runtime/host_runner.h"
 #include "tests/control_flow/control_flow_models.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

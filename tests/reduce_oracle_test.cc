@@ -14,9 +14,9 @@
 #include <vector>
 
 #include "microarena/model/model_builder.h"
-#include "tests/op_oracle_util.h"
-#include "tests/oracle_support.h"
-#include "tests/test_support.h"
+#include "tests/support/op_oracle_util.h"
+#include "tests/support/oracle_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {
@@ -34,7 +34,7 @@ using testing::kSmallArena;
 using testing::ReduceCase;
 using testing::ReducedShape;
 
-std::string Name(TensorType type) { return TensorTypeName(type); }
+using testing::Name;
 
 tflite::BuiltinOptionsUnion Reducer(bool keep_dims) {
   tflite::ReducerOptionsT options;

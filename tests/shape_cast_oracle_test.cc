@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "microarena/model/model_builder.h"
-#include "tests/op_oracle_util.h"
-#include "tests/oracle_support.h"
-#include "tests/test_support.h"
+#include "tests/support/op_oracle_util.h"
+#include "tests/support/oracle_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {
@@ -32,7 +32,7 @@ using testing::Values;
 
 using testing::kSmallArena;
 
-std::string Name(TensorType type) { return TensorTypeName(type); }
+using testing::Name;
 
 // Values that make casts interesting: every type's extremes, fractions of
 // both signs (truncation), and floats outside every integer range, NaN and

@@ -15,9 +15,9 @@
 #include <vector>
 
 #include "microarena/model/model_builder.h"
-#include "tests/op_oracle_util.h"
-#include "tests/oracle_support.h"
-#include "tests/test_support.h"
+#include "tests/support/op_oracle_util.h"
+#include "tests/support/oracle_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {
@@ -33,9 +33,9 @@ using testing::Values;
 
 using testing::kSmallArena;
 
-std::string Name(TensorType type) { return TensorTypeName(type); }
+using testing::Name;
 
-Bytes Int32s(std::vector<int32_t> values) { return BytesOf(values); }
+using testing::Int32s;
 
 // An activation operand of `type`: INT8 and INT16 carry a per-tensor
 // quantization with a nonzero zero point (INT16: 0, as TFLM's int16 ops want),

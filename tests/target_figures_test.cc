@@ -17,7 +17,7 @@
 #include "microarena/model/model_view.h"
 #include "microarena/runtime/host_runner.h"
 #include "microarena/runtime/target_layout.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

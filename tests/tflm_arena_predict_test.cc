@@ -18,8 +18,9 @@
 #include "microarena/model/model_file.h"
 #include "microarena/report/tflm_arena.h"
 #include "tests/differential/case_generator.h"
-#include "tests/oracle_support.h"
-#include "tests/test_support.h"
+#include "tests/support/oracle_support.h"
+#include "tests/support/test_support.h"
+#include "tests/support/tflm_golden.h"
 
 namespace microarena {
 namespace {
@@ -42,13 +43,7 @@ OracleArena RunOracleArena(const std::string& model_path) {
     arena.error = "oracle exit " + std::to_string(result.exit_code) + ": " + result.stderr_text;
     return arena;
   }
-  std::istringstream words(result.stdout_text);
-  std::string word;
-  while (words >> word) {
-    const size_t eq = word.find('=');
-    if (eq == std::string::npos) continue;
-    arena.values[word.substr(0, eq)] = std::strtoull(word.c_str() + eq + 1, nullptr, 10);
-  }
+  arena.values = testing::ParseOracleSummary(result.stdout_text);
   arena.ok = arena.values.count("min_arena_bytes") == 1;
   if (!arena.ok) arena.error = "no min_arena_bytes in: " + result.stdout_text;
   return arena;
@@ -160,30 +155,16 @@ TEST(TflmArenaPredictTest, IntegrationModelsMatchTheOracle) {
 // golden/tflm_arena.csv's tail breakdown for the parts measured the same way.
 TEST(TflmArenaPredictTest, TailPartsMatchTheGoldenBreakdown) {
   MICROARENA_REQUIRE_SHARED();
-  std::ifstream csv(testing::SharedDir() + "/golden/tflm_arena.csv");
-  ASSERT_TRUE(csv.good());
-  std::string line;
-  std::getline(csv, line);
-  std::vector<std::string> header;
-  {
-    std::istringstream fields(line);
-    std::string field;
-    while (std::getline(fields, field, ',')) header.push_back(field);
-  }
-  int rows = 0;
-  while (std::getline(csv, line)) {
-    std::istringstream fields(line);
-    std::string field;
-    std::map<std::string, std::string> row;
-    for (size_t i = 0; std::getline(fields, field, ','); ++i) {
-      if (i < header.size()) row[header[i]] = field;
-    }
-    const std::string& name = row["model"];
+  const std::vector<testing::TflmArenaCsvRow> rows = testing::ReadTflmArenaCsv();
+  ASSERT_FALSE(rows.empty());
+  int checked = 0;
+  for (const testing::TflmArenaCsvRow& row : rows) {
+    const std::string& name = row.at("model");
     SCOPED_TRACE(name);
     Result<report::TflmArenaPrediction> p =
         PredictFile(testing::SharedDir() + "/models/" + name + ".tflite", report::TflmHostLayout());
     ASSERT_TRUE(p.ok()) << p.status().message();
-    auto value = [&row](const char* key) { return static_cast<size_t>(std::strtoull(row[key].c_str(), nullptr, 10)); };
+    auto value = [&row](const char* column) { return testing::TflmArenaFigure(row, column); };
     EXPECT_EQ(p->min_arena_bytes, value("min_arena_bytes"));
     EXPECT_EQ(p->arena_used_bytes, value("arena_used_bytes"));
     EXPECT_EQ(p->head_bytes, value("head_bytes"));
@@ -193,34 +174,28 @@ TEST(TflmArenaPredictTest, TailPartsMatchTheGoldenBreakdown) {
     EXPECT_EQ(p->tail.variable_tensor_bytes, value("variable_tensor_bytes"));
     EXPECT_EQ(p->planned_scratch_buffers, value("planned_scratch_buffers"));
     EXPECT_EQ(p->planned_tensor_buffers, value("planned_tensor_buffers"));
-    ++rows;
+    ++checked;
   }
-  EXPECT_GE(rows, 9);
+  EXPECT_GE(checked, 9);
 }
 
 TEST(TflmArenaPredictTest, CortexM4RowsMatchTheGolden) {
   MICROARENA_REQUIRE_SHARED();
-  std::ifstream csv(testing::SharedDir() + "/golden/tflm_arena_cortex_m4.csv");
-  ASSERT_TRUE(csv.good());
-  std::string line;
-  std::getline(csv, line);
-  ASSERT_EQ(line.rfind("model,min_arena_bytes,arena_used_bytes", 0), 0u) << line;
-  int rows = 0;
-  while (std::getline(csv, line)) {
-    std::istringstream fields(line);
-    std::string name, min_text, used_text;
-    std::getline(fields, name, ',');
-    std::getline(fields, min_text, ',');
-    std::getline(fields, used_text, ',');
+  const std::vector<testing::TflmArenaCsvRow> rows = testing::ReadTflmArenaCsv("tflm_arena_cortex_m4.csv");
+  ASSERT_FALSE(rows.empty());
+  ASSERT_TRUE(rows[0].count("min_arena_bytes") && rows[0].count("arena_used_bytes"));
+  int checked = 0;
+  for (const testing::TflmArenaCsvRow& row : rows) {
+    const std::string& name = row.at("model");
     SCOPED_TRACE(name);
     Result<report::TflmArenaPrediction> p =
         PredictFile(testing::SharedDir() + "/models/" + name + ".tflite", report::TflmCortexMLayout());
     ASSERT_TRUE(p.ok()) << p.status().message();
-    EXPECT_EQ(p->min_arena_bytes, std::strtoull(min_text.c_str(), nullptr, 10));
-    EXPECT_EQ(p->arena_used_bytes, std::strtoull(used_text.c_str(), nullptr, 10));
-    ++rows;
+    EXPECT_EQ(p->min_arena_bytes, testing::TflmArenaFigure(row, "min_arena_bytes"));
+    EXPECT_EQ(p->arena_used_bytes, testing::TflmArenaFigure(row, "arena_used_bytes"));
+    ++checked;
   }
-  EXPECT_EQ(rows, 8);
+  EXPECT_EQ(checked, 8);
 }
 
 // The differential suite's one-op models: every case the table claims to

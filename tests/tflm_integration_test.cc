@@ -15,8 +15,8 @@
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_file.h"
 #include "microarena/runtime/host_runner.h"
-#include "tests/oracle_support.h"
-#include "tests/test_support.h"
+#include "tests/support/oracle_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

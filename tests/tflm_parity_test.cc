@@ -5,14 +5,14 @@
 // kernels request scratch exactly as TFLM's reference kernels do.
 #include <gtest/gtest.h>
 
-#include <fstream>
-#include <map>
-#include <sstream>
+#include <string>
+#include <vector>
 
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_file.h"
 #include "microarena/runtime/host_runner.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
+#include "tests/support/tflm_golden.h"
 
 namespace microarena {
 namespace {
@@ -28,13 +28,13 @@ TEST(TflmParityTest, InterpreterPlacesEveryBufferWhereTflmDoes) {
   bool without_plan_seen = false;
   for (const std::string& name : testing::SharedModelNames()) {
     SCOPED_TRACE(name);
-    std::ifstream plan(SharedDir() + "/golden/tflm_plans/" + name + ".txt");
+    const std::vector<testing::TflmPlanBuffer> plan = testing::ReadTflmPlan(name);
     if (name == kWithoutPlan) {
-      EXPECT_FALSE(plan.good()) << "it has a TFLM plan now: compare it";
+      EXPECT_TRUE(plan.empty()) << "it has a TFLM plan now: compare it";
       without_plan_seen = true;
       continue;
     }
-    ASSERT_TRUE(plan.good()) << "no golden/tflm_plans file";
+    ASSERT_FALSE(plan.empty()) << "no golden/tflm_plans file";
     Result<ModelFile> file = ModelFile::Open(SharedDir() + "/models/" + name + ".tflite");
     ASSERT_TRUE(file.ok());
     InterpreterOptions options;
@@ -43,26 +43,17 @@ TEST(TflmParityTest, InterpreterPlacesEveryBufferWhereTflmDoes) {
     Interpreter interpreter(file->view(), AllOpsResolver(), arena.data(), arena.size(), options);
     Status status = interpreter.AllocateTensors();
     ASSERT_TRUE(status.ok()) << status.message();
-    size_t scratch_seen = 0, head = 0, lines = 0;
-    for (std::string line; std::getline(plan, line);) {
-      std::map<std::string, std::string> f;
-      std::istringstream tokens(line);
-      for (std::string token; tokens >> token;) {
-        size_t eq = token.find('=');
-        if (eq != std::string::npos) f[token.substr(0, eq)] = token.substr(eq + 1);
-      }
-      const size_t offset = std::stoul(f["offset"]);
-      head = std::max(head, offset + std::stoul(f["size"]));
-      if (f["kind"] == "tensor") {
-        EXPECT_EQ(interpreter.tensor_offset_bytes(std::stoul(f["tensor"])), offset) << line;
+    size_t scratch_seen = 0;
+    for (const testing::TflmPlanBuffer& buffer : plan) {
+      if (buffer.is_tensor()) {
+        EXPECT_EQ(interpreter.tensor_offset_bytes(static_cast<size_t>(buffer.tensor_index)), buffer.offset_bytes)
+            << buffer.line;
       } else {
-        EXPECT_EQ(interpreter.scratch_offset_bytes(scratch_seen++), offset) << line;
+        EXPECT_EQ(interpreter.scratch_offset_bytes(scratch_seen++), buffer.offset_bytes) << buffer.line;
       }
-      ++lines;
     }
-    EXPECT_GT(lines, 0u);
     EXPECT_EQ(interpreter.scratch_buffer_count(), scratch_seen);
-    EXPECT_EQ(interpreter.arena_scratch_size(), head);
+    EXPECT_EQ(interpreter.arena_scratch_size(), testing::TflmPlanHeadBytes(plan));
     ++models;
   }
   EXPECT_TRUE(without_plan_seen) << kWithoutPlan << " is not shared any more";

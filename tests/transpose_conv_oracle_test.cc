@@ -13,9 +13,9 @@
 #include "microarena/model/model_builder.h"
 #include "microarena/model/model_view.h"
 #include "microarena/runtime/host_runner.h"
-#include "tests/conv_oracle_support.h"
-#include "tests/oracle_support.h"
-#include "tests/test_support.h"
+#include "tests/support/conv_oracle_support.h"
+#include "tests/support/oracle_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {
@@ -28,7 +28,7 @@ using testing::Outcome;
 using testing::RunOursOn;
 using testing::SpreadValues;
 
-constexpr size_t kSmallArena = size_t{1} << 20;
+using testing::kSmallArena;
 
 struct TransposeConvSpec {
   TensorType type = TensorType::kInt16;        // input and output

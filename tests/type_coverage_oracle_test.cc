@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "tests/op_oracle_util.h"
-#include "tests/oracle_support.h"
-#include "tests/test_support.h"
+#include "tests/support/op_oracle_util.h"
+#include "tests/support/oracle_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {
@@ -40,7 +40,7 @@ Operand Of(T type, std::vector<int32_t> shape, Bytes constant = {}) {
   return operand;
 }
 
-Bytes Int32s(std::vector<int32_t> values) { return BytesOf(values); }
+using testing::Int32s;
 
 std::string Name(const std::string& op, T type) { return op + "_" + TensorTypeName(type); }
 

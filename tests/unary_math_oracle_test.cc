@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "microarena/model/model_builder.h"
-#include "tests/oracle_support.h"
-#include "tests/test_support.h"
+#include "tests/support/oracle_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {
@@ -24,8 +24,7 @@ namespace {
 using testing::Bytes;
 using testing::ExpectSameAsOracle;
 
-// These models are small: the oracle runs faster in a small arena.
-constexpr size_t kSmallArena = size_t{1} << 20;
+using testing::kSmallArena;
 using testing::OneOp;
 using testing::Outcome;
 using testing::RunOracleOn;

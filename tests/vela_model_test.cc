@@ -11,16 +11,15 @@
 
 #include "microarena/analysis/offline_plan.h"
 #include "microarena/kernels/op_resolver.h"
-#include "microarena/model/demo_model.h"
 #include "microarena/model/model_builder.h"
-#include "microarena/model/model_rewriter.h"
 #include "microarena/model/model_view.h"
 #include "microarena/plan/check.h"
 #include "microarena/plan/reorder.h"
 #include "microarena/plan/verify.h"
 #include "microarena/report/model_plan.h"
 #include "microarena/runtime/interpreter.h"
-#include "tests/test_support.h"
+#include "tests/support/broken_plans.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {
@@ -396,19 +395,9 @@ TEST(VelaModelTest, TrustDoesNotCoverOverlapPlans) {
   // microarena's own overlap plan (every offset fixed) is checked against
   // the kernels' permissions, trusted or not: one that puts every tensor at
   // offset 0 is refused.
-  std::vector<uint8_t> demo = BuildDemoModel();
-  Result<ModelView> model = LoadModel(Span<const uint8_t>(demo.data(), demo.size()));
-  ASSERT_TRUE(model.ok());
-  std::vector<int32_t> offsets(model->subgraph(0).tensor_count(), -1);
-  for (size_t t = 0; t < offsets.size(); ++t) {
-    TensorView tensor = model->subgraph(0).tensor(t);
-    if (!tensor.is_constant() && !tensor.is_variable()) offsets[t] = 0;
-  }
-  ModelEdits edits;
-  edits.metadata.push_back({kOverlapPlanMetadataName, EncodeOfflinePlan(offsets)});
-  Result<std::vector<uint8_t>> bad = RewriteModel(Span<const uint8_t>(demo.data(), demo.size()), edits);
-  ASSERT_TRUE(bad.ok());
-  Result<ModelView> bad_model = LoadModel(Span<const uint8_t>(bad->data(), bad->size()));
+  const std::vector<uint8_t> bad = testing::DemoModelWithEveryTensorAtZero(kOverlapPlanMetadataName);
+  ASSERT_FALSE(bad.empty());
+  Result<ModelView> bad_model = LoadModel(Span<const uint8_t>(bad.data(), bad.size()));
   ASSERT_TRUE(bad_model.ok());
   InterpreterOptions options;
   options.allow_overlap = true;

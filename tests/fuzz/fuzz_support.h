@@ -1,6 +1,7 @@
 // Helpers shared by the fuzz targets: an aligned copy of the fuzzer's bytes
-// (LoadModel needs a 4-byte aligned start, libFuzzer gives none) and a check
-// that turns a broken invariant into a crash libFuzzer reports.
+// (LoadModel needs a 4-byte aligned start, libFuzzer gives none), a check
+// that turns a broken invariant into a crash libFuzzer reports, and the
+// planners' invariants on any problem.
 #pragma once
 
 #include <cstddef>
@@ -12,6 +13,9 @@
 
 #include "microarena/base/span.h"
 #include "microarena/base/status.h"
+#include "microarena/plan/check.h"
+#include "microarena/plan/lower_bound.h"
+#include "microarena/plan/planner.h"
 
 namespace microarena::fuzz {
 
@@ -39,6 +43,35 @@ inline void Require(bool condition, const char* what, const Status& status = OkS
 inline void RequireMessage(const Status& status, const char* where) {
   if (status.ok()) return;
   Require(status.message() != nullptr && status.message()[0] != '\0', where, status);
+}
+
+// Every device planner on `buffers`: a plan it makes must pass the
+// independent checker and have a head no smaller than the lower bound
+// (device planners never overlap buffers); every error must say something.
+inline void PlanWithEveryPlanner(Span<const BufferRequest> buffers, size_t alignment) {
+  PlanningProblem problem{buffers, alignment};
+  std::vector<uint8_t> bound_workspace(LowerBoundWorkspaceBytes(buffers.size()));
+  size_t lower_bound = 0;
+  Status bound =
+      ComputeLowerBound(buffers, Span<uint8_t>(bound_workspace.data(), bound_workspace.size()), &lower_bound);
+  RequireMessage(bound, "ComputeLowerBound error without a message");
+
+  PlannerRegistry planners = DevicePlanners();
+  for (size_t p = 0; p < planners.size(); ++p) {
+    const Planner& planner = *planners.at(p);
+    std::vector<uint8_t> workspace(planner.WorkspaceBytes(buffers.size()));
+    std::vector<size_t> offsets(buffers.size());
+    PlanSummary summary;
+    Status planned = planner.Plan(problem, Span<uint8_t>(workspace.data(), workspace.size()),
+                                  Span<size_t>(offsets.data(), offsets.size()), &summary);
+    if (!planned.ok()) {
+      RequireMessage(planned, "planner error without a message");
+      continue;
+    }
+    Status checked = CheckPlan(problem, Span<const size_t>(offsets.data(), offsets.size()), summary.head_bytes);
+    Require(checked.ok(), planner.name(), checked);
+    if (bound.ok()) Require(summary.head_bytes >= lower_bound, "head below the lower bound");
+  }
 }
 
 }  // namespace microarena::fuzz

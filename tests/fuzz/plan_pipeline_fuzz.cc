@@ -12,44 +12,9 @@
 #include "microarena/analysis/offline_plan.h"
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_view.h"
-#include "microarena/plan/check.h"
-#include "microarena/plan/lower_bound.h"
-#include "microarena/plan/planner.h"
 #include "microarena/runtime/host_runner.h"
 #include "tests/fuzz/fuzz_support.h"
 #include "tests/fuzz/fuzz_targets.h"
-
-namespace microarena::fuzz {
-namespace {
-
-void PlanWithEveryPlanner(Span<const BufferRequest> buffers, size_t alignment) {
-  PlanningProblem problem{buffers, alignment};
-  std::vector<uint8_t> bound_workspace(LowerBoundWorkspaceBytes(buffers.size()));
-  size_t lower_bound = 0;
-  Status bound = ComputeLowerBound(buffers, Span<uint8_t>(bound_workspace.data(), bound_workspace.size()),
-                                   &lower_bound);
-  RequireMessage(bound, "ComputeLowerBound error without a message");
-
-  PlannerRegistry planners = DevicePlanners();
-  for (size_t p = 0; p < planners.size(); ++p) {
-    const Planner& planner = *planners.at(p);
-    std::vector<uint8_t> workspace(planner.WorkspaceBytes(buffers.size()));
-    std::vector<size_t> offsets(buffers.size());
-    PlanSummary summary;
-    Status planned = planner.Plan(problem, Span<uint8_t>(workspace.data(), workspace.size()),
-                                  Span<size_t>(offsets.data(), offsets.size()), &summary);
-    if (!planned.ok()) {
-      RequireMessage(planned, "planner error without a message");
-      continue;
-    }
-    Status checked = CheckPlan(problem, Span<const size_t>(offsets.data(), offsets.size()), summary.head_bytes);
-    Require(checked.ok(), planner.name(), checked);
-    if (bound.ok()) Require(summary.head_bytes >= lower_bound, "head below the lower bound");
-  }
-}
-
-}  // namespace
-}  // namespace microarena::fuzz
 
 int microarena::fuzz::PlanPipelineOneInput(const uint8_t* data, size_t size) {
   using namespace microarena;

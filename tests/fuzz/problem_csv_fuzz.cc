@@ -1,13 +1,12 @@
 // Fuzz target: the MiniMalloc CSV problem reader on any text. A problem it
 // accepts must round-trip (format, parse again, same buffers) and go through
-// every device planner and the checker like a problem from a model.
+// every device planner, the checker and the lower bound like a problem from a
+// model.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 #include <vector>
 
-#include "microarena/plan/check.h"
-#include "microarena/plan/planner.h"
 #include "microarena/plan/problem_csv.h"
 #include "tests/fuzz/fuzz_support.h"
 #include "tests/fuzz/fuzz_targets.h"
@@ -38,22 +37,7 @@ int microarena::fuzz::ProblemCsvOneInput(const uint8_t* data, size_t size) {
 
   // Big problems are slow to plan and say nothing new about the reader.
   if (buffers.size() > 2000) return 0;
-  PlanningProblem problem{Span<const BufferRequest>(buffers.data(), buffers.size()), 1};
-  PlannerRegistry planners = DevicePlanners();
-  for (size_t p = 0; p < planners.size(); ++p) {
-    const Planner& planner = *planners.at(p);
-    std::vector<uint8_t> workspace(planner.WorkspaceBytes(buffers.size()));
-    std::vector<size_t> offsets(buffers.size());
-    PlanSummary summary;
-    Status planned = planner.Plan(problem, Span<uint8_t>(workspace.data(), workspace.size()),
-                                  Span<size_t>(offsets.data(), offsets.size()), &summary);
-    if (!planned.ok()) {
-      fuzz::RequireMessage(planned, "planner error without a message");
-      continue;
-    }
-    Status checked = CheckPlan(problem, Span<const size_t>(offsets.data(), offsets.size()), summary.head_bytes);
-    fuzz::Require(checked.ok(), planner.name(), checked);
-  }
+  fuzz::PlanWithEveryPlanner(Span<const BufferRequest>(buffers.data(), buffers.size()), 1);
   return 0;
 }
 

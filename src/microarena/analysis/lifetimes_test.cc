@@ -3,16 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <fstream>
-#include <map>
-#include <sstream>
 
 #include "microarena/analysis/offline_plan.h"
 #include "microarena/model/model_builder.h"
 #include "microarena/model/model_file.h"
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/runtime/host_runner.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
+#include "tests/support/tflm_golden.h"
 
 namespace microarena {
 namespace {
@@ -53,7 +51,6 @@ std::vector<BufferRequest> Analyze(const ModelView& model, const LifetimeOptions
 // [max(first_used - 1, 0), last_used).
 TEST(LifetimesTest, MatchTflmPlansOfEverySharedModel) {
   MICROARENA_REQUIRE_SHARED();
-  const std::string dir = testing::SharedDir() + "/golden/tflm_plans";
   // simple_add_model (a single ADD from TFLM's memory_footprint example) has
   // no TFLM plan; every other shared model must have one, and the test fails
   // when it gains one or leaves.
@@ -61,33 +58,27 @@ TEST(LifetimesTest, MatchTflmPlansOfEverySharedModel) {
   bool exempt_seen = false;
   for (const std::string& name : testing::SharedModelNames()) {
     SCOPED_TRACE(name);
-    std::ifstream plan(dir + "/" + name + ".txt");
+    const std::vector<testing::TflmPlanBuffer> plan = testing::ReadTflmPlan(name);
     if (name == "simple_add_model") {
-      EXPECT_FALSE(plan.good()) << "it has a TFLM plan now: compare it";
+      EXPECT_TRUE(plan.empty()) << "it has a TFLM plan now: compare it";
       exempt_seen = true;
       continue;
     }
-    ASSERT_TRUE(plan.good()) << "no golden/tflm_plans file";
+    ASSERT_FALSE(plan.empty()) << "no golden/tflm_plans file";
     Result<ModelFile> file = ModelFile::Open(testing::SharedDir() + "/models/" + name + ".tflite");
     ASSERT_TRUE(file.ok()) << file.status().message();
     std::vector<BufferRequest> ours = Analyze(file->view());
     size_t golden_tensors = 0;
-    for (std::string line; std::getline(plan, line);) {
-      std::map<std::string, std::string> f;
-      std::istringstream in(line);
-      for (std::string token; in >> token;) {
-        size_t eq = token.find('=');
-        if (eq != std::string::npos) f[token.substr(0, eq)] = token.substr(eq + 1);
-      }
-      if (f["kind"] != "tensor") continue;
-      size_t id = std::stoul(f["id"]);
+    for (const testing::TflmPlanBuffer& buffer : plan) {
+      if (!buffer.is_tensor()) continue;
+      const size_t id = static_cast<size_t>(buffer.id);
       ASSERT_LT(id, ours.size());
       const BufferRequest& r = ours[id];
       EXPECT_EQ(r.kind, BufferKind::kTensor);
-      EXPECT_EQ(r.owner_index, std::stoi(f["tensor"])) << "id " << id;
-      EXPECT_EQ(r.size_bytes, std::stoul(f["size"])) << "id " << id;
-      EXPECT_EQ(r.lifetime.first_op, std::max(std::stoi(f["first_used"]) - 1, 0)) << "id " << id;
-      EXPECT_EQ(r.lifetime.end_op, std::stoi(f["last_used"])) << "id " << id;
+      EXPECT_EQ(r.owner_index, buffer.tensor_index) << "id " << id;
+      EXPECT_EQ(r.size_bytes, buffer.size_bytes) << "id " << id;
+      EXPECT_EQ(r.lifetime.first_op, std::max(buffer.first_used - 1, 0)) << "id " << id;
+      EXPECT_EQ(r.lifetime.end_op, buffer.last_used) << "id " << id;
       ++golden_tensors;
     }
     EXPECT_EQ(ours.size(), golden_tensors);

@@ -40,11 +40,13 @@ size_t Arena::used_bytes() const {
   return start_padding_ + tail_bytes_ + low;
 }
 
+#ifdef MICROARENA_TEST_HOOKS
 bool Arena::ShouldInjectFailure() {
   ++allocation_count_;
   if (fail_countdown_ == 0) return false;
   return --fail_countdown_ == 0;
 }
+#endif
 
 Status Arena::NoRoom(ArenaArea area, size_t requested, size_t available) const {
   const size_t missing = requested - available;

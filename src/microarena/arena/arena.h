@@ -82,16 +82,29 @@ class Arena {
   // structures are never misaligned even with a 4-byte plan alignment.
   size_t granule() const { return granule_; }
 
-  // Test hook: make the `n`-th allocation from now on (1 = the next) fail as if
-  // the arena were full; 0 turns it off. Counts persistent, temp and head.
+#ifdef MICROARENA_TEST_HOOKS
+  // Fault injection for the host's tests. A compile definition rather than an
+  // observer interface: the device build then carries no hook at all (no
+  // counter, no pointer, no branch per allocation). The top-level
+  // CMakeLists.txt makes it a usage requirement of microarena_core in host
+  // builds with tests, since it changes this class's layout: a program that
+  // links the core must be compiled with it too.
+  //
+  // Makes the `n`-th allocation from now on (1 = the next) fail as if the
+  // arena were full; 0 turns it off. Counts persistent, temp and head.
   void FailAllocationNumber(uint32_t n) { fail_countdown_ = n; }
   // Allocations asked of this arena so far (persistent, temp and head; failed
   // ones included): FailAllocationNumber(k) for k in [1, count] fails each once.
   uint32_t allocation_count() const { return allocation_count_; }
+#endif
 
  private:
   Status NoRoom(ArenaArea area, size_t requested, size_t available) const;
+#ifdef MICROARENA_TEST_HOOKS
   bool ShouldInjectFailure();
+#else
+  static constexpr bool ShouldInjectFailure() { return false; }
+#endif
 
   uint8_t* start_ = nullptr;     // aligned start of the usable region
   size_t usable_bytes_ = 0;      // aligned length of the usable region
@@ -103,8 +116,10 @@ class Arena {
   size_t temp_peak_bytes_ = 0;
   size_t temp_mark_peak_bytes_ = 0;
   size_t head_bytes_ = 0;
+#ifdef MICROARENA_TEST_HOOKS
   uint32_t fail_countdown_ = 0;
   uint32_t allocation_count_ = 0;
+#endif
 };
 
 }  // namespace microarena

@@ -11,7 +11,7 @@
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_builder.h"
 #include "microarena/model/model_view.h"
-#include "tests/kernel_harness.h"
+#include "tests/support/kernel_harness.h"
 
 namespace microarena::elementwise_test {
 

@@ -1,5 +1,5 @@
 // Test helpers for kernel unit tests: build a one-op model with ModelBuilder,
-// run it through KernelHarness (tests/kernel_harness.h) with a given set of
+// run it through KernelHarness (tests/support/kernel_harness.h) with a given set of
 // kernels, read the output back as typed values. Host tests only.
 // conv_test_util.h and shape_op_test_util.h bind it to their kernels.
 #pragma once
@@ -15,7 +15,7 @@
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_builder.h"
 #include "microarena/model/model_view.h"
-#include "tests/kernel_harness.h"
+#include "tests/support/kernel_harness.h"
 
 namespace microarena::kernel_test {
 

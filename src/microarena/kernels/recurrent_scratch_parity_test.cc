@@ -6,17 +6,16 @@
 // trained_lstm_int8 that has a kernel, recording each request.
 #include <gtest/gtest.h>
 
-#include <cstdio>
-#include <fstream>
-#include <memory>
-#include <sstream>
+#include <ostream>
 #include <string>
 #include <vector>
 
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_file.h"
-#include "tests/kernel_harness.h"
-#include "tests/test_support.h"
+#include "tests/support/kernel_harness.h"
+#include "tests/support/recording_prepare_context.h"
+#include "tests/support/test_support.h"
+#include "tests/support/tflm_golden.h"
 
 namespace microarena {
 namespace {
@@ -35,49 +34,11 @@ std::ostream& operator<<(std::ostream& os, const ScratchRequest& request) {
 
 size_t RoundUp16(size_t bytes) { return (bytes + 15) / 16 * 16; }
 
-// A prepare context that records scratch requests (heap-backed persistent memory).
-class RecordingContext final : public PrepareContext {
- public:
-  RecordingContext(const ModelView& model, int32_t op_index) : model_(model), op_index_(op_index) {}
-  const ModelView& model() const override { return model_; }
-  SubgraphView subgraph() const override { return model_.subgraph(0); }
-  OperatorView op() const override { return subgraph().op(static_cast<size_t>(op_index_)); }
-  void* AllocatePersistent(size_t bytes, size_t /*alignment*/) override {
-    persistent_.emplace_back(new uint64_t[bytes / 8 + 1]());
-    persistent_bytes += bytes;
-    return persistent_.back().get();
-  }
-  Status OutOfMemory() const override { return Status::Error(ErrorCode::kOutOfMemory, "never"); }
-  Status RequestScratch(size_t bytes, int32_t* scratch_index) override {
-    *scratch_index = static_cast<int32_t>(requests.size());
-    requests.push_back({op_index_, bytes});
-    return OkStatus();
-  }
-
-  std::vector<ScratchRequest> requests;
-  size_t persistent_bytes = 0;
-
- private:
-  const ModelView& model_;
-  int32_t op_index_;
-  std::vector<std::unique_ptr<uint64_t[]>> persistent_;
-};
-
 // The kind=scratch lines of a TFLM plan: (first_used - 1, size).
 std::vector<ScratchRequest> TflmScratch(const std::string& model_name) {
   std::vector<ScratchRequest> result;
-  std::ifstream plan(testing::SharedDir() + "/golden/tflm_plans/" + model_name + ".txt");
-  std::string line;
-  while (std::getline(plan, line)) {
-    if (line.find("kind=scratch") == std::string::npos) continue;
-    size_t size = 0;
-    int first_used = 0;
-    const size_t size_at = line.find("size=");
-    const size_t first_at = line.find("first_used=");
-    if (size_at == std::string::npos || first_at == std::string::npos) continue;
-    std::sscanf(line.c_str() + size_at, "size=%zu", &size);
-    std::sscanf(line.c_str() + first_at, "first_used=%d", &first_used);
-    result.push_back({first_used - 1, size});
+  for (const testing::TflmPlanBuffer& buffer : testing::ReadTflmPlan(model_name)) {
+    if (buffer.kind == "scratch") result.push_back({buffer.first_used - 1, buffer.size_bytes});
   }
   return result;
 }
@@ -92,20 +53,17 @@ void CheckModel(const std::string& name, BuiltinOp op_code, size_t max_persisten
     const KernelRegistration* kernel = AllOpsResolver().Find(op.code());
     if (op.code() != op_code) continue;  // other ops belong to other kernels' tests
     ASSERT_NE(kernel, nullptr) << name << " op " << o;
-    RecordingContext context(model, static_cast<int32_t>(o));
+    testing::RecordingPrepareContext context(model, static_cast<int32_t>(o));
     const void* op_data = nullptr;
     const Status status = kernel->prepare(context, &op_data);
     ASSERT_TRUE(status.ok()) << status.message();
-    EXPECT_LE(context.persistent_bytes, max_persistent_bytes_per_op) << name << " op " << o;
-    for (ScratchRequest request : context.requests) {
-      request.size_bytes = RoundUp16(request.size_bytes);
-      ours.push_back(request);
-    }
+    EXPECT_LE(context.persistent_bytes(), max_persistent_bytes_per_op) << name << " op " << o;
+    for (size_t bytes : context.scratch_sizes()) ours.push_back({static_cast<int32_t>(o), RoundUp16(bytes)});
     // KernelHarness sees the same total.
     testing::KernelHarness harness(model, static_cast<int32_t>(o), AllOpsResolver());
     ASSERT_TRUE(harness.Prepare().ok());
     size_t total = 0;
-    for (const ScratchRequest& request : context.requests) total += request.size_bytes;
+    for (size_t bytes : context.scratch_sizes()) total += bytes;
     EXPECT_EQ(harness.scratch_bytes(), total);
   }
   const std::vector<ScratchRequest> tflm = TflmScratch(name);

@@ -15,7 +15,7 @@
 #include "microarena/kernels/registrations.h"
 #include "microarena/model/model_builder.h"
 #include "microarena/model/model_view.h"
-#include "tests/kernel_harness.h"
+#include "tests/support/kernel_harness.h"
 
 namespace microarena {
 namespace {

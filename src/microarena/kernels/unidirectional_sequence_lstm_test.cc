@@ -13,7 +13,7 @@
 #include "microarena/kernels/reference/lstm.h"
 #include "microarena/model/model_builder.h"
 #include "microarena/model/model_view.h"
-#include "tests/kernel_harness.h"
+#include "tests/support/kernel_harness.h"
 
 namespace microarena {
 namespace {

@@ -9,7 +9,7 @@
 #include "microarena/plan/greedy_tflm.h"
 #include "microarena/plan/lower_bound.h"
 #include "microarena/plan/plan_test_util.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

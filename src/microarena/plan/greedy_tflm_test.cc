@@ -10,7 +10,7 @@
 
 #include "microarena/plan/check.h"
 #include "microarena/plan/plan_test_util.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {
@@ -95,18 +95,15 @@ TEST(GreedyTflmPlan, ReproducesTflmGoldenPlans) {
   EXPECT_EQ(files.size(), 9u);
   for (const fs::path& file : files) {
     SCOPED_TRACE(file.filename().string());
-    const std::vector<plan_test::GoldenBuffer> golden = plan_test::ReadTflmPlan(file.string());
+    const std::vector<testing::TflmPlanBuffer> golden = testing::ReadTflmPlanFile(file.string());
     ASSERT_FALSE(golden.empty());
     std::vector<BufferRequest> requests;
-    size_t tflm_head = 0;
-    for (const plan_test::GoldenBuffer& buffer : golden) {
-      requests.push_back(buffer.request);
-      tflm_head = std::max(tflm_head, buffer.tflm_offset_bytes + buffer.request.size_bytes);
-    }
+    for (const testing::TflmPlanBuffer& buffer : golden) requests.push_back(plan_test::TflmPlanRequest(buffer));
+    const size_t tflm_head = testing::TflmPlanHeadBytes(golden);
     size_t head = 0;
     const std::vector<size_t> offsets = PlanOffsets(requests, 16, &head);
     for (size_t i = 0; i < golden.size(); ++i) {
-      EXPECT_EQ(offsets[i], golden[i].tflm_offset_bytes) << "buffer " << i;
+      EXPECT_EQ(offsets[i], golden[i].offset_bytes) << "buffer " << i;
     }
     EXPECT_EQ(head, tflm_head);
   }

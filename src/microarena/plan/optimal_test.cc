@@ -15,7 +15,7 @@
 #include "microarena/plan/check.h"
 #include "microarena/plan/plan_test_util.h"
 #include "microarena/plan/problem_csv.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

@@ -11,6 +11,7 @@
 #include "microarena/base/status.h"
 #include "microarena/plan/planner.h"
 #include "microarena/analysis/planning_problem.h"
+#include "tests/support/tflm_golden.h"
 
 namespace microarena::plan_test {
 
@@ -95,63 +96,26 @@ inline std::vector<BufferRequest> PerfectPacking(std::mt19937& random, int32_t s
   return buffers;
 }
 
-// One buffer of a TFLM plan file, with TFLM's offset.
-struct GoldenBuffer {
+// A buffer of a TFLM plan as a request. TFLM's last_used is inclusive; our
+// end_op is one past it.
+inline BufferRequest TflmPlanRequest(const testing::TflmPlanBuffer& buffer) {
   BufferRequest request;
-  size_t tflm_offset_bytes = 0;
-};
-
-inline std::vector<GoldenBuffer> ReadTflmPlan(const std::string& path) {
-  std::vector<GoldenBuffer> buffers;
-  std::ifstream in(path);
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty()) continue;
-    std::istringstream fields(line);
-    std::string field;
-    GoldenBuffer buffer;
-    long long id = -1, size = -1, first = -1, last = -1, offset = -1, offline = -1;
-    while (fields >> field) {
-      const size_t eq = field.find('=');
-      if (eq == std::string::npos) continue;
-      const std::string key = field.substr(0, eq);
-      const std::string value = field.substr(eq + 1);
-      if (key == "name") break;
-      if (key == "kind") {
-        buffer.request.kind = value == "scratch" ? BufferKind::kScratch : BufferKind::kTensor;
-        continue;
-      }
-      if (key != "id" && key != "size" && key != "first_used" && key != "last_used" &&
-          key != "offset" && key != "offline_offset") {
-        continue;
-      }
-      const long long number = std::stoll(value);
-      if (key == "id") id = number;
-      if (key == "size") size = number;
-      if (key == "first_used") first = number;
-      if (key == "last_used") last = number;
-      if (key == "offset") offset = number;
-      if (key == "offline_offset") offline = number;
-    }
-    if (id != static_cast<long long>(buffers.size())) return {};  // ids out of order
-    buffer.request.size_bytes = static_cast<size_t>(size);
-    // TFLM's last_used is inclusive; our end_op is one past it.
-    buffer.request.lifetime.first_op = static_cast<int32_t>(first);
-    buffer.request.lifetime.end_op = static_cast<int32_t>(last + 1);
-    buffer.request.fixed_offset_bytes = offline;
-    buffer.tflm_offset_bytes = static_cast<size_t>(offset);
-    buffers.push_back(buffer);
-  }
-  return buffers;
+  request.kind = buffer.kind == "scratch" ? BufferKind::kScratch : BufferKind::kTensor;
+  request.size_bytes = buffer.size_bytes;
+  request.lifetime.first_op = buffer.first_used;
+  request.lifetime.end_op = buffer.last_used + 1;
+  request.fixed_offset_bytes = buffer.offline_offset;
+  return request;
 }
 
-// The buffers of <shared>/golden/tflm_plans/<model>.txt, or empty.
-inline std::vector<BufferRequest> TflmPlanRequests(const std::string& shared_dir,
-                                                   const std::string& model) {
+// The buffers of <shared>/golden/tflm_plans/<model>.txt, or empty (also when
+// its ids are out of order).
+inline std::vector<BufferRequest> TflmPlanRequests(const std::string& shared_dir, const std::string& model) {
   std::vector<BufferRequest> requests;
-  for (const GoldenBuffer& buffer :
-       ReadTflmPlan(shared_dir + "/golden/tflm_plans/" + model + ".txt")) {
-    requests.push_back(buffer.request);
+  for (const testing::TflmPlanBuffer& buffer :
+       testing::ReadTflmPlanFile(shared_dir + "/golden/tflm_plans/" + model + ".txt")) {
+    if (buffer.id != static_cast<int64_t>(requests.size())) return {};
+    requests.push_back(TflmPlanRequest(buffer));
   }
   return requests;
 }

@@ -7,7 +7,7 @@
 
 #include "microarena/plan/check.h"
 #include "microarena/plan/problem_csv.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena {
 namespace {

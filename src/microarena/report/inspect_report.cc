@@ -164,22 +164,8 @@ nlohmann::json InspectJson(const ModelSummary& summary, const OpSupport& support
       ops.push_back(entry);
     }
     sg["operators"] = ops;
-    auto layer_json = [](const LayerFlash& layer) {
-      return json{{"op_index", layer.op_index},
-                  {"op", layer.op},
-                  {"weights_bytes", layer.weights_bytes},
-                  {"bias_bytes", layer.bias_bytes},
-                  {"quantization_bytes", layer.quantization_bytes},
-                  {"total_bytes", layer.total_bytes()}};
-    };
-    json layers = json::array();
-    for (const LayerFlash& layer : subgraph.layers) layers.push_back(layer_json(layer));
-    json total = layer_json(subgraph.flash_total);
-    total.erase("op_index");
-    total.erase("op");
-    sg["read_only"] = {{"layers", layers},
-                       {"total", total},
-                       {"unreferenced_constant_bytes", subgraph.unreferenced_constant_bytes}};
+    sg["read_only"] = ReadOnlyJson(subgraph.layers, subgraph.flash_total, subgraph.unreferenced_constant_bytes,
+                                   /*with_subgraph=*/false);
     subgraphs.push_back(sg);
   }
   doc["subgraphs"] = subgraphs;
@@ -199,6 +185,27 @@ nlohmann::json InspectJson(const ModelSummary& summary, const OpSupport& support
   }
   doc["runtime_support"] = {{"ok", support.ok()}, {"missing_ops", missing}, {"refused_types", refused}};
   return doc;
+}
+
+nlohmann::json ReadOnlyJson(const std::vector<LayerFlash>& layers, const LayerFlash& total,
+                            uint64_t unreferenced_constant_bytes, bool with_subgraph) {
+  using nlohmann::json;
+  auto layer_json = [with_subgraph](const LayerFlash& layer) {
+    json entry = {{"op_index", layer.op_index},
+                  {"op", layer.op},
+                  {"weights_bytes", layer.weights_bytes},
+                  {"bias_bytes", layer.bias_bytes},
+                  {"quantization_bytes", layer.quantization_bytes},
+                  {"total_bytes", layer.total_bytes()}};
+    if (with_subgraph) entry["subgraph"] = layer.subgraph;
+    return entry;
+  };
+  json entries = json::array();
+  for (const LayerFlash& layer : layers) entries.push_back(layer_json(layer));
+  json total_entry = layer_json(total);
+  // The total is no layer: only the byte counts.
+  for (const char* key : {"op_index", "subgraph", "op"}) total_entry.erase(key);
+  return {{"layers", entries}, {"total", total_entry}, {"unreferenced_constant_bytes", unreferenced_constant_bytes}};
 }
 
 }  // namespace microarena::report

@@ -3,6 +3,7 @@
 
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "microarena/report/model_summary.h"
 #include "microarena/report/op_support.h"
@@ -20,5 +21,12 @@ std::string InspectText(const ModelSummary& summary, const OpSupport& support, c
 // One JSON document with the same content as the text. Keys are stable and
 // documented in the README.
 nlohmann::json InspectJson(const ModelSummary& summary, const OpSupport& support);
+
+// The "read_only" block of inspect and plan reports: `layers` (op_index, op,
+// weights_bytes, bias_bytes, quantization_bytes, total_bytes; with
+// `with_subgraph` each layer's subgraph too), their `total` and the constants
+// no op reads.
+nlohmann::json ReadOnlyJson(const std::vector<LayerFlash>& layers, const LayerFlash& total,
+                            uint64_t unreferenced_constant_bytes, bool with_subgraph);
 
 }  // namespace microarena::report

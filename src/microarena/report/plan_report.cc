@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "microarena/report/format.h"
+#include "microarena/report/inspect_report.h"
 #include "microarena/report/plan_details.h"
 
 namespace microarena::report {
@@ -248,24 +249,8 @@ nlohmann::json PlanJson(const ModelView& model, const std::string& model_path, c
     head["largest_scratch"] = nullptr;
   }
   doc["head"] = head;
-  auto layer_json = [](const LayerFlash& layer) {
-    return json{{"op_index", layer.op_index},
-                {"subgraph", layer.subgraph},
-                {"op", layer.op},
-                {"weights_bytes", layer.weights_bytes},
-                {"bias_bytes", layer.bias_bytes},
-                {"quantization_bytes", layer.quantization_bytes},
-                {"total_bytes", layer.total_bytes()}};
-  };
-  json layers = json::array();
-  for (const LayerFlash& layer : details.read_only_layers) layers.push_back(layer_json(layer));
-  json flash_total = layer_json(details.read_only_total);
-  flash_total.erase("op_index");
-  flash_total.erase("subgraph");
-  flash_total.erase("op");
-  doc["read_only"] = {{"layers", layers},
-                      {"total", flash_total},
-                      {"unreferenced_constant_bytes", details.read_only_unreferenced_bytes}};
+  doc["read_only"] = ReadOnlyJson(details.read_only_layers, details.read_only_total,
+                                  details.read_only_unreferenced_bytes, /*with_subgraph=*/true);
   json steps = json::array();
   for (const StepLive& step : details.steps) {
     steps.push_back({{"step", step.step},

@@ -183,10 +183,12 @@ class Interpreter {
   PlannerChoice planner_used() const { return planner_used_; }
   const ModelView& model() const { return model_; }
 
-  // Test hook: see Arena::FailAllocationNumber.
+#ifdef MICROARENA_TEST_HOOKS
+  // Test hook (host builds only): see Arena::FailAllocationNumber.
   void FailAllocationNumber(uint32_t n) { arena_.FailAllocationNumber(n); }
   // Arena allocations made so far (see Arena::allocation_count).
   uint32_t arena_allocation_count() const { return arena_.allocation_count(); }
+#endif
 
  private:
   // Sizes its private structures for the target layouts.

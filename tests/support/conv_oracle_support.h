@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "microarena/model/model_builder.h"
-#include "tests/oracle_support.h"
-#include "tests/test_support.h"
+#include "tests/support/oracle_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena::testing {
 

@@ -1,4 +1,4 @@
-#include "tests/oracle_support.h"
+#include "tests/support/oracle_support.h"
 
 #include <gtest/gtest.h>
 #include <unistd.h>
@@ -10,7 +10,7 @@
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_view.h"
 #include "microarena/runtime/host_runner.h"
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 namespace microarena::testing {
 
@@ -106,8 +106,14 @@ std::map<std::string, size_t> RunOracleSearch(const std::string& name, const Byt
     args.insert(args.end(), {"--input", path});
   }
   *result = testing::RunOracle(args);
+  return ParseOracleSummary(result->stdout_text);
+}
+
+}  // namespace
+
+std::map<std::string, size_t> ParseOracleSummary(const std::string& text) {
   std::map<std::string, size_t> values;
-  std::istringstream words(result->stdout_text);
+  std::istringstream words(text);
   std::string word;
   while (words >> word) {
     const size_t eq = word.find('=');
@@ -115,8 +121,6 @@ std::map<std::string, size_t> RunOracleSearch(const std::string& name, const Byt
   }
   return values;
 }
-
-}  // namespace
 
 std::map<std::string, size_t> OracleSummary(const std::string& name, const Bytes& model,
                                             const std::vector<Bytes>& inputs) {

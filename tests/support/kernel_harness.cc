@@ -1,32 +1,9 @@
-#include "tests/kernel_harness.h"
+#include "tests/support/kernel_harness.h"
 
 #include <cstring>
 #include <stdexcept>
 
 namespace microarena::testing {
-
-class KernelHarness::Prepare_ final : public PrepareContext {
- public:
-  explicit Prepare_(KernelHarness& h) : h_(h) {}
-  const ModelView& model() const override { return h_.model_; }
-  SubgraphView subgraph() const override { return h_.model_.subgraph(0); }
-  OperatorView op() const override { return subgraph().op(static_cast<size_t>(h_.op_index_)); }
-  void* AllocatePersistent(size_t bytes, size_t /*alignment*/) override {
-    h_.persistent_.emplace_back(new uint64_t[bytes / 8 + 1]());
-    h_.persistent_bytes_ += bytes;
-    return h_.persistent_.back().get();
-  }
-  Status OutOfMemory() const override { return Status::Error(ErrorCode::kOutOfMemory, "harness never runs out"); }
-  Status RequestScratch(size_t bytes, int32_t* scratch_index) override {
-    *scratch_index = static_cast<int32_t>(h_.scratch_.size());
-    h_.scratch_.emplace_back(new uint64_t[bytes / 8 + 1]());
-    h_.scratch_sizes_.push_back(bytes);
-    return OkStatus();
-  }
-
- private:
-  KernelHarness& h_;
-};
 
 class KernelHarness::Eval_ final : public EvalContext {
  public:
@@ -83,8 +60,12 @@ void KernelHarness::SetTensorBytes(int32_t tensor_index, const std::vector<uint8
 
 Status KernelHarness::Prepare() {
   if (kernel_ == nullptr) return Status::Error(ErrorCode::kUnsupported, "no kernel for op %d", op_index_);
-  Prepare_ context(*this);
-  return kernel_->prepare(context, &op_data_);
+  prepared_ = std::make_unique<RecordingPrepareContext>(model_, op_index_);
+  const Status status = kernel_->prepare(*prepared_, &op_data_);
+  // Eval's scratch: a heap buffer per request.
+  scratch_.clear();
+  for (size_t bytes : prepared_->scratch_sizes()) scratch_.emplace_back(new uint64_t[bytes / sizeof(uint64_t) + 1]());
+  return status;
 }
 
 Status KernelHarness::Eval() {
@@ -98,9 +79,13 @@ std::vector<uint8_t> KernelHarness::TensorBytes(int32_t tensor_index) const {
   return std::vector<uint8_t>(data, data + view.byte_size());
 }
 
+size_t KernelHarness::persistent_bytes() const { return prepared_ ? prepared_->persistent_bytes() : 0; }
+
 size_t KernelHarness::scratch_bytes() const {
   size_t total = 0;
-  for (size_t s : scratch_sizes_) total += s;
+  if (prepared_) {
+    for (size_t bytes : prepared_->scratch_sizes()) total += bytes;
+  }
   return total;
 }
 

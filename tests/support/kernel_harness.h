@@ -17,6 +17,7 @@
 #include "microarena/kernels/kernel.h"
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_view.h"
+#include "tests/support/recording_prepare_context.h"
 
 namespace microarena::testing {
 
@@ -34,21 +35,19 @@ class KernelHarness {
   Status Prepare();
   Status Eval();
   std::vector<uint8_t> TensorBytes(int32_t tensor_index) const;
-  size_t persistent_bytes() const { return persistent_bytes_; }
+  size_t persistent_bytes() const;
   size_t scratch_bytes() const;
 
  private:
-  class Prepare_;
   class Eval_;
   const ModelView& model_;
   int32_t op_index_;
   const KernelRegistration* kernel_;
   std::vector<EvalTensor> tensors_;
   std::vector<std::unique_ptr<uint64_t[]>> storage_;
-  std::vector<std::unique_ptr<uint64_t[]>> persistent_;
+  // The last Prepare's context: it holds the op's persistent memory.
+  std::unique_ptr<RecordingPrepareContext> prepared_;
   std::vector<std::unique_ptr<uint64_t[]>> scratch_;
-  std::vector<size_t> scratch_sizes_;
-  size_t persistent_bytes_ = 0;
   const void* op_data_ = nullptr;
 };
 

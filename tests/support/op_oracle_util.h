@@ -14,13 +14,16 @@
 #include <vector>
 
 #include "microarena/model/model_builder.h"
-#include "tests/oracle_support.h"
+#include "microarena/model/tensor_type.h"
+#include "tests/support/oracle_support.h"
 
 namespace microarena::testing {
 
-// The arena the one-op oracle tests give the oracle and the runtime: far
-// more than any of their models needs.
-inline constexpr size_t kSmallArena = size_t{1} << 20;
+// The values of an INT32 tensor, as its bytes.
+inline Bytes Int32s(const std::vector<int32_t>& values) { return BytesOf(values); }
+
+// A type's name in test names and messages ("INT8", ...).
+inline std::string Name(TensorType type) { return TensorTypeName(type); }
 
 // A reduction (MEAN, SUM, REDUCE_MAX, ...): input shape and reduced axes.
 struct ReduceCase {

@@ -17,6 +17,11 @@ using Bytes = std::vector<uint8_t>;
 
 void WriteFile(const std::string& path, const Bytes& bytes);
 
+// The arena the one-op oracle tests give the oracle and the runtime: far
+// more than any of their models needs (the oracle runs faster in a small
+// arena than in its 64 MiB default).
+inline constexpr size_t kSmallArena = size_t{1} << 20;
+
 // What one runtime made of a model: outputs, or the reason it refused.
 struct Outcome {
   bool ok = false;
@@ -40,6 +45,10 @@ Outcome RunOursOn(const Bytes& model, const std::vector<Bytes>& inputs);
 // what TFLM used (gtest failures name `name`).
 void ExpectSameAsOracle(const std::string& name, const Bytes& model, const std::vector<Bytes>& inputs,
                         size_t oracle_arena_bytes = size_t{64} << 20);
+
+// The numbers of an oracle summary line ("min_arena_bytes=1608 arena_used_bytes=...")
+// by key; words without '=' are skipped.
+std::map<std::string, size_t> ParseOracleSummary(const std::string& text);
 
 // The oracle's "key=value" summary of `model` (its default search run, with
 // `inputs` or generated ones): min_arena_bytes, arena_used_bytes, head_bytes, ...

@@ -1,4 +1,4 @@
-#include "tests/test_support.h"
+#include "tests/support/test_support.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -91,34 +91,30 @@ std::string Slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
+
+// Runs `command` (a shell command line) with its output captured in files of
+// a fresh temp folder named after `tag`.
+CommandResult RunCaptured(const std::string& tag, const std::string& command) {
+  static int counter = 0;
+  const std::string dir = TempDir(tag + "_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+  const std::string line =
+      command + " >" + ShellQuote(dir + "/stdout") + " 2>" + ShellQuote(dir + "/stderr") + " </dev/null";
+  int raw = std::system(line.c_str());
+  CommandResult result;
+  result.exit_code = (raw != -1 && WIFEXITED(raw)) ? WEXITSTATUS(raw) : -1;
+  result.stdout_text = Slurp(dir + "/stdout");
+  result.stderr_text = Slurp(dir + "/stderr");
+  return result;
+}
 }  // namespace
 
 CommandResult RunCli(const std::vector<std::string>& args) {
-  static int counter = 0;
-  std::string dir = TempDir("cli_run_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
   std::string command = ShellQuote(MICROARENA_CLI_PATH);
   for (const std::string& arg : args) command += " " + ShellQuote(arg);
-  command += " >" + ShellQuote(dir + "/stdout") + " 2>" + ShellQuote(dir + "/stderr") + " </dev/null";
-  int raw = std::system(command.c_str());
-  CommandResult result;
-  result.exit_code = (raw != -1 && WIFEXITED(raw)) ? WEXITSTATUS(raw) : -1;
-  result.stdout_text = Slurp(dir + "/stdout");
-  result.stderr_text = Slurp(dir + "/stderr");
-  return result;
+  return RunCaptured("cli_run", command);
 }
 
-CommandResult RunCommand(const std::string& shell_command) {
-  static int counter = 0;
-  std::string dir = TempDir("shell_run_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-  std::string command = "( " + shell_command + " ) >" + ShellQuote(dir + "/stdout") + " 2>" +
-                        ShellQuote(dir + "/stderr") + " </dev/null";
-  int raw = std::system(command.c_str());
-  CommandResult result;
-  result.exit_code = (raw != -1 && WIFEXITED(raw)) ? WEXITSTATUS(raw) : -1;
-  result.stdout_text = Slurp(dir + "/stdout");
-  result.stderr_text = Slurp(dir + "/stderr");
-  return result;
-}
+CommandResult RunCommand(const std::string& shell_command) { return RunCaptured("shell_run", "( " + shell_command + " )"); }
 
 std::string TempDir(const std::string& name) {
   fs::path dir = fs::path(MICROARENA_BINARY_DIR) / "test_tmp" / name;
