@@ -79,14 +79,14 @@ class Plan(Report):
         """Draws the head over op steps: one rectangle per buffer (x: its lifetime
         [first_op, end_op) in op steps, y: offset_bytes .. + size_bytes). Writes a PNG to
         `path` when given; returns the matplotlib figure."""
-        import matplotlib
-        if path is not None or ax is None:
-            matplotlib.use("Agg", force=False)
-        import matplotlib.pyplot as plt
+        # A Figure of its own (no pyplot state): saved through Agg, and shown
+        # by a notebook when returned.
+        from matplotlib.figure import Figure
         from matplotlib.patches import Rectangle
 
         if ax is None:
-            figure, ax = plt.subplots(figsize=(10, 5))
+            figure = Figure(figsize=(10, 5))
+            ax = figure.add_subplot()
         else:
             figure = ax.figure
         buffers = self._document.get("buffers", [])
@@ -118,11 +118,6 @@ class RunResult(Report):
     def __init__(self, document, outputs):
         super().__init__(document)
         self.outputs = outputs
-
-
-def _options(target="host", **options):
-    options["target"] = target
-    return options
 
 
 class Model:
@@ -203,6 +198,9 @@ class Model:
             inputs = []
         elif isinstance(inputs, np.ndarray):
             inputs = [inputs]
+        if len(inputs) > len(self.inputs()):
+            raise InvalidArgumentError(
+                f"{len(inputs)} inputs given; the model has {len(self.inputs())}")
         raw = []
         for given, (name, type_name, _) in zip(inputs, self.inputs()):
             if isinstance(given, (bytes, bytearray, memoryview)):
@@ -214,9 +212,6 @@ class Model:
                 raise InvalidArgumentError(
                     f"input '{name}' is {type_name}; the array given is {array.dtype}")
             raw.append(np.ascontiguousarray(array).tobytes())
-        if len(inputs) > len(self.inputs()):
-            raise InvalidArgumentError(
-                f"{len(inputs)} inputs given; the model has {len(self.inputs())}")
         document, outputs = _microarena.run(
             self._handle, raw, int(arena), int(seed), int(repeat), planner, int(align),
             bool(copy_weights), bool(overlap), bool(trust_offline_plan),

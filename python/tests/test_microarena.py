@@ -89,6 +89,15 @@ def test_budget_matches_cli(name, model_path, run_cli):
     assert report.ram_bytes == 16 * 1024
 
 
+def test_budget_options_match_cli(model_path, run_cli):
+    path = model_path("demo")
+    report = microarena.Model.load(path).budget(ram="1K", copy_weights=True, align=64, target="cortex-m",
+                                                order="best", overlap=True, time_limit=0)
+    expected = run_cli.json("budget", path, "--ram", "1K", "--copy-weights", "--align", "64", "--target",
+                            "cortex-m", "--order", "best", "--overlap", "--time-limit", "0", expect=3)
+    assert_same(report.to_dict(), expected)
+
+
 def test_budget_takes_ram_in_bytes(model_path, run_cli):
     path = model_path("demo")
     report = microarena.Model.load(path).budget(ram=1 << 20, time_limit=0)
@@ -181,6 +190,30 @@ def test_optimize_matches_cli(name, model_path, run_cli, tmp_path):
     assert ours.read_bytes() == theirs.read_bytes()
     # The optimized model carries its plan: planned offline by default.
     assert microarena.Model.load(ours).plan().planner == run_cli.json("plan", theirs)["planner"]
+
+
+def test_optimize_best_order_with_overlap_matches_cli(model_path, run_cli, tmp_path):
+    path = model_path("kws_ref_model")
+    ours, theirs = tmp_path / "ours.tflite", tmp_path / "cli.tflite"
+    report = microarena.Model.load(path).optimize(ours, order="best", overlap=True, time_limit=0)
+    expected = run_cli.json("optimize", path, "-o", theirs, "--order", "best", "--overlap", "--time-limit", "0")
+    document = report.to_dict()
+    for key, value in expected.items():
+        if value == str(theirs):
+            document[key] = value
+    assert_same(document, expected)
+    assert ours.read_bytes() == theirs.read_bytes()
+
+
+def test_plan_trusting_the_offline_plan_matches_cli(model_path, run_cli, tmp_path):
+    # A model carrying an offline plan (written by optimize), planned as the CLI does.
+    path = model_path("kws_ref_model")
+    optimized = tmp_path / "optimized.tflite"
+    run_cli.run("optimize", path, "-o", optimized, "--planner", "greedy")
+    plan = microarena.Model.load(optimized).plan(trust_offline_plan=True)
+    expected = run_cli.json("plan", optimized, "--trust-offline-plan")
+    assert expected["planner"] == "offline"
+    assert_same(plan.to_dict(), expected)
 
 
 def test_load_bytes_plans_as_the_file(model_path, run_cli):
@@ -289,6 +322,7 @@ def test_unsupported_op_raises_unsupported(unsupported_model, run_cli):
     lambda m: m.run(planner="optimal"),
     lambda m: m.run(repeat=0),
     lambda m: m.run(overlap=True, dump_tensors="x"),
+    lambda m: m.run(inputs=[np.zeros(4, np.int8)] * 9),
     lambda m: m.optimize("x.tflite", planner="offline"),
 ])
 def test_bad_options_raise_invalid_argument(call, model_path):
