@@ -51,10 +51,13 @@ class CMakeBuild(build_ext):
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copyfile(built[0], target)
 
+os.makedirs(os.path.join(ROOT, "build"), exist_ok=True)
 
 setup(
     packages=["microarena"],
     package_dir={"": "python"},
     ext_modules=[Extension("microarena._microarena", sources=[])],
     cmdclass={"build_ext": CMakeBuild},
+    # Metadata under build/, not in the source tree.
+    options={"egg_info": {"egg_base": os.path.join(ROOT, "build")}},
 )
