@@ -15,6 +15,8 @@ packages=(
   qemu-system-arm                           # runs the firmware (mps2-an386)
   pkgconf                                   # the installed package's microarena.pc (tests/package)
   valgrind                                  # instructions per Invoke (bench/callgrind_invoke.sh, scripts/figures.sh)
+  pybind11-dev python3-dev python3-numpy python3-matplotlib python3-pytest  # the Python module (python/)
+  python3-venv python3-setuptools python3-pip                              # pip install . (README "Python")
 )
 if [[ "${MICROARENA_DEPS_EXTRA:-}" != "" ]]; then
   read -r -a extra <<<"$MICROARENA_DEPS_EXTRA"
