@@ -40,7 +40,7 @@ if [[ $MICROARENA_STRICT == 1 ]]; then
   stage="setup: shared data"
   shared=${MICROARENA_SHARED_DIR:-../shared}
   missing=()
-  for need in models/kws_ref_model.tflite golden/tflm_arena.csv golden/tflm_arena_cortex_m.csv golden/tflm_plans \
+  for need in models/kws_ref_model.tflite golden/tflm_arena.csv golden/tflm_arena_cortex_m4.csv golden/tflm_plans \
     tools/tflm_oracle tools/minimalloc dsa/A.1048576.csv tflm_integration regressions; do
     [[ -e $shared/$need ]] || missing+=("$shared/$need")
   done
