@@ -10,6 +10,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "microarena/kernels/op_resolver.h"
@@ -334,6 +335,17 @@ PYBIND11_MODULE(_microarena, m) {
         auto bytes = model.file->bytes();
         return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
       });
+  // Every ErrorCode the library names, (code, name): errors.py holds one
+  // class per entry, and a test holds errors.py to this list.
+  m.def("error_codes", []() {
+    std::vector<std::pair<int, std::string>> codes;
+    for (int code = 1; code < 256; ++code) {
+      const char* name = microarena::ErrorCodeName(static_cast<microarena::ErrorCode>(code));
+      if (std::string(name) != microarena::ErrorCodeName(static_cast<microarena::ErrorCode>(255)))
+        codes.emplace_back(code, name);
+    }
+    return codes;
+  });
   m.def("load_path", &LoadPath, py::arg("path"));
   m.def("load_bytes", &LoadBytes, py::arg("data"), py::arg("label"));
   m.def("inspect_json", &InspectJson, py::arg("model"));
