@@ -6,6 +6,8 @@ Each figure block sits in README.md (or docs/cortex_m.md) between
 and is generated here from what the code measures now:
   arena         `microarena run --json` per shared model (the minimum arena, head,
                 lower bound) and `run --overlap`, next to ../shared/golden/tflm_arena.csv
+  best          bench/ram_ratios.py: every shared model `optimize --overlap`d (kernel data in
+                flash, the whole plan stored) and run, next to TFLM's minimum arena and tail
   overlap       docs/overlap.md: `run` without and with `--overlap` (exact and greedy) per
                 shared model and the demo model, and `plan --overlap` for the overlap-aware bound
   instructions  bench/callgrind_invoke.sh (valgrind callgrind, instructions per Invoke)
@@ -34,9 +36,9 @@ import tempfile
 import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BLOCKS = ["arena", "overlap", "instructions", "solver", "cortex-m", "cortex-m-sizes", "cortex-m-models"]
+BLOCKS = ["arena", "best", "overlap", "instructions", "solver", "cortex-m", "cortex-m-sizes", "cortex-m-models"]
 # Where each block lives.
-BLOCK_FILES = {"arena": "README.md", "overlap": "docs/overlap.md", "instructions": "README.md", "solver": "README.md", "cortex-m": "README.md",
+BLOCK_FILES = {"arena": "README.md", "best": "README.md", "overlap": "docs/overlap.md", "instructions": "README.md", "solver": "README.md", "cortex-m": "README.md",
                "cortex-m-sizes": "docs/cortex_m.md", "cortex-m-models": "docs/cortex_m.md"}
 WALL_TIME_HEADER = "wall time (not checked)"
 SOLVER_CAPACITY = 1048576
@@ -124,6 +126,28 @@ def gen_arena(ctx):
                      f"{reached}; {tflm_sentence}.")
     # Wrapped as the README's prose is.
     return lines + textwrap.wrap(" ".join(sentences), width=92, break_long_words=False, break_on_hyphens=False)
+
+
+# ------------------------------------------------------------------ best
+
+
+def gen_best(ctx):
+    sys.path.insert(0, os.path.join(ROOT, "bench"))
+    import ram_ratios  # noqa: E402 (bench/ram_ratios.py: the one measurement, shared with the benchmark)
+    if not os.path.isfile(os.path.join(ctx.shared, "golden", "tflm_arena.csv")):
+        raise Missing(os.path.join(ctx.shared, "golden", "tflm_arena.csv"))
+    rows = []
+    for r in ram_ratios.measure(ctx.cli, ctx.shared):
+        rows.append([r["model"], thousands(r["tflm_min_arena_bytes"]), thousands(r["arena_bytes"]),
+                     ratio(r["arena_bytes"], r["tflm_min_arena_bytes"]), thousands(r["head_bytes"]),
+                     thousands(r["temp_peak_bytes"]), thousands(r["persistent_bytes"] - r["variable_state_bytes"]),
+                     thousands(r["tflm_tail_without_variables"]),
+                     ratio(r["persistent_bytes"] - r["variable_state_bytes"], r["tflm_tail_without_variables"]),
+                     thousands(r["kernel_data_flash_bytes"])])
+    if not rows:
+        raise Missing(os.path.join(ctx.shared, "models"))
+    return table(["model", "TFLM arena", "microarena arena", "ratio", "head", "temp peak", "persistent",
+                  "TFLM tail", "ratio", "kernel data in flash"], rows, ["---"] + ["---:"] * 9)
 
 
 # --------------------------------------------------------------- overlap
@@ -330,7 +354,7 @@ def gen_cortex_m_sizes(ctx):
                  ["---"] + ["---:"] * 6)
 
 
-GENERATORS = {"arena": gen_arena, "overlap": gen_overlap, "instructions": gen_instructions, "solver": gen_solver, "cortex-m": gen_cortex_m,
+GENERATORS = {"arena": gen_arena, "best": gen_best, "overlap": gen_overlap, "instructions": gen_instructions, "solver": gen_solver, "cortex-m": gen_cortex_m,
               "cortex-m-sizes": gen_cortex_m_sizes, "cortex-m-models": gen_cortex_m_models}
 
 # ------------------------------------------------------------ the blocks

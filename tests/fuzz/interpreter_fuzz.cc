@@ -5,7 +5,10 @@
 // offline plan runs again with the plan trusted (trust_offline_plan); a
 // model that fits runs once more with a precomputed plan (the host's, with
 // offsets, counts and head size changed by the input's bytes), which the
-// device checks only for bounds. Errors are fine;
+// device checks only for bounds; a model carrying kernel data
+// (runtime/kernel_data.h) runs once more with the blob's payload hash made
+// to match whatever the input holds, so mutated entry tables and data reach
+// the table checks and the byte comparison at Prepare. Errors are fine;
 // crashes, sanitizer reports, leaks and writes outside the arena are not
 // (the arena is a separate heap block, so ASan sees overruns past it).
 #include <cstddef>
@@ -19,6 +22,7 @@
 #include "microarena/runtime/host_runner.h"
 #include "microarena/runtime/input_generator.h"
 #include "microarena/runtime/interpreter.h"
+#include "microarena/runtime/kernel_data.h"
 #include "microarena/runtime/precomputed_plan.h"
 #include "tests/fuzz/fuzz_support.h"
 #include "tests/fuzz/fuzz_targets.h"
@@ -107,6 +111,23 @@ void RunMutatedPrecomputedPlan(const ModelView& model, const InterpreterOptions&
   AllocateAndInvoke(model, options, &plan);
 }
 
+// The model with its kernel data's payload hash recomputed over the bytes
+// the input holds (a hash check no longer refuses it).
+void RunRehashedKernelData(const uint8_t* data, size_t size, const InterpreterOptions& options) {
+  AlignedBytes bytes(data, size);
+  Result<ModelView> model = LoadModel(bytes.span());
+  if (!model.ok()) return;
+  Span<const uint8_t> blob = model->metadata(kKernelDataMetadataName);
+  if (blob.size() < kKernelDataHeaderBytes) return;
+  std::vector<uint8_t> copy(data, data + size);
+  const size_t at = static_cast<size_t>(blob.data() - bytes.span().data());
+  const uint64_t hash = Fnv1a64(copy.data() + at + kKernelDataHeaderBytes, blob.size() - kKernelDataHeaderBytes);
+  std::memcpy(copy.data() + at + 24, &hash, sizeof(hash));
+  AlignedBytes rehashed(copy.data(), copy.size());
+  Result<ModelView> again = LoadModel(rehashed.span());
+  if (again.ok()) AllocateAndInvoke(*again, options);
+}
+
 }  // namespace
 }  // namespace microarena::fuzz
 
@@ -120,6 +141,7 @@ int microarena::fuzz::InterpreterOneInput(const uint8_t* data, size_t size) {
   options.max_loop_iterations = 256;
   const bool fits = fuzz::AllocateAndInvoke(*model, options);
   if (fits) fuzz::RunMutatedPrecomputedPlan(*model, options, data, size);
+  if (model->has_metadata(kKernelDataMetadataName)) fuzz::RunRehashedKernelData(data, size, options);
   // A model with its own offline plan runs once more with that plan trusted
   // (overlaps the model asks for, as Vela's do): any offsets the file holds
   // must still keep every access inside the arena.

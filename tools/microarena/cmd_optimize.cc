@@ -22,6 +22,7 @@ Command RegisterOptimizeCommand(CLI::App& app) {
     size_t alignment_bytes = 16;
     double time_limit_seconds = 10.0;
     bool overlap = false;
+    std::string kernel_data = "flash";
     bool json = false;
     std::string target = "host";
   };
@@ -37,7 +38,9 @@ Command RegisterOptimizeCommand(CLI::App& app) {
                          "With --overlap the plan lets an op's output share bytes with an input its kernel has\n"
                          "finished reading (docs/overlap.md). That is safe only with microarena's kernels, so such a\n"
                          "plan is stored as microarena.OverlapMemoryAllocation instead, which stock TFLM ignores\n"
-                         "(it then plans the model itself); microarena's runtime uses it with allow_overlap.");
+                         "(it then plans the model itself); microarena's runtime uses it with allow_overlap.\n"
+                         "By default the file also carries the kernels' precomputed data (--kernel-data flash),\n"
+                         "which the runtime reads from flash where it matches what Prepare computes.");
   sub->add_option("MODEL", options->model_path, "the .tflite file")->required();
   sub->add_option("-o,--output", options->output_path, "the .tflite file to write")->required();
   sub->add_option("--planner", options->planner, "optimal, greedy, greedy-tflm or linear")
@@ -57,6 +60,12 @@ Command RegisterOptimizeCommand(CLI::App& app) {
       ->check(CLI::Range(0.0, 86400.0));
   sub->add_flag("--overlap", options->overlap,
                 "plan with kernel-approved overlap (for microarena's runtime only; not TFLM-safe)");
+  sub->add_option("--kernel-data", options->kernel_data,
+                  "flash: store what the kernels precompute (multipliers, shifts, tables) in the file, so the\n"
+                  "runtime reads it from flash instead of the arena (microarena.KernelData; checked byte for\n"
+                  "byte at boot, ignored by TFLM); ram: store none")
+      ->default_val("flash")
+      ->check(CLI::IsMember({"flash", "ram"}));
   sub->add_flag("--json", options->json, "print one JSON document instead of text");
   sub->add_option("--target", options->target,
                   std::string("the device the arena figures (original and optimized) are counted for: ") +
@@ -76,6 +85,7 @@ Command RegisterOptimizeCommand(CLI::App& app) {
         optimize.alignment_bytes = options->alignment_bytes;
         optimize.time_limit_seconds = options->time_limit_seconds;
         optimize.overlap = options->overlap;
+        optimize.kernel_data = options->kernel_data == "flash";
         optimize.target = target;
         Result<report::OptimizedModel> optimized = report::OptimizeModel(file->view(), optimize);
         if (!optimized.ok()) return PrintError(optimized.status());

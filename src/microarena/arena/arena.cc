@@ -37,7 +37,13 @@ Arena::Arena(uint8_t* buffer, size_t size_bytes, size_t alignment)
 
 size_t Arena::used_bytes() const {
   size_t low = head_bytes_ > temp_peak_bytes_ ? head_bytes_ : temp_peak_bytes_;
-  return start_padding_ + tail_bytes_ + low;
+  const size_t used = tail_bytes_ + low;
+  return start_padding_ + (used > peak_bytes_ ? used : peak_bytes_);
+}
+
+void Arena::NotePeak() {
+  const size_t low = head_bytes_ > temp_bytes_ ? head_bytes_ : temp_bytes_;
+  if (tail_bytes_ + low > peak_bytes_) peak_bytes_ = tail_bytes_ + low;
 }
 
 #ifdef MICROARENA_TEST_HOOKS
@@ -70,6 +76,7 @@ Result<uint8_t*> Arena::AllocatePersistent(size_t bytes) {
   if (ShouldInjectFailure()) return NoRoom(ArenaArea::kPersistent, rounded + available + alignment_, available);
   if (rounded > available) return NoRoom(ArenaArea::kPersistent, rounded, available);
   tail_bytes_ += rounded;
+  NotePeak();
   return start_ + (usable_bytes_ - tail_bytes_);
 }
 
@@ -83,6 +90,7 @@ Result<uint8_t*> Arena::AllocateTemp(size_t bytes) {
   temp_bytes_ += rounded;
   if (temp_bytes_ > temp_peak_bytes_) temp_peak_bytes_ = temp_bytes_;
   if (temp_bytes_ > temp_mark_peak_bytes_) temp_mark_peak_bytes_ = temp_bytes_;
+  NotePeak();
   return result;
 }
 
@@ -96,6 +104,7 @@ Status Arena::CommitHead(size_t head_bytes) {
   if (ShouldInjectFailure()) return NoRoom(ArenaArea::kHead, rounded + available + alignment_, available);
   if (rounded > available) return NoRoom(ArenaArea::kHead, rounded, available);
   if (rounded > head_bytes_) head_bytes_ = rounded;
+  NotePeak();
   return OkStatus();
 }
 

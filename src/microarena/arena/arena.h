@@ -55,7 +55,9 @@ class Arena {
   // been reset.
   Status CommitHead(size_t head_bytes);
   // Gives back the newest persistent bytes, down to `tail_bytes` (a failed
-  // AllocateTensors in a shared arena returns what it took). Never grows.
+  // AllocateTensors in a shared arena returns what it took; an op's data
+  // found identical in the model's flash). Never grows; used_bytes() keeps
+  // counting the peak the given-back bytes reached.
   void ShrinkTailTo(size_t tail_bytes) {
     if (tail_bytes < tail_bytes_) tail_bytes_ = tail_bytes;
   }
@@ -70,8 +72,10 @@ class Arena {
   size_t temp_bytes() const { return temp_bytes_; }
   size_t temp_peak_bytes() const { return temp_peak_bytes_; }
   size_t start_padding_bytes() const { return start_padding_; }
-  // start padding + tail + max(head, temp peak): the smallest buffer (at this
-  // start address) that would hold everything allocated so far.
+  // start padding + tail + max(head, temp peak), or the largest tail + temp
+  // (or head) at any moment when the tail was larger before some bytes were
+  // given back: the smallest buffer (at this start address) that would hold
+  // everything allocated so far.
   size_t used_bytes() const;
   size_t usable_bytes() const { return usable_bytes_; }
   // The alignment plans are made with (buffer sizes and head offsets).
@@ -100,6 +104,7 @@ class Arena {
 
  private:
   Status NoRoom(ArenaArea area, size_t requested, size_t available) const;
+  void NotePeak();
 #ifdef MICROARENA_TEST_HOOKS
   bool ShouldInjectFailure();
 #else
@@ -116,6 +121,7 @@ class Arena {
   size_t temp_peak_bytes_ = 0;
   size_t temp_mark_peak_bytes_ = 0;
   size_t head_bytes_ = 0;
+  size_t peak_bytes_ = 0;  // largest tail + max(head, temp) after any allocation
 #ifdef MICROARENA_TEST_HOOKS
   uint32_t fail_countdown_ = 0;
   uint32_t allocation_count_ = 0;

@@ -149,6 +149,6 @@ Status Eval(EvalContext& context, const void* op_data) {
 
 }  // namespace
 
-const KernelRegistration kCircularBufferKernel = {BuiltinOp::kCustom, Prepare, Eval};
+const KernelRegistration kCircularBufferKernel = {BuiltinOp::kCustom, Prepare, Eval, /*op_data_in_ram=*/true};
 
 }  // namespace microarena

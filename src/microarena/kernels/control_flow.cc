@@ -226,6 +226,7 @@ Status CallOnceEval(EvalContext& context, const void* op_data) {
 
 const KernelRegistration kIfKernel = {BuiltinOp::kIf, IfPrepare, IfEval};
 const KernelRegistration kWhileKernel = {BuiltinOp::kWhile, WhilePrepare, WhileEval};
-const KernelRegistration kCallOnceKernel = {BuiltinOp::kCallOnce, CallOncePrepare, CallOnceEval};
+const KernelRegistration kCallOnceKernel = {BuiltinOp::kCallOnce, CallOncePrepare, CallOnceEval,
+                                           /*op_data_in_ram=*/true};
 
 }  // namespace microarena

@@ -135,6 +135,12 @@ struct KernelRegistration {
   Status (*prepare)(PrepareContext& context, const void** op_data);
   // Runs the op. Returns an error only for conditions prepare cannot know.
   Status (*eval)(EvalContext& context, const void* op_data);
+  // The op data must stay in the arena: eval writes it (e.g. a counter), or
+  // Prepare hands its address to a tensor (VAR_HANDLE's id). Other op data
+  // is read-only after Prepare and reached only through the op data pointer,
+  // so the interpreter may serve it from the model's flash
+  // (runtime/kernel_data.h).
+  bool op_data_in_ram = false;
 };
 
 }  // namespace microarena

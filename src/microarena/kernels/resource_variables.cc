@@ -149,7 +149,9 @@ Status ReadVariableEval(EvalContext& context, const void* op_data) {
 
 }  // namespace
 
-const KernelRegistration kVarHandleKernel = {BuiltinOp::kVarHandle, VarHandlePrepare, VarHandleEval};
+// The output tensor points at the op data: it stays in RAM.
+const KernelRegistration kVarHandleKernel = {BuiltinOp::kVarHandle, VarHandlePrepare, VarHandleEval,
+                                             /*op_data_in_ram=*/true};
 const KernelRegistration kAssignVariableKernel = {BuiltinOp::kAssignVariable, AssignVariablePrepare,
                                                   AssignVariableEval};
 const KernelRegistration kReadVariableKernel = {BuiltinOp::kReadVariable, ReadVariablePrepare, ReadVariableEval};

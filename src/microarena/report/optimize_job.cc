@@ -10,6 +10,8 @@
 #include "microarena/model/model_rewriter.h"
 #include "microarena/report/format.h"
 #include "microarena/runtime/host_runner.h"
+#include "microarena/runtime/kernel_data_writer.h"
+#include "microarena/runtime/stored_plan.h"
 
 namespace microarena::report {
 
@@ -57,14 +59,60 @@ Result<OptimizedModel> OptimizeModel(const ModelView& model, const OptimizeOptio
   edits.metadata.push_back({optimized.metadata_name, EncodeOfflinePlan(optimized.offsets, model.subgraph_count())});
   optimized.used_overlaps = static_cast<size_t>(std::count_if(
       optimized.plan.overlaps.begin(), optimized.plan.overlaps.end(), [](const PlannedOverlap& o) { return o.used; }));
+  edits.drop_metadata.push_back(kKernelDataMetadataName);
+  edits.drop_metadata.push_back(kStoredPlanMetadataName);
+  Result<std::vector<uint8_t>> bytes = RewriteModel(model.bytes(), edits);
+  if (!bytes.ok()) return bytes.status();
+
+  // 4. The kernels' data, prepared on the file as it will be (operators in
+  // their new order), so that the runtime reads it from flash.
+  if (options.kernel_data) {
+    Result<ModelView> planned = LoadModel(Span<const uint8_t>(bytes->data(), bytes->size()));
+    if (!planned.ok()) return planned.status();
+    InterpreterOptions prepare_options;
+    prepare_options.alignment_bytes = options.alignment_bytes;
+    Result<ComputedKernelData> computed = ComputeKernelData(*planned, AllOpsResolver(), prepare_options);
+    if (!computed.ok()) {
+      Status status = computed.status();
+      return status.Prefix("kernel data");
+    }
+    if (!computed->records.empty()) {
+      std::vector<uint8_t> blob = EncodeKernelData(*computed);
+      optimized.kernel_data_ops = computed->records.size();
+      optimized.kernel_data_bytes = blob.size();
+      edits.metadata.push_back({kKernelDataMetadataName, std::move(blob)});
+    }
+  }
+  // 5. The whole head plan, so that the runtime plans nothing at boot: the
+  // stored tensor offsets with the scratch buffers placed around them,
+  // verified as the runtime would (PrecomputePlan).
+  {
+    Result<ModelView> planned = LoadModel(Span<const uint8_t>(bytes->data(), bytes->size()));
+    if (!planned.ok()) return planned.status();
+    InterpreterOptions plan_with;
+    plan_with.alignment_bytes = options.alignment_bytes;
+    plan_with.planner = PlannerChoice::kOffline;
+    plan_with.allow_overlap = options.overlap;
+    if (planned->subgraph_count() == 1) {
+      Result<PrecomputedPlanData> whole = PrecomputePlan(*planned, AllOpsResolver(), plan_with);
+      if (!whole.ok()) {
+        Status status = whole.status();
+        return status.Prefix("the stored plan");
+      }
+      optimized.stored_plan_bytes = whole->head_bytes;
+      edits.metadata.push_back({kStoredPlanMetadataName,
+                                EncodeStoredPlan(*planned, *whole, options.alignment_bytes, options.overlap,
+                                                 optimized.plan.lower_bound_bytes)});
+    }
+  }
   const std::string info = fmt::format(
       "microarena plan: planner={} alignment={} head_bytes={} lower_bound_bytes={} order={} "
-      "overlap={} used_overlaps={} tflm_safe={}",
+      "overlap={} used_overlaps={} tflm_safe={} kernel_data_ops={}",
       optimized.plan.planner, options.alignment_bytes, optimized.plan.head_bytes, optimized.plan.lower_bound_bytes,
       options.best_order ? "best" : "stored", options.overlap ? "yes" : "no", optimized.used_overlaps,
-      options.overlap ? "no" : "yes");
+      options.overlap ? "no" : "yes", optimized.kernel_data_ops);
   edits.metadata.push_back({kPlanInfoMetadataName, std::vector<uint8_t>(info.begin(), info.end())});
-  Result<std::vector<uint8_t>> bytes = RewriteModel(model.bytes(), edits);
+  bytes = RewriteModel(model.bytes(), edits);
   if (!bytes.ok()) return bytes.status();
   optimized.bytes = std::move(*bytes);
   return optimized;
@@ -79,8 +127,10 @@ Result<OptimizeCheck> CheckOptimizedModel(const ModelView& original, const Model
   }
   RunOptions original_run;
   original_run.interpreter.alignment_bytes = options.alignment_bytes;
+  // What a device does with the file: the automatic choice (the stored
+  // whole plan when the file has one, else the offline plan).
   RunOptions offline_run = original_run;
-  offline_run.interpreter.planner = PlannerChoice::kOffline;
+  offline_run.interpreter.planner = PlannerChoice::kAuto;
   offline_run.interpreter.allow_overlap = options.overlap;
   Result<RunResult> before = RunModel(original, AllOpsResolver(), original_run);
   if (!before.ok()) {
@@ -97,6 +147,21 @@ Result<OptimizeCheck> CheckOptimizedModel(const ModelView& original, const Model
   check.offline_head_bytes = after->head_bytes;
   check.original_arena_bytes = before->used_bytes;
   check.offline_arena_bytes = after->used_bytes;
+  check.original_persistent_bytes = before->persistent_bytes;
+  check.offline_persistent_bytes = after->persistent_bytes;
+  check.kernel_data = after->kernel_data;
+  check.stored_plan_used = after->stored_plan_used;
+  check.offline_temp_peak_bytes = after->temp_peak_bytes;
+  if (optimized.stored_plan_bytes > 0 && !check.stored_plan_used) {
+    return Status::Error(ErrorCode::kInternal, "the runtime did not use the plan stored in the file");
+  }
+  if (optimized.kernel_data_ops > 0 && check.kernel_data.ops_in_flash != optimized.kernel_data_ops) {
+    return Status::Error(ErrorCode::kInternal,
+                         "the runtime read %zu of the %zu ops' kernel data stored in the file (state %s, %zu "
+                         "recomputed)",
+                         check.kernel_data.ops_in_flash, optimized.kernel_data_ops,
+                         KernelDataStateName(check.kernel_data.state), check.kernel_data.ops_recomputed);
+  }
   // The arenas on the target: only its records differ from the host's.
   if (options.target != nullptr && options.target != &HostLayout()) {
     InterpreterOptions before_options = original_run.interpreter;
@@ -109,6 +174,8 @@ Result<OptimizeCheck> CheckOptimizedModel(const ModelView& original, const Model
     if (!after_target.ok()) return after_target.status();
     check.original_arena_bytes = before_target->used_bytes;
     check.offline_arena_bytes = after_target->used_bytes;
+    check.original_persistent_bytes = before_target->persistent_bytes;
+    check.offline_persistent_bytes = after_target->persistent_bytes;
   }
   return check;
 }
@@ -148,6 +215,18 @@ nlohmann::json OptimizeJson(const std::string& model_path, const std::string& ou
   doc["metadata_name"] = optimized.metadata_name;
   doc["tflm_safe"] = !options.overlap;
   doc["file_bytes"] = optimized.bytes.size();
+  doc["original_persistent_bytes"] = check.original_persistent_bytes;
+  doc["offline_persistent_bytes"] = check.offline_persistent_bytes;
+  doc["stored_plan"] = {{"metadata_name", kStoredPlanMetadataName},
+                        {"head_bytes", optimized.stored_plan_bytes},
+                        {"used", check.stored_plan_used},
+                        {"temp_peak_bytes", check.offline_temp_peak_bytes}};
+  doc["kernel_data"] = {{"stored", options.kernel_data},
+                        {"ops", optimized.kernel_data_ops},
+                        {"file_bytes", optimized.kernel_data_bytes},
+                        {"ops_in_flash", check.kernel_data.ops_in_flash},
+                        {"flash_bytes", check.kernel_data.flash_bytes},
+                        {"state", KernelDataStateName(check.kernel_data.state)}};
   doc["outputs_identical"] = check.outputs_identical;
   return doc;
 }
@@ -168,6 +247,19 @@ std::string OptimizeText(const std::string& output_path, const OptimizeOptions& 
                       Bytes(plan.lower_bound_bytes), options.alignment_bytes);
   text += fmt::format("metadata     {}: {} tensor offsets (scratch planned online, as TFLM does)\n",
                       optimized.metadata_name, optimized.offsets.size());
+  if (optimized.kernel_data_ops > 0) {
+    text += fmt::format("kernel data  {}: {} ops' data ({} of file) read from flash; persistent area {} (was {})\n",
+                        kKernelDataMetadataName, optimized.kernel_data_ops, Bytes(optimized.kernel_data_bytes),
+                        Bytes(check.offline_persistent_bytes), Bytes(check.original_persistent_bytes));
+  } else if (options.kernel_data) {
+    text += "kernel data  none to store: no op keeps read-only data\n";
+  } else {
+    text += "kernel data  kept in RAM (--kernel-data ram)\n";
+  }
+  if (check.stored_plan_used) {
+    text += fmt::format("boot plan    {}: every tensor and scratch buffer placed; no planning at boot (temp peak {})\n",
+                        kStoredPlanMetadataName, Bytes(check.offline_temp_peak_bytes));
+  }
   text += fmt::format("runtime      offline plan: head {}, arena {} (original with greedy: arena {}) on {}\n",
                       Bytes(check.offline_head_bytes), Bytes(check.offline_arena_bytes),
                       Bytes(check.original_arena_bytes), TargetName(options));

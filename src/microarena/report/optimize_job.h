@@ -15,6 +15,7 @@
 #include "microarena/model/model_view.h"
 #include "microarena/plan/reorder.h"
 #include "microarena/report/model_plan.h"
+#include "microarena/runtime/kernel_data.h"
 #include "microarena/runtime/target_layout.h"
 
 namespace microarena::report {
@@ -28,6 +29,7 @@ struct OptimizeOptions {
   size_t alignment_bytes = 16;
   double time_limit_seconds = 10.0;      // for the exact planner and for the order search
   bool overlap = false;                  // plan with kernel-approved overlap (microarena's runtime only)
+  bool kernel_data = true;               // store the kernels' data for the runtime to read from flash
   const TargetLayout* target = nullptr;  // the device the arenas are counted for; nullptr: the host
 };
 
@@ -38,6 +40,9 @@ struct OptimizedModel {
   std::vector<int32_t> offsets;          // the stored plan: one head offset per tensor, -1 = planned online
   const char* metadata_name = nullptr;   // OfflineMemoryAllocation, or the overlap plan's name
   size_t used_overlaps = 0;              // approved overlaps the plan uses
+  size_t kernel_data_ops = 0;            // ops whose data the file carries (kKernelDataMetadataName)
+  size_t kernel_data_bytes = 0;          // the entry's bytes in the file (flash)
+  size_t stored_plan_bytes = 0;          // head of the whole plan stored (kStoredPlanMetadataName); 0: none
 };
 
 // Errors: a kernel refuses an op (its scratch size is needed), the planner
@@ -49,6 +54,11 @@ struct OptimizeCheck {
   size_t original_arena_bytes = 0;
   size_t offline_arena_bytes = 0;
   size_t offline_head_bytes = 0;
+  KernelDataUse kernel_data;  // what the runtime did with the stored kernel data
+  bool stored_plan_used = false;  // the runtime planned nothing at boot
+  size_t offline_temp_peak_bytes = 0;
+  size_t original_persistent_bytes = 0;
+  size_t offline_persistent_bytes = 0;
 };
 
 // `written` is the optimized file as read back from disk. Errors: the plan

@@ -9,6 +9,7 @@
 
 #include "microarena/analysis/offline_plan.h"
 #include "microarena/kernels/op_resolver.h"
+#include "microarena/report/kernel_data_report.h"
 #include "microarena/model/model_file.h"
 #include "microarena/plan/optimal.h"
 #include "microarena/report/format.h"
@@ -114,6 +115,7 @@ nlohmann::json RunJson(const ModelView& model, const RunJob& job, const RunRepor
   doc["temp_peak_bytes"] = result.temp_peak_bytes;
   doc["lower_bound_bytes"] = result.lower_bound_bytes;
   doc["overlap_permissions"] = result.overlap_permissions;
+  doc["kernel_data"] = KernelDataJson(result.kernel_data);
   doc["planner"] = job.planner;
   doc["invoke_seconds"] = result.invoke_seconds;
   doc["invoke_seconds_min"] = result.invoke_seconds_min;
@@ -151,6 +153,7 @@ std::string RunText(const ModelView& model, const RunJob& job, const RunReportIn
         fmt::format("  head       {} (lower bound {})\n", Bytes(result.head_bytes), Bytes(result.lower_bound_bytes));
   }
   text += fmt::format("  temp peak  {}\n", Bytes(result.temp_peak_bytes));
+  text += KernelDataText(result.kernel_data);
   text += fmt::format("invoke       {:.3f} ms (mean of {}; min {:.3f} ms)\n", result.invoke_seconds * 1e3, input.repeat,
                       result.invoke_seconds_min * 1e3);
   const SubgraphView subgraph = model.subgraph(0);

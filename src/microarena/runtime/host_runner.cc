@@ -165,6 +165,7 @@ Result<SharedArenaFigures> MeasureSharedArena(const std::vector<const ModelView*
       model_figures.temp_peak_bytes = interpreters.back()->arena_temp_peak();
       model_figures.scratch_buffers = interpreters.back()->scratch_buffer_count();
       model_figures.planner = interpreters.back()->planner_used();
+      model_figures.kernel_data = interpreters.back()->kernel_data_use();
       // A model's own minimum, as if it were alone (its padding is the arena's).
       model_figures.used_bytes = arena.used_bytes() - arena.persistent_bytes() + model_figures.persistent_bytes -
                                  std::max(arena.head_bytes(), arena.temp_peak_bytes()) +
@@ -222,6 +223,8 @@ Result<ArenaFigures> MeasureArena(const ModelView& model, const OpResolver& reso
         figures.used_bytes = interpreter.arena_used_bytes();
         figures.scratch_buffers = interpreter.scratch_buffer_count();
         figures.planner = interpreter.planner_used();
+        figures.kernel_data = interpreter.kernel_data_use();
+        figures.stored_plan_used = interpreter.stored_plan_used();
         if (options.figures_for != nullptr) {
           // The device's figures: only the persistent area and temp differ.
           const TargetArenaFigures target = interpreter.target_figures();
@@ -326,6 +329,8 @@ Result<RunResult> RunModel(const ModelView& model, const OpResolver& resolver, c
   result.lower_bound_bytes = interpreter.lower_bound_bytes();
   result.overlap_permissions = interpreter.overlap_permission_count();
   result.planner = interpreter.planner_used();
+  result.kernel_data = interpreter.kernel_data_use();
+  result.stored_plan_used = interpreter.stored_plan_used();
 
   if (options.inputs.size() > interpreter.inputs_size()) {
     return Status::Error(ErrorCode::kInvalidArgument, "%zu input files given but the model has %zu inputs",

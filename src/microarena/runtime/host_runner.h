@@ -58,6 +58,8 @@ struct ArenaFigures {
   size_t used_bytes = 0;
   size_t scratch_buffers = 0;
   PlannerChoice planner = PlannerChoice::kAuto;
+  KernelDataUse kernel_data;  // op data read from the model's flash (runtime/kernel_data.h)
+  bool stored_plan_used = false;  // the model's own plan (runtime/stored_plan.h)
   const char* planner_name() const { return PlannerChoiceName(planner); }
   // The layout the figures are for (InterpreterOptions::figures_for; "host":
   // this build).
@@ -129,6 +131,8 @@ struct RunResult {
   size_t lower_bound_bytes = 0;         // without overlap
   size_t overlap_permissions = 0;       // approved overlaps the plan could use
   PlannerChoice planner = PlannerChoice::kAuto;
+  KernelDataUse kernel_data;
+  bool stored_plan_used = false;  // the model's own plan, nothing planned at boot (runtime/stored_plan.h)
   double invoke_seconds = 0.0;      // mean over the repeats
   double invoke_seconds_min = 0.0;
   std::vector<std::vector<uint8_t>> inputs;

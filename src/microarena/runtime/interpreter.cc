@@ -132,6 +132,39 @@ const TargetLayout* FindTargetLayout(const char* name) {
 
 const char* TargetLayoutNames() { return "host, cortex-m"; }
 
+namespace {
+
+// Whether `bytes` at `offset` lie inside a head of `head_bytes`, aligned.
+bool FitsInHead(uint32_t offset, size_t bytes, size_t head_bytes, size_t alignment) {
+  return offset % alignment == 0 && offset <= head_bytes && bytes <= head_bytes - offset;
+}
+
+[[gnu::cold]] Status OutsideHead(const char* what, size_t index, uint32_t offset, size_t bytes, size_t head_bytes,
+                                 size_t alignment) {
+  return Status::Error(ErrorCode::kInvalidArgument,
+                       "precomputed plan: %s %zu (%zu B at offset %u) is not inside the %zu B head at a multiple of "
+                       "%zu (the plan is for another model or other options)",
+                       what, index, bytes, static_cast<unsigned>(offset), head_bytes, alignment);
+}
+
+}  // namespace
+
+// An op's data allocation during its Prepare, and the counters just before
+// it, so that it can be given back exactly when the model's copy is used.
+struct Interpreter::OpDataAllocation {
+  size_t count = 0;               // op data allocations this Prepare made
+  const uint8_t* data = nullptr;  // as handed to the kernel (aligned)
+  size_t bytes = 0;
+  size_t alignment = 0;
+  size_t tail_after = 0;  // the arena's tail right after it
+  size_t tail_before = 0;
+  size_t by_use = 0;
+  size_t requested = 0;
+  size_t target_tail = 0;
+  size_t target_requested = 0;
+  size_t target_by_use = 0;
+};
+
 class Interpreter::PrepareContextImpl final : public PrepareContext {
  public:
   PrepareContextImpl(Interpreter& interpreter, size_t subgraph_index, size_t op_index, size_t scratch_stride)
@@ -161,6 +194,13 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
     const size_t target_granule = interpreter_.TargetGranule();
     size_t target_padded = padded;
     if (alignment > target_granule) (void)CheckedAdd(bytes, alignment - target_granule, &target_padded);
+    OpDataAllocation before;
+    before.tail_before = interpreter_.arena_.persistent_bytes();
+    before.by_use = interpreter_.persistent_by_use_[static_cast<size_t>(PersistentUse::kOpData)];
+    before.requested = interpreter_.persistent_requested_bytes_;
+    before.target_tail = interpreter_.target_tail_bytes_;
+    before.target_requested = interpreter_.target_requested_bytes_;
+    before.target_by_use = interpreter_.target_by_use_[static_cast<size_t>(PersistentUse::kOpData)];
     Result<uint8_t*> memory =
         interpreter_.AllocatePersistentFor(padded, PersistentUse::kOpData, bytes, target_padded);
     if (!memory.ok()) {
@@ -169,13 +209,38 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
       return nullptr;
     }
     const auto address = reinterpret_cast<uintptr_t>(*memory);
-    return *memory + ((alignment - (address & (alignment - 1))) & (alignment - 1));
+    uint8_t* data = *memory + ((alignment - (address & (alignment - 1))) & (alignment - 1));
+    before.count = allocation_.count + 1;
+    before.data = data;
+    before.bytes = bytes;
+    before.alignment = alignment;
+    before.tail_after = interpreter_.arena_.persistent_bytes();
+    allocation_ = before;
+    return data;
   }
+  const OpDataAllocation& op_data_allocation() const { return allocation_; }
   Status OutOfMemory() const override {
     if (!last_error_.ok()) return last_error_;
     return Error(ErrorCode::kInternal, "OutOfMemory() called without a failed allocation");
   }
   Status RequestScratch(size_t bytes, int32_t* scratch_index) override {
+    if (interpreter_.precomputed_plan_ != nullptr) {
+      // Checked against the plan now: nothing waits in temp.
+      const PrecomputedPlan& plan = *interpreter_.precomputed_plan_;
+      const size_t s = interpreter_.scratch_count_;
+      if (s >= plan.scratch_count || plan.scratch_offsets == nullptr) {
+        return Error(ErrorCode::kInvalidArgument,
+                     "precomputed plan: it places %zu scratch buffers; the kernels ask for more (the plan is for "
+                     "another model or other options)",
+                     plan.scratch_count);
+      }
+      if (!FitsInHead(plan.scratch_offsets[s], bytes, plan.head_bytes, interpreter_.arena_.alignment())) {
+        return OutsideHead("scratch buffer", s, plan.scratch_offsets[s], bytes, plan.head_bytes,
+                           interpreter_.arena_.alignment());
+      }
+      *scratch_index = static_cast<int32_t>(interpreter_.scratch_count_++);
+      return OkStatus();
+    }
     const TargetLayout* target = interpreter_.options_.figures_for;
     Result<uint8_t*> entry = interpreter_.AllocateTempFor(
         scratch_stride_, target == nullptr ? 0 : AlignUpUnchecked(target->scratch_request_bytes, interpreter_.TargetGranule()));
@@ -226,6 +291,7 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
   size_t op_index_;
   size_t scratch_stride_;
   Status last_error_;
+  OpDataAllocation allocation_;
 };
 
 class Interpreter::EvalContextImpl final : public EvalContext {
@@ -237,9 +303,15 @@ class Interpreter::EvalContextImpl final : public EvalContext {
   size_t output_count() const override { return op_.outputs().size(); }
   EvalTensor* input(size_t i) override {
     int32_t t = op_.inputs()[i];
-    return t < 0 ? nullptr : &tensors_[static_cast<size_t>(t)];
+    if (t < 0) return nullptr;
+    if (interpreter_.record_index_ == nullptr) return &tensors_[static_cast<size_t>(t)];
+    const uint16_t r = interpreter_.record_index_[t];
+    return r != kNoRecord ? &tensors_[r] : interpreter_.ConstantInput(op_, i);
   }
-  EvalTensor* output(size_t i) override { return &tensors_[static_cast<size_t>(op_.outputs()[i])]; }
+  EvalTensor* output(size_t i) override {
+    const auto t = static_cast<size_t>(op_.outputs()[i]);
+    return interpreter_.record_index_ == nullptr ? &tensors_[t] : &tensors_[interpreter_.record_index_[t]];
+  }
   void* scratch(int32_t scratch_index) override {
     return interpreter_.arena_.head_start() + interpreter_.scratch_offsets_[static_cast<size_t>(scratch_index)];
   }
@@ -252,7 +324,44 @@ class Interpreter::EvalContextImpl final : public EvalContext {
 };
 
 EvalTensor* Interpreter::GraphImpl::tensor(size_t subgraph, size_t tensor) {
+  if (interpreter_.record_index_ != nullptr) return interpreter_.RecordOrView(tensor);  // one subgraph
   return &interpreter_.tensors_[FirstTensorOf(interpreter_.model_, subgraph) + tensor];
+}
+
+EvalTensor Interpreter::ConstantView(size_t tensor_index) const {
+  TensorView view = model_.subgraph(0).tensor(tensor_index);
+  EvalTensor eval;
+  // Constants are read-only; kernels never write inputs.
+  eval.data = const_cast<uint8_t*>(view.data().data());
+  eval.dims = view.shape().data();
+  eval.rank = static_cast<uint8_t>(view.rank());
+  eval.type = view.type();
+  return eval;
+}
+
+EvalTensor* Interpreter::ConstantInput(const OperatorView& op, size_t input) {
+  // The window holds one view per constant input of the op, in input order.
+  size_t slot = 0;
+  for (size_t j = 0; j < input; ++j) {
+    const int32_t t = op.inputs()[j];
+    slot += t >= 0 && record_index_[t] == kNoRecord;
+  }
+  constant_window_[slot] = ConstantView(static_cast<size_t>(op.inputs()[input]));
+  return &constant_window_[slot];
+}
+
+EvalTensor* Interpreter::RecordOrView(size_t tensor_index) {
+  if (record_index_ == nullptr) return &tensors_[tensor_index];
+  const uint16_t r = record_index_[tensor_index];
+  if (r != kNoRecord) return &tensors_[r];
+  constant_view_ = ConstantView(tensor_index);
+  return &constant_view_;
+}
+
+EvalTensor* Interpreter::Record(size_t tensor_index) {
+  if (record_index_ == nullptr) return &tensors_[tensor_index];
+  const uint16_t r = record_index_[tensor_index];
+  return r != kNoRecord ? &tensors_[r] : nullptr;
 }
 
 Status Interpreter::GraphImpl::InvokeSubgraph(size_t subgraph) {
@@ -357,8 +466,15 @@ Status Interpreter::CheckCanAllocate() {
 
 Status Interpreter::AllocateTensors() {
   MICROARENA_RETURN_IF_ERROR(CheckCanAllocate());
-  if (shared_ == nullptr) return AllocateTensorsInArena();
-  return AllocateTensorsShared();
+  if (shared_ != nullptr) return AllocateTensorsShared();
+  // A plan the model carries: no planning at boot.
+  StoredPlan stored;
+  if (FindStoredPlan(&stored)) {
+    lower_bound_bytes_ = stored.lower_bound_bytes;
+    stored_plan_used_ = true;
+    return AllocateWithPlan(stored.plan);
+  }
+  return AllocateTensorsInArena();
 }
 
 Status Interpreter::AllocateTensors(const PrecomputedPlan& plan) {
@@ -371,32 +487,43 @@ Status Interpreter::AllocateTensors(const PrecomputedPlan& plan) {
                          "a precomputed plan is for models with one subgraph; this one has %zu (plan on the device)",
                          model_.subgraph_count());
   }
+  return AllocateWithPlan(plan);
+}
+
+Status Interpreter::AllocateWithPlan(const PrecomputedPlan& plan) {
   precomputed_ = true;
+  precomputed_plan_ = &plan;
   MICROARENA_RETURN_IF_ERROR(AllocateTailStructures());
   MICROARENA_RETURN_IF_ERROR(PrepareOps());
   MICROARENA_RETURN_IF_ERROR(CommitPrecomputedPlan(plan));
+  precomputed_plan_ = nullptr;
   planner_used_ = PlannerChoice::kPrecomputed;
   failed_ = false;
   allocated_ = true;
   return OkStatus();
 }
 
-namespace {
-
-// Whether `bytes` at `offset` lie inside a head of `head_bytes`, aligned.
-bool FitsInHead(uint32_t offset, size_t bytes, size_t head_bytes, size_t alignment) {
-  return offset % alignment == 0 && offset <= head_bytes && bytes <= head_bytes - offset;
+uint64_t Interpreter::Fingerprint() {
+  if (!fingerprint_known_) {
+    fingerprint_ = ModelFingerprint(model_);
+    fingerprint_known_ = true;
+  }
+  return fingerprint_;
 }
 
-[[gnu::cold]] Status OutsideHead(const char* what, size_t index, uint32_t offset, size_t bytes, size_t head_bytes,
-                                 size_t alignment) {
-  return Status::Error(ErrorCode::kInvalidArgument,
-                       "precomputed plan: %s %zu (%zu B at offset %u) is not inside the %zu B head at a multiple of "
-                       "%zu (the plan is for another model or other options)",
-                       what, index, bytes, static_cast<unsigned>(offset), head_bytes, alignment);
+bool Interpreter::FindStoredPlan(StoredPlan* stored) {
+  // Only the automatic choice: `offline` asks for the model's offline plan
+  // (OfflineMemoryAllocation, TFLM's format) planned around at boot.
+  if (options_.planner != PlannerChoice::kAuto) return false;
+  if (options_.preserve_all_tensors || options_.custom_planner != nullptr || model_.subgraph_count() != 1) {
+    return false;
+  }
+  const Span<const uint8_t> blob = model_.metadata(kStoredPlanMetadataName);
+  if (blob.empty() || !ParseStoredPlan(blob, Fingerprint(), model_.subgraph(0).tensor_count(), stored)) return false;
+  return stored->alignment_bytes == arena_.alignment() && (!stored->uses_overlap || options_.allow_overlap);
 }
 
-}  // namespace
+
 
 Status Interpreter::CommitPrecomputedPlan(const PrecomputedPlan& plan) {
   if (plan.tensor_count != tensor_count_ || plan.scratch_count != scratch_count_ ||
@@ -409,15 +536,7 @@ Status Interpreter::CommitPrecomputedPlan(const PrecomputedPlan& plan) {
                          plan.tensor_count, plan.scratch_count, tensor_count_, scratch_count_);
   }
   const size_t alignment = arena_.alignment();
-  // The scratch sizes are in the requests Prepare left in temp.
-  const size_t stride = AlignUpUnchecked(sizeof(ScratchRequest), arena_.granule());
-  for (size_t s = 0; s < scratch_count_; ++s) {
-    ScratchRequest request;
-    std::memcpy(&request, arena_.head_start() + s * stride, sizeof(request));
-    if (!FitsInHead(plan.scratch_offsets[s], request.size_bytes, plan.head_bytes, alignment)) {
-      return OutsideHead("scratch buffer", s, plan.scratch_offsets[s], request.size_bytes, plan.head_bytes, alignment);
-    }
-  }
+  // Each scratch buffer was checked against the plan when its kernel asked.
   ResetTemp();
   Status committed = arena_.CommitHead(plan.head_bytes);
   if (!committed.ok()) return committed.Prefix("precomputed head");
@@ -432,7 +551,7 @@ Status Interpreter::CommitPrecomputedPlan(const PrecomputedPlan& plan) {
       return OutsideHead(view.is_constant() ? "constant tensor" : view.is_variable() ? "variable tensor" : "tensor", t,
                          offset, view.byte_size(), plan.head_bytes, alignment);
     }
-    tensors_[t].data = arena_.head_start() + offset;
+    Record(t)->data = arena_.head_start() + offset;
   }
   return CheckEveryUsedTensorHasMemory();
 }
@@ -441,11 +560,13 @@ Status Interpreter::CheckEveryUsedTensorHasMemory() {
   SubgraphView subgraph = model_.subgraph(0);
   auto missing = [&](Span<const int32_t> list) -> int32_t {
     for (int32_t t : list) {
-      if (t < 0 || tensors_[t].data != nullptr) continue;
+      if (t < 0) continue;
+      EvalTensor* record = Record(static_cast<size_t>(t));
+      if (record == nullptr || record->data != nullptr) continue;  // constants are in the model
       // An empty tensor needs no bytes, only a pointer that is not null
       // (planned, it sits somewhere in the head too).
       if (subgraph.tensor(static_cast<size_t>(t)).byte_size() == 0) {
-        tensors_[t].data = arena_.head_start();
+        record->data = arena_.head_start();
         continue;
       }
       return t;
@@ -505,6 +626,7 @@ Result<uint8_t*> Interpreter::AllocatePersistentFor(size_t bytes, PersistentUse 
                                  : target_bytes != kSameAsBytes  ? target_bytes
                                                                  : bytes;
       target_by_use_[static_cast<size_t>(use)] += counted;
+      NoteTargetPeak();
     }
   }
   return memory;
@@ -515,8 +637,14 @@ Result<uint8_t*> Interpreter::AllocateTempFor(size_t bytes, size_t target_bytes)
   if (memory.ok() && options_.figures_for != nullptr) {
     target_temp_bytes_ += AlignUpUnchecked(target_bytes, TargetGranule());
     if (target_temp_bytes_ > target_temp_peak_bytes_) target_temp_peak_bytes_ = target_temp_bytes_;
+    NoteTargetPeak();
   }
   return memory;
+}
+
+void Interpreter::NoteTargetPeak() {
+  const size_t low = arena_.head_bytes() > target_temp_bytes_ ? arena_.head_bytes() : target_temp_bytes_;
+  if (target_tail_bytes_ + low > target_peak_bytes_) target_peak_bytes_ = target_tail_bytes_ + low;
 }
 
 void Interpreter::ResetTemp() {
@@ -548,6 +676,8 @@ TargetArenaFigures Interpreter::target_figures() const {
   figures.temp_peak_bytes = target_temp_peak_bytes_;
   figures.used_bytes = target_tail_bytes_ + (figures.head_bytes > figures.temp_peak_bytes ? figures.head_bytes
                                                                                          : figures.temp_peak_bytes);
+  // Op data given back after it was found in flash peaked above the final tail.
+  if (target_peak_bytes_ > figures.used_bytes) figures.used_bytes = target_peak_bytes_;
   return figures;
 }
 
@@ -574,15 +704,14 @@ Status Interpreter::AllocateTailStructures() {
     for (size_t o = 0; o < subgraph.operator_count(); ++o)
       var_handles += subgraph.op(o).code() == BuiltinOp::kVarHandle;
   }
-  size_t bytes = 0;
-  if (!CheckedMul(tensor_count_, sizeof(EvalTensor), &bytes)) {
-    return Status::Error(ErrorCode::kOutOfMemory, "%zu tensors overflow the size arithmetic", tensor_count_);
+  if (options_.use_kernel_data) {
+    const Span<const uint8_t> blob = model_.metadata(kKernelDataMetadataName);
+    if (!blob.empty()) kernel_data_ = KernelDataView::Parse(blob, op_count_, Fingerprint());
+    kernel_data_use_.state = kernel_data_.state();
+    kernel_data_use_.blob_bytes = blob.size();
   }
   const TargetLayout& target = options_.figures_for != nullptr ? *options_.figures_for : HostLayout();
-  Result<uint8_t*> tensors =
-      AllocatePersistentFor(bytes, PersistentUse::kTensorMetadata, kSameAsBytes, tensor_count_ * target.eval_tensor_bytes);
-  if (!tensors.ok()) return Status(tensors.status()).Prefix("tensor metadata");
-  tensors_ = reinterpret_cast<EvalTensor*>(*tensors);
+  MICROARENA_RETURN_IF_ERROR(AllocateTensorRecords(target));
   Result<uint8_t*> nodes =
       AllocatePersistentFor(op_count_ * sizeof(Node), PersistentUse::kOpTable, kSameAsBytes, op_count_ * target.node_bytes);
   if (!nodes.ok()) return Status(nodes.status()).Prefix("op table");
@@ -601,8 +730,10 @@ Status Interpreter::AllocateTailStructures() {
   for (size_t sg = 0; sg < model_.subgraph_count(); ++sg) {
     SubgraphView subgraph = model_.subgraph(sg);
     for (size_t local = 0; local < subgraph.tensor_count(); ++local, ++t) {
+      EvalTensor* record = Record(t);
+      if (record == nullptr) continue;  // a constant read through the model
       TensorView view = subgraph.tensor(local);
-      EvalTensor& eval = tensors_[t];
+      EvalTensor& eval = *record;
       eval = EvalTensor{};
       eval.dims = view.shape().data();
       eval.rank = static_cast<uint8_t>(view.rank());
@@ -638,6 +769,51 @@ Status Interpreter::AllocateTailStructures() {
   return OkStatus();
 }
 
+Status Interpreter::AllocateTensorRecords(const TargetLayout& target) {
+  // One subgraph and weights in the model: records only for the tensors
+  // that are not constants (and for constants an op writes or the model
+  // reads or writes); the others are read through the model into the
+  // constant window when an eval asks for them.
+  const bool compact = model_.subgraph_count() == 1 && !options_.copy_weights_to_arena && tensor_count_ < kNoRecord;
+  size_t records = tensor_count_;
+  size_t window = 0;
+  if (compact) {
+    SubgraphView subgraph = model_.subgraph(0);
+    Result<uint8_t*> map = AllocatePersistentFor(tensor_count_ * sizeof(uint16_t), PersistentUse::kTensorMetadata);
+    if (!map.ok()) return Status(map.status()).Prefix("tensor record index");
+    record_index_ = reinterpret_cast<uint16_t*>(*map);
+    for (size_t t = 0; t < tensor_count_; ++t) record_index_[t] = subgraph.tensor(t).is_constant() ? kNoRecord : 0;
+    auto keep = [&](Span<const int32_t> list) {
+      for (int32_t t : list) {
+        if (t >= 0) record_index_[t] = 0;
+      }
+    };
+    keep(subgraph.inputs());
+    keep(subgraph.outputs());
+    for (size_t o = 0; o < subgraph.operator_count(); ++o) keep(subgraph.op(o).outputs());
+    records = 0;
+    for (size_t t = 0; t < tensor_count_; ++t) {
+      if (record_index_[t] != kNoRecord) record_index_[t] = static_cast<uint16_t>(records++);
+    }
+    for (size_t o = 0; o < subgraph.operator_count(); ++o) {
+      size_t constants = 0;
+      for (int32_t t : subgraph.op(o).inputs()) constants += t >= 0 && record_index_[t] == kNoRecord;
+      if (constants > window) window = constants;
+    }
+  }
+  size_t bytes = 0;
+  if (!CheckedMul(records + window, sizeof(EvalTensor), &bytes)) {
+    return Status::Error(ErrorCode::kOutOfMemory, "%zu tensors overflow the size arithmetic", tensor_count_);
+  }
+  Result<uint8_t*> tensors = AllocatePersistentFor(bytes, PersistentUse::kTensorMetadata, kSameAsBytes,
+                                                   (records + window) * target.eval_tensor_bytes);
+  if (!tensors.ok()) return Status(tensors.status()).Prefix("tensor metadata");
+  tensors_ = reinterpret_cast<EvalTensor*>(*tensors);
+  constant_window_ = tensors_ + records;
+  record_count_ = records;
+  return OkStatus();
+}
+
 TensorView Interpreter::TensorAt(size_t tensor_index) const {
   size_t sg = 0;
   while (sg + 1 < model_.subgraph_count() && tensor_index >= model_.subgraph(sg).tensor_count()) {
@@ -653,7 +829,7 @@ void Interpreter::ResetVariable(size_t tensor_index) {
   if (view.type() == TensorType::kInt8 && view.quantization().is_quantized()) {
     value = static_cast<int>(static_cast<int8_t>(view.quantization().zero_point(0)));
   }
-  std::memset(tensors_[tensor_index].data, value, view.byte_size());
+  std::memset(Record(tensor_index)->data, value, view.byte_size());
 }
 
 Status Interpreter::UnsupportedOp(size_t subgraph_index, size_t op_index) const {
@@ -692,9 +868,48 @@ Status Interpreter::PrepareOps() {
     for (size_t o = 0; o < model_.subgraph(sg).operator_count(); ++o, ++n) {
       PrepareContextImpl context(*this, sg, o, stride);
       MICROARENA_RETURN_IF_ERROR(nodes_[n].kernel->prepare(context, &nodes_[n].op_data));
+      if (context.op_data_allocation().count != 0) SettleOpData(n, context.op_data_allocation());
     }
   }
   return OkStatus();
+}
+
+void Interpreter::SettleOpData(size_t op, const OpDataAllocation& allocation) {
+  Node& node = nodes_[op];
+  // Only data that stays read-only, that the kernel points at, and that is
+  // the newest tail allocation (so it can be given back) may move to flash.
+  if (node.kernel->op_data_in_ram || allocation.count != 1 || node.op_data != allocation.data ||
+      arena_.persistent_bytes() != allocation.tail_after) {
+    return;
+  }
+  if (options_.kernel_data_observer != nullptr) {
+    options_.kernel_data_observer->OnKernelData(op, allocation.data, allocation.bytes, allocation.alignment);
+  }
+  if (!kernel_data_.usable()) return;
+  while (next_kernel_data_entry_ < kernel_data_.entry_count() &&
+         kernel_data_.entry(next_kernel_data_entry_).op < op) {
+    ++next_kernel_data_entry_;
+  }
+  if (next_kernel_data_entry_ == kernel_data_.entry_count()) return;
+  const KernelDataEntry entry = kernel_data_.entry(next_kernel_data_entry_);
+  if (entry.op != op) return;
+  ++next_kernel_data_entry_;
+  const uint8_t* stored = kernel_data_.data(entry);
+  if (entry.bytes != allocation.bytes || reinterpret_cast<uintptr_t>(stored) % allocation.alignment != 0 ||
+      std::memcmp(stored, allocation.data, allocation.bytes) != 0) {
+    ++kernel_data_use_.ops_recomputed;  // stale for this op: its RAM copy stays
+    return;
+  }
+  node.op_data = stored;
+  kernel_data_use_.ram_bytes_saved += arena_.persistent_bytes() - allocation.tail_before;
+  arena_.ShrinkTailTo(allocation.tail_before);
+  persistent_by_use_[static_cast<size_t>(PersistentUse::kOpData)] = allocation.by_use;
+  persistent_requested_bytes_ = allocation.requested;
+  target_tail_bytes_ = allocation.target_tail;
+  target_requested_bytes_ = allocation.target_requested;
+  target_by_use_[static_cast<size_t>(PersistentUse::kOpData)] = allocation.target_by_use;
+  ++kernel_data_use_.ops_in_flash;
+  kernel_data_use_.flash_bytes += entry.bytes;
 }
 
 // What PlanAndCommit's steps hand on to each other.
@@ -937,7 +1152,7 @@ Status Interpreter::CommitPlan(const PlanState& state) {
     if (request.kind == BufferKind::kTensor) {
       const size_t first =
           request.subgraph_index == 0 ? 0 : FirstTensorOf(model_, static_cast<size_t>(request.subgraph_index));
-      tensors_[first + static_cast<size_t>(request.owner_index)].data = arena_.head_start() + state.offsets[i];
+      Record(first + static_cast<size_t>(request.owner_index))->data = arena_.head_start() + state.offsets[i];
     } else {
       state.scratch_table[scratch_seen++] = static_cast<uint32_t>(state.offsets[i]);
     }
@@ -999,11 +1214,11 @@ size_t Interpreter::outputs_size() const { return model_.subgraph(0).outputs().s
 
 EvalTensor* Interpreter::input(size_t index) {
   if (!allocated_ || index >= inputs_size()) return nullptr;
-  return &tensors_[static_cast<size_t>(model_.subgraph(0).inputs()[index])];
+  return RecordOrView(static_cast<size_t>(model_.subgraph(0).inputs()[index]));
 }
 EvalTensor* Interpreter::output(size_t index) {
   if (!allocated_ || index >= outputs_size()) return nullptr;
-  return &tensors_[static_cast<size_t>(model_.subgraph(0).outputs()[index])];
+  return RecordOrView(static_cast<size_t>(model_.subgraph(0).outputs()[index]));
 }
 size_t Interpreter::input_bytes(size_t index) const {
   if (index >= inputs_size()) return 0;
@@ -1015,7 +1230,9 @@ size_t Interpreter::output_bytes(size_t index) const {
 }
 size_t Interpreter::tensor_offset_bytes(size_t tensor_index) const {
   if (!allocated_ || tensor_index >= tensor_count_) return SIZE_MAX;
-  const auto data = reinterpret_cast<uintptr_t>(tensors_[tensor_index].data);
+  const EvalTensor* record = const_cast<Interpreter*>(this)->Record(tensor_index);
+  if (record == nullptr) return SIZE_MAX;  // a constant, in the model
+  const auto data = reinterpret_cast<uintptr_t>(record->data);
   const auto head = reinterpret_cast<uintptr_t>(arena_.head_start());
   if (data < head || data - head >= arena_.head_bytes()) return SIZE_MAX;
   return static_cast<size_t>(data - head);
@@ -1028,7 +1245,7 @@ size_t Interpreter::scratch_offset_bytes(size_t scratch_index) const {
 
 EvalTensor* Interpreter::tensor(size_t tensor_index) {
   if (!allocated_ || tensor_index >= tensor_count_) return nullptr;
-  return &tensors_[tensor_index];
+  return RecordOrView(tensor_index);
 }
 
 }  // namespace microarena

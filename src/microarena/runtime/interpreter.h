@@ -9,8 +9,11 @@
 //   const int8_t* scores = interpreter.output(0)->As<int8_t>();
 //
 // AllocateTensors, in order (everything from the arena, see arena/arena.h):
-//   1. tail: one EvalTensor per tensor (24 B on a 64-bit host) and one node per
-//      op (kernel + op data pointers, 16 B); variable tensors (zeroed: int8
+//   1. tail: one EvalTensor (24 B on a 64-bit host) per tensor, or, for a
+//      one-subgraph model, per tensor that is not a constant (plus a 2 B
+//      index per tensor and a window for one op's constant inputs: constants
+//      are read through the model) and one node per op (kernel + op data
+//      pointers, 16 B); variable tensors (zeroed: int8
 //      state at its zero point, else 0); constant weights when
 //      copy_weights_to_arena is set;
 //   2. each op's kernel prepares: validates, keeps op data in the tail, asks
@@ -35,8 +38,10 @@
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_view.h"
 #include "microarena/plan/planner.h"
+#include "microarena/runtime/kernel_data.h"
 #include "microarena/runtime/precomputed_plan.h"
 #include "microarena/runtime/shared_arena.h"
+#include "microarena/runtime/stored_plan.h"
 #include "microarena/runtime/target_layout.h"
 
 namespace microarena {
@@ -58,7 +63,7 @@ const char* PlannerChoiceName(PlannerChoice choice);
 // What a persistent (tail) allocation is for; the interpreter counts its own
 // tail bytes per use so reports can break the persistent area down.
 enum class PersistentUse : uint8_t {
-  kTensorMetadata = 0,  // one EvalTensor per tensor
+  kTensorMetadata = 0,  // EvalTensor records (and their index, one-subgraph models)
   kOpTable = 1,         // one node per op (kernel + op data pointers)
   kOpData = 2,          // kernels' op data (e.g. per-channel multipliers and shifts)
   kVariableState = 3,   // variable tensors (LSTM/RNN state)
@@ -68,6 +73,16 @@ enum class PersistentUse : uint8_t {
 constexpr size_t kPersistentUseCount = 6;
 // A stable, lower-case name ("tensor metadata").
 const char* PersistentUseName(PersistentUse use);
+
+// Sees every op's kernel data as Prepare leaves it, when the data may live
+// in flash (read-only after Prepare, nothing else taken from the tail after
+// it): `microarena optimize` stores what it sees in the model
+// (runtime/kernel_data.h). `op` counts over all subgraphs.
+class KernelDataObserver {
+ public:
+  virtual ~KernelDataObserver() = default;
+  virtual void OnKernelData(size_t op, const uint8_t* data, size_t bytes, size_t alignment) = 0;
+};
 
 struct InterpreterOptions {
   PlannerChoice planner = PlannerChoice::kAuto;
@@ -91,6 +106,12 @@ struct InterpreterOptions {
   // Most turns all WHILE ops may take in one Invoke before Invoke fails; 0:
   // no limit, as in TFLM (a model whose loop never ends never returns).
   size_t max_loop_iterations = 0;
+  // Read kernel data the model carries (runtime/kernel_data.h) from the
+  // model where it is identical to what Prepare computes, instead of keeping
+  // it in the persistent area. Off: every op's data in RAM.
+  bool use_kernel_data = true;
+  // Host tools: told every op's kernel data (borrowed; nullptr: none).
+  KernelDataObserver* kernel_data_observer = nullptr;
   // Also count the arena as a target with this layout would use it (host
   // tools: the exact figures for a device; see target_figures()). nullptr:
   // only this build's own figures. Not with a shared arena.
@@ -180,7 +201,11 @@ class Interpreter {
   // Overlap permissions the plan was made with (0 without allow_overlap).
   size_t overlap_permission_count() const { return overlap_permission_count_; }
   size_t scratch_buffer_count() const { return scratch_count_; }
+  // What became of the kernel data the model carries (after AllocateTensors).
+  const KernelDataUse& kernel_data_use() const { return kernel_data_use_; }
   PlannerChoice planner_used() const { return planner_used_; }
+  // The model's own precomputed plan was used (runtime/stored_plan.h).
+  bool stored_plan_used() const { return stored_plan_used_; }
   const ModelView& model() const { return model_; }
 
 #ifdef MICROARENA_TEST_HOOKS
@@ -223,6 +248,12 @@ class Interpreter {
   };
 
   Status CheckCanAllocate();
+  // Init, Prepare (each scratch request checked against `plan`) and commit.
+  Status AllocateWithPlan(const PrecomputedPlan& plan);
+  // The plan the model carries (runtime/stored_plan.h), when it is for
+  // these options and this model.
+  bool FindStoredPlan(StoredPlan* stored);
+  uint64_t Fingerprint();
   Status AllocateTensorsInArena();
   [[gnu::noinline]] Status CommitPrecomputedPlan(const PrecomputedPlan& plan);
   // Fails for a used tensor the plan left without bytes; gives empty ones a
@@ -248,7 +279,21 @@ class Interpreter {
                                   const char* planner_name) const;
   [[gnu::noinline]] Status CommitPlan(const PlanState& state);
   void ResetVariable(size_t tensor_index);
+  Status AllocateTensorRecords(const TargetLayout& target);
+  // The record of a tensor (all subgraphs' numbering); nullptr for a constant
+  // without one.
+  EvalTensor* Record(size_t tensor_index);
+  // The record, or a view of the constant in constant_view_ (valid until the
+  // next call).
+  EvalTensor* RecordOrView(size_t tensor_index);
+  EvalTensor ConstantView(size_t tensor_index) const;
+  // Input `input` of `op`, a constant without a record, viewed in its window slot.
+  EvalTensor* ConstantInput(const OperatorView& op, size_t input);
   Status UnsupportedOp(size_t subgraph_index, size_t op_index) const;
+  // After op `op`'s Prepare: its data read from the model's flash when
+  // identical (the RAM copy given back), and shown to the observer.
+  struct OpDataAllocation;
+  void SettleOpData(size_t op, const OpDataAllocation& allocation);
   Status InvokeSubgraph(size_t subgraph_index);
   TensorView TensorAt(size_t tensor_index) const;
   // Arena::AllocatePersistent, counted under `use`; `requested_bytes` is what
@@ -263,6 +308,7 @@ class Interpreter {
   // Releases the newest temp memory down to a point temp_bytes() and
   // target_temp_bytes_ were at.
   void ReleaseTempTo(size_t temp_bytes, size_t target_temp_bytes);
+  void NoteTargetPeak();
   // Rounding of the target's tail and temp allocations.
   size_t TargetGranule() const;
   // InterpreterOptions::figures_for, or this build's layout.
@@ -285,7 +331,17 @@ class Interpreter {
   size_t target_by_use_[kPersistentUseCount] = {};
   size_t target_temp_bytes_ = 0;
   size_t target_temp_peak_bytes_ = 0;
+  size_t target_peak_bytes_ = 0;  // largest tail + max(head, temp) on the target
+  // Tensor records: one per tensor, or (one subgraph, weights in the model)
+  // one per tensor that is not a constant, found through record_index_;
+  // constants are then read through the model into constant_window_ (one
+  // slot per constant input of the op being evaluated).
+  static constexpr uint16_t kNoRecord = 0xFFFF;
   EvalTensor* tensors_ = nullptr;
+  uint16_t* record_index_ = nullptr;  // per tensor: its record or kNoRecord; nullptr: records = tensors
+  EvalTensor* constant_window_ = nullptr;
+  size_t record_count_ = 0;
+  EvalTensor constant_view_;  // what tensor(), input() and output() return for a constant
   Node* nodes_ = nullptr;  // every op, subgraph after subgraph
   Resource* resources_ = nullptr;
   size_t resource_capacity_ = 0;  // one per VAR_HANDLE op
@@ -301,10 +357,17 @@ class Interpreter {
   size_t overlap_declaration_count_ = 0;  // overlap records waiting in temp
   size_t overlap_permission_count_ = 0;
   size_t lower_bound_bytes_ = 0;
+  KernelDataView kernel_data_;
+  size_t next_kernel_data_entry_ = 0;
+  KernelDataUse kernel_data_use_;
   PlannerChoice planner_used_ = PlannerChoice::kAuto;
   bool allocated_ = false;
   bool failed_ = false;
   bool precomputed_ = false;  // allocating with a PrecomputedPlan: no overlap records
+  bool stored_plan_used_ = false;  // the plan the model carries
+  const PrecomputedPlan* precomputed_plan_ = nullptr;  // during AllocateTensors only
+  bool fingerprint_known_ = false;
+  uint64_t fingerprint_ = 0;
 };
 
 }  // namespace microarena
