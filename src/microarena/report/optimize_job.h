@@ -38,10 +38,18 @@ struct OptimizedModel {
   std::vector<int32_t> offsets;          // the stored plan: one head offset per tensor, -1 = planned online
   const char* metadata_name = nullptr;   // OfflineMemoryAllocation, or the overlap plan's name
   size_t used_overlaps = 0;              // approved overlaps the plan uses
+  // With options.overlap: whether the file carries the overlap plan. It
+  // carries the plan without overlap (OfflineMemoryAllocation, TFLM-safe)
+  // when that one runs in a smaller arena; overlap_arena_bytes is then the
+  // arena of the overlap plan.
+  bool overlap_used = false;
+  size_t overlap_arena_bytes = 0;
 };
 
 // Errors: a kernel refuses an op (its scratch size is needed), the planner
-// or the rewriter fails.
+// or the rewriter fails. With options.overlap both plans are written and
+// measured (the runtime's offline planner on the target) and the smaller
+// arena is kept (overlap on ties): `--overlap` is never worse than without.
 Result<OptimizedModel> OptimizeModel(const ModelView& model, const OptimizeOptions& options);
 
 struct OptimizeCheck {
