@@ -37,7 +37,9 @@ Command RegisterOptimizeCommand(CLI::App& app) {
                          "With --overlap the plan lets an op's output share bytes with an input its kernel has\n"
                          "finished reading (docs/overlap.md). That is safe only with microarena's kernels, so such a\n"
                          "plan is stored as microarena.OverlapMemoryAllocation instead, which stock TFLM ignores\n"
-                         "(it then plans the model itself); microarena's runtime uses it with allow_overlap.");
+                         "(it then plans the model itself); microarena's runtime uses it with allow_overlap.\n"
+                         "Both plans are measured; when the one without overlap runs in a smaller arena, that one\n"
+                         "is written (TFLM-safe) and the report says so.");
   sub->add_option("MODEL", options->model_path, "the .tflite file")->required();
   sub->add_option("-o,--output", options->output_path, "the .tflite file to write")->required();
   sub->add_option("--planner", options->planner, "optimal, greedy, greedy-tflm or linear")
@@ -56,7 +58,8 @@ Command RegisterOptimizeCommand(CLI::App& app) {
       ->default_val(10.0)
       ->check(CLI::Range(0.0, 86400.0));
   sub->add_flag("--overlap", options->overlap,
-                "plan with kernel-approved overlap (for microarena's runtime only; not TFLM-safe)");
+                "plan with kernel-approved overlap (for microarena's runtime only; not TFLM-safe), kept\n"
+                "only when it makes the arena smaller");
   sub->add_flag("--json", options->json, "print one JSON document instead of text");
   sub->add_option("--target", options->target,
                   std::string("the device the arena figures (original and optimized) are counted for: ") +
