@@ -127,8 +127,7 @@ std::pair<std::string, std::string> Plan(const Model& model, const std::string& 
     }
     job = std::move(*result);
   }
-  nlohmann::json doc = report::PlanJson(file.view(), file.path(), job->plan);
-  if (job->reorder) doc["order"] = report::OrderJson(*job->reorder);
+  const nlohmann::json doc = report::PlanJobJson(file, *job);
   return {doc.dump(2), report::PlanHtml(file.view(), file.path(), job->plan)};
 }
 

@@ -40,7 +40,9 @@ Command RegisterOptimizeCommand(CLI::App& app) {
                          "plan is stored as microarena.OverlapMemoryAllocation instead, which stock TFLM ignores\n"
                          "(it then plans the model itself); microarena's runtime uses it with allow_overlap.\n"
                          "By default the file also carries the kernels' precomputed data (--kernel-data flash),\n"
-                         "which the runtime reads from flash where it matches what Prepare computes.");
+                         "which the runtime reads from flash where it matches what Prepare computes.\n"
+                         "Both plans are measured; when the one without overlap runs in a smaller arena, that one\n"
+                         "is written (TFLM-safe) and the report says so.");
   sub->add_option("MODEL", options->model_path, "the .tflite file")->required();
   sub->add_option("-o,--output", options->output_path, "the .tflite file to write")->required();
   sub->add_option("--planner", options->planner, "optimal, greedy, greedy-tflm or linear")
@@ -66,6 +68,8 @@ Command RegisterOptimizeCommand(CLI::App& app) {
                   "byte at boot, ignored by TFLM); ram: store none")
       ->default_val("flash")
       ->check(CLI::IsMember({"flash", "ram"}));
+                "plan with kernel-approved overlap (for microarena's runtime only; not TFLM-safe), kept\n"
+                "only when it makes the arena smaller");
   sub->add_flag("--json", options->json, "print one JSON document instead of text");
   sub->add_option("--target", options->target,
                   std::string("the device the arena figures (original and optimized) are counted for: ") +

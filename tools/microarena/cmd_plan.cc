@@ -134,7 +134,8 @@ Command RegisterPlanCommand(CLI::App& app) {
       ->check(CLI::Range(40, 1000));
   sub->add_flag("--overlap", options->overlap,
                 "let an op's output share bytes with an input that dies there where the kernel\n"
-                "approves it (elementwise in place, convolutions and pools with a row lag)");
+                "approves it (elementwise in place, convolutions and pools with a row lag); the plan\n"
+                "without overlap is kept when its arena is smaller (both are measured)");
   sub->add_flag("--trust-offline-plan", options->trust_offline_plan,
                 "measure the runtime figures with the model's offline plan trusted where it puts live\n"
                 "tensors in shared bytes (as TFLM does; Arm Vela's output). The plan itself always\n"
@@ -297,14 +298,17 @@ Command RegisterPlanCommand(CLI::App& app) {
           }
         }
         if (options->json) {
-          nlohmann::json doc = report::PlanJson(file->view(), file->path(), plan);
-          if (job->reorder) doc["order"] = report::OrderJson(*job->reorder);
+          const nlohmann::json doc = report::PlanJobJson(*file, *job);
           std::printf("%s\n", doc.dump(2).c_str());
         } else {
           if (job->reorder) std::fputs(report::OrderText(*job->reorder).c_str(), stdout);
           report::PlanTextOptions text_options;
           text_options.name_width = options->name_width;
           std::fputs(report::PlanText(file->view(), file->path(), plan, text_options).c_str(), stdout);
+          if (options->overlap && !job->overlap_used) {
+            std::printf("\noverlap not used: the arena without it is smaller (with it: %s)\n",
+                        report::Bytes(job->overlap_arena_bytes).c_str());
+          }
           if (options->timeline) {
             report::TimelineOptions timeline_options;
             timeline_options.columns = options->columns;

@@ -78,7 +78,7 @@ Command RegisterRunCommand(CLI::App& app) {
       sub->add_flag("--overlap", options->overlap,
                     "plan with the overlaps the kernels approve (an op's output sharing bytes with an\n"
                     "input that dies there), with the exact planner unless --planner names one;\n"
-                    "outputs stay bit-exact");
+                    "used only when it makes the arena smaller (both are measured); outputs stay bit-exact");
   dump->excludes(overlap);
   sub->add_flag("--trust-offline-plan", options->trust_offline_plan,
                 "accept the model's offline plan (OfflineMemoryAllocation) where it puts live tensors\n"

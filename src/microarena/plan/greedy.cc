@@ -315,19 +315,28 @@ Status GreedyPlanner::Plan(const PlanningProblem& problem, Span<uint8_t> workspa
   const TimeIndex index(problem.buffers, by_start, max_end);
   work.index = &index;
 
-  // 2-4. Every pass; keep the smallest head.
+  // 2-4. Every pass; keep the smallest head. With overlap permissions the
+  // passes run twice, with them and then without them: a permission changes
+  // where a pass puts buffers and can make its head larger, and a plan that
+  // shares no bytes is valid under any permissions, so the head with
+  // permissions is never larger than without (same workspace, reused).
   size_t best_head = SIZE_MAX;
   const size_t pass_count = count > kManyBuffers ? kPassesForMany : sizeof(kPasses) / sizeof(kPasses[0]);
   const size_t overlap_pass_count = problem.overlaps.empty() ? 0 : sizeof(kOverlapPasses) / sizeof(kOverlapPasses[0]);
-  for (size_t p = 0; p < pass_count + overlap_pass_count; ++p) {
-    const Pass& pass = p < pass_count ? kPasses[p] : kOverlapPasses[p - pass_count];
-    MICROARENA_RETURN_IF_ERROR(RunPass(work, pass));
-    const size_t head = HeadBytes(problem.buffers, Span<const size_t>(work.offsets, count));
-    if (head < best_head) {
-      best_head = head;
-      std::copy(work.offsets, work.offsets + count, offsets_bytes.begin());
+  const size_t rounds = problem.overlaps.empty() ? 1 : 2;
+  for (size_t round = 0; round < rounds && best_head > lower_bound_bytes; ++round) {
+    work.overlaps = round == 0 ? problem.overlaps : Span<const OverlapPermission>();
+    const size_t round_passes = pass_count + (round == 0 ? overlap_pass_count : 0);
+    for (size_t p = 0; p < round_passes; ++p) {
+      const Pass& pass = p < pass_count ? kPasses[p] : kOverlapPasses[p - pass_count];
+      MICROARENA_RETURN_IF_ERROR(RunPass(work, pass));
+      const size_t head = HeadBytes(problem.buffers, Span<const size_t>(work.offsets, count));
+      if (head < best_head) {
+        best_head = head;
+        std::copy(work.offsets, work.offsets + count, offsets_bytes.begin());
+      }
+      if (best_head <= lower_bound_bytes) break;
     }
-    if (best_head <= lower_bound_bytes) break;
   }
   summary->head_bytes = count == 0 ? 0 : best_head;
   summary->proven_optimal = summary->head_bytes <= lower_bound_bytes;

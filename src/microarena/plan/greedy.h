@@ -28,10 +28,15 @@
 //      permissions of a buffer scans them all: O(p) per buffer placed.
 //   4. Keep the pass with the smallest head (the earliest on ties).
 //      Above 10,000 buffers only the first two passes run (time).
+//   5. With overlap permissions, the passes of step 2 (not the two extra
+//      ones) run again without the permissions, and step 4 picks among all:
+//      a permission moves buffers and can make a pass's head larger, while
+//      a plan that shares no bytes is valid under any permissions. So the
+//      head with permissions is never larger than without.
 // Because the first pass is exactly greedy-tflm, greedy's head is never
 // larger than greedy-tflm's.
 //
-// Cost: O(P (n log n + n k log k)) for P = 10 passes and k buffers live
+// Cost: O(P (n log n + n k log k)) for P = 10 passes (22 with permissions) and k buffers live
 // alongside one buffer. Workspace: kWorkspaceBytesPerBuffer = 32 bytes per
 // buffer (TimeIndex 8, order 4, neighbours 4, sort key 8, trial offsets 8,
 // best offsets kept in the caller's output), plus alignment padding.

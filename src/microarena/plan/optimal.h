@@ -49,7 +49,9 @@
 // ComputeOverlapLowerBound. With D > 0 everywhere (convolutions) the search
 // stays complete; with an in-place pair (D = 0) or fixed offsets beside
 // permissions an exhausted search is not taken as a proof (only plans found
-// and the closed-form bound count).
+// and the closed-form bound count). The search starts from the best plan
+// without the permissions (solved first, with half the time limit and its
+// own node budget), so its head is never larger than without them.
 // Cost: exponential in the worst case; each node costs O(n + the sections
 // spanned by the unplaced buffers). Anytime: the best plan found so far is
 // always returned.

@@ -114,7 +114,15 @@ std::vector<BudgetAction> BudgetActions() {
       {"let outputs overlap inputs where kernels approve (greedy, allow_overlap)",
        [](BudgetSetup& s) {
          s.overlap = true;
-         if (s.planner != "auto") s.planner = "greedy";
+         if (s.planner != "auto" && s.planner != "optimal") s.planner = "greedy";
+       }},
+      // Overlap costs temp at AllocateTensors (its declarations and
+      // permissions), which can outweigh the head it saves.
+      {"stop letting outputs overlap inputs (allow_overlap off)", [](BudgetSetup& s) { s.overlap = false; }},
+      {"plan with the optimal planner and let outputs overlap inputs (optimize --overlap)",
+       [](BudgetSetup& s) {
+         s.overlap = true;
+         s.planner = "optimal";
        }},
       {"reorder the ops and plan with the optimal planner (optimize --order best)",
        [](BudgetSetup& s) {
@@ -138,14 +146,15 @@ Result<ArenaFigures> MeasureSetup(const ModelView& model, const BudgetSetup& set
   options.alignment_bytes = setup.alignment_bytes;
   options.copy_weights_to_arena = setup.copy_weights_to_arena;
   options.allow_overlap = setup.overlap;
-  if (setup.overlap && setup.planner != "auto" && setup.planner != "greedy") {
-    return Status::Error(ErrorCode::kUnsupported, "overlap is planned by the greedy planner only, not '%s'",
-                         setup.planner.c_str());
+  if (setup.overlap && setup.planner != "auto" && setup.planner != "greedy" && setup.planner != "optimal") {
+    return Status::Error(ErrorCode::kUnsupported,
+                         "overlap is planned by the greedy and optimal planners only, not '%s'", setup.planner.c_str());
   }
   if (setup.planner == "optimal" || setup.order == "best") {
     // What `microarena optimize` writes: the operators stored in the chosen
     // order and/or the optimal planner's offsets as OfflineMemoryAllocation.
-    MICROARENA_ASSIGN_OR_RETURN(std::vector<ScratchRequest> scratch, CollectScratchRequests(model, AllOpsResolver()));
+    MICROARENA_ASSIGN_OR_RETURN(PrepareRequests prepared, CollectPrepareRequests(model, AllOpsResolver()));
+    const std::vector<ScratchRequest>& scratch = prepared.scratch;
     ModelEdits edits;
     if (setup.order == "best") {
       ReorderOptions reorder_options;
@@ -164,12 +173,19 @@ Result<ArenaFigures> MeasureSetup(const ModelView& model, const BudgetSetup& set
       plan_options.compare = false;
       plan_options.scratch = scratch;
       plan_options.order = edits.operator_order;
+      // With overlap, what `optimize --overlap` stores: the overlap plan
+      // under its own name, no OfflineMemoryAllocation beside it.
+      plan_options.overlap = setup.overlap;
+      if (setup.overlap) plan_options.overlaps = prepared.overlaps;
       MICROARENA_ASSIGN_OR_RETURN(ModelPlan plan, PlanModel(model, plan_options));
       MICROARENA_ASSIGN_OR_RETURN(std::vector<int32_t> offsets, OfflineOffsets(model, plan));
-      edits.metadata.push_back({kOfflinePlanMetadataName, EncodeOfflinePlan(offsets, model.subgraph_count())});
+      const char* metadata_name = setup.overlap ? kOverlapPlanMetadataName : kOfflinePlanMetadataName;
+      edits.drop_metadata = {kOfflinePlanMetadataName, kOverlapPlanMetadataName};
+      edits.metadata.push_back({metadata_name, EncodeOfflinePlan(offsets, model.subgraph_count())});
       options.planner = PlannerChoice::kOffline;
     } else {
-      edits.drop_metadata.push_back(kOfflinePlanMetadataName);  // its offsets belong to the stored order
+      // Their offsets belong to the stored order.
+      edits.drop_metadata = {kOfflinePlanMetadataName, kOverlapPlanMetadataName};
       options.planner = setup.planner == "greedy-tflm" ? PlannerChoice::kGreedyTflm
                         : setup.planner == "linear"    ? PlannerChoice::kLinear
                                                        : PlannerChoice::kGreedy;
@@ -240,7 +256,9 @@ Result<BudgetReport> AnalyzeBudget(const ModelView& model, const std::string& mo
         setup.copy_weights_to_arena = false;
         setup.order = order;
         report.combinations.push_back(Measure(model, setup.Describe(), setup, options, current_arena));
-        if (planner == "greedy") {  // overlap is the greedy planner's
+        // Every planner that plans overlap, with it: the best combination is
+        // then never worse than `plan --overlap` or `optimize --overlap`.
+        if (planner == "greedy" || planner == "optimal") {
           setup.overlap = true;
           report.combinations.push_back(Measure(model, setup.Describe(), setup, options, current_arena));
         }

@@ -7,6 +7,7 @@
 
 #include "microarena/analysis/offline_plan.h"
 #include "microarena/kernels/op_resolver.h"
+#include "microarena/model/model_file.h"
 #include "microarena/model/model_rewriter.h"
 #include "microarena/report/format.h"
 #include "microarena/runtime/host_runner.h"
@@ -15,7 +16,44 @@
 
 namespace microarena::report {
 
+namespace {
+
+// The arena the runtime needs for `bytes` with what it stores (the whole
+// plan, an overlap plan with allow_overlap, the kernels' data), counted for
+// options.target.
+Result<size_t> OfflineArenaBytes(const std::vector<uint8_t>& bytes, bool overlap, const OptimizeOptions& options) {
+  MICROARENA_ASSIGN_OR_RETURN(ModelFile file, ModelFile::FromBytes(bytes, "optimized model"));
+  InterpreterOptions interpreter;
+  interpreter.alignment_bytes = options.alignment_bytes;
+  interpreter.planner = PlannerChoice::kAuto;
+  interpreter.allow_overlap = overlap;
+  if (options.target != nullptr && options.target != &HostLayout()) interpreter.figures_for = options.target;
+  MICROARENA_ASSIGN_OR_RETURN(ArenaFigures figures, MeasureArena(file.view(), AllOpsResolver(), interpreter));
+  return figures.used_bytes;
+}
+
+Result<OptimizedModel> OptimizeModelOnce(const ModelView& model, const OptimizeOptions& options);
+
+}  // namespace
+
 Result<OptimizedModel> OptimizeModel(const ModelView& model, const OptimizeOptions& options) {
+  MICROARENA_ASSIGN_OR_RETURN(OptimizedModel optimized, OptimizeModelOnce(model, options));
+  if (!options.overlap) return optimized;
+  optimized.overlap_used = true;
+  OptimizeOptions plain_options = options;
+  plain_options.overlap = false;
+  MICROARENA_ASSIGN_OR_RETURN(OptimizedModel plain, OptimizeModelOnce(model, plain_options));
+  MICROARENA_ASSIGN_OR_RETURN(optimized.overlap_arena_bytes, OfflineArenaBytes(optimized.bytes, true, options));
+  MICROARENA_ASSIGN_OR_RETURN(size_t plain_arena_bytes, OfflineArenaBytes(plain.bytes, false, options));
+  if (plain_arena_bytes >= optimized.overlap_arena_bytes) return optimized;
+  plain.overlap_used = false;
+  plain.overlap_arena_bytes = optimized.overlap_arena_bytes;
+  return plain;
+}
+
+namespace {
+
+Result<OptimizedModel> OptimizeModelOnce(const ModelView& model, const OptimizeOptions& options) {
   Result<PrepareRequests> prepared = CollectPrepareRequests(model, AllOpsResolver());
   if (!prepared.ok()) {
     Status status = prepared.status();
@@ -118,6 +156,8 @@ Result<OptimizedModel> OptimizeModel(const ModelView& model, const OptimizeOptio
   return optimized;
 }
 
+}  // namespace
+
 Result<OptimizeCheck> CheckOptimizedModel(const ModelView& original, const ModelView& written,
                                           const OptimizedModel& optimized, const OptimizeOptions& options) {
   Result<Span<const int32_t>> read_back = ReadOfflinePlan(written, optimized.metadata_name);
@@ -131,7 +171,7 @@ Result<OptimizeCheck> CheckOptimizedModel(const ModelView& original, const Model
   // whole plan when the file has one, else the offline plan).
   RunOptions offline_run = original_run;
   offline_run.interpreter.planner = PlannerChoice::kAuto;
-  offline_run.interpreter.allow_overlap = options.overlap;
+  offline_run.interpreter.allow_overlap = optimized.overlap_used;
   Result<RunResult> before = RunModel(original, AllOpsResolver(), original_run);
   if (!before.ok()) {
     Status status = before.status();
@@ -213,7 +253,9 @@ nlohmann::json OptimizeJson(const std::string& model_path, const std::string& ou
   doc["overlap"] = options.overlap;
   doc["used_overlaps"] = optimized.used_overlaps;
   doc["metadata_name"] = optimized.metadata_name;
-  doc["tflm_safe"] = !options.overlap;
+  if (options.overlap) doc["overlap_used"] = optimized.overlap_used;
+  if (options.overlap) doc["overlap_arena_bytes"] = optimized.overlap_arena_bytes;
+  doc["tflm_safe"] = !optimized.overlap_used;
   doc["file_bytes"] = optimized.bytes.size();
   doc["original_persistent_bytes"] = check.original_persistent_bytes;
   doc["offline_persistent_bytes"] = check.offline_persistent_bytes;
@@ -265,7 +307,11 @@ std::string OptimizeText(const std::string& output_path, const OptimizeOptions& 
                       Bytes(check.original_arena_bytes), TargetName(options));
   text += fmt::format("check        plan read back: identical; outputs (seed 1): {}\n",
                       check.outputs_identical ? "identical to the original" : "DIFFERENT from the original");
-  if (options.overlap) {
+  if (options.overlap && !optimized.overlap_used) {
+    text += fmt::format("overlap      not used: the arena without it is smaller (with it: {})\n",
+                        Bytes(optimized.overlap_arena_bytes));
+  }
+  if (optimized.overlap_used) {
     text += fmt::format(
         "TFLM         NOT safe: {} outputs share bytes with inputs their kernels have read;\n"
         "             stored under {}, which stock TFLM ignores\n",

@@ -43,10 +43,18 @@ struct OptimizedModel {
   size_t kernel_data_ops = 0;            // ops whose data the file carries (kKernelDataMetadataName)
   size_t kernel_data_bytes = 0;          // the entry's bytes in the file (flash)
   size_t stored_plan_bytes = 0;          // head of the whole plan stored (kStoredPlanMetadataName); 0: none
+  // With options.overlap: whether the file carries the overlap plan. It
+  // carries the plan without overlap (OfflineMemoryAllocation, TFLM-safe)
+  // when that one runs in a smaller arena; overlap_arena_bytes is then the
+  // arena of the overlap plan.
+  bool overlap_used = false;
+  size_t overlap_arena_bytes = 0;
 };
 
 // Errors: a kernel refuses an op (its scratch size is needed), the planner
-// or the rewriter fails.
+// or the rewriter fails. With options.overlap both plans are written and
+// measured (the runtime's offline planner on the target) and the smaller
+// arena is kept (overlap on ties): `--overlap` is never worse than without.
 Result<OptimizedModel> OptimizeModel(const ModelView& model, const OptimizeOptions& options);
 
 struct OptimizeCheck {

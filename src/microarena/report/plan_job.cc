@@ -7,6 +7,7 @@
 #include "microarena/model/model_rewriter.h"
 #include "microarena/plan/optimal.h"
 #include "microarena/report/format.h"
+#include "microarena/report/plan_report.h"
 
 namespace microarena::report {
 
@@ -20,7 +21,9 @@ InterpreterOptions RuntimeOptionsFor(const std::string& planner, size_t alignmen
   return options;  // "optimal" and the default: the runtime's own choice
 }
 
-Result<PlanJob> RunPlanJob(const ModelFile& file, const PlanJobOptions& options) {
+namespace {
+
+Result<PlanJob> RunPlanJobOnce(const ModelFile& file, const PlanJobOptions& options) {
   PlanJob job;
   ModelPlanOptions plan_options = options.plan;
   // The kernels' scratch requests are planned with the tensors; the
@@ -99,6 +102,39 @@ Result<PlanJob> RunPlanJob(const ModelFile& file, const PlanJobOptions& options)
     job.plan.runtime_note = figures.status().message();
   }
   return job;
+}
+
+}  // namespace
+
+Result<PlanJob> RunPlanJob(const ModelFile& file, const PlanJobOptions& options) {
+  Result<PlanJob> job = RunPlanJobOnce(file, options);
+  if (!job.ok() || !options.plan.overlap) return job;
+  job->overlap_asked = true;
+  job->overlap_used = true;
+  job->overlap_arena_bytes = job->plan.arena_bytes();
+  PlanJobOptions plain_options = options;
+  plain_options.plan.overlap = false;
+  plain_options.plan.overlaps.clear();
+  Result<PlanJob> plain = RunPlanJobOnce(file, plain_options);
+  // Figures of the same kind only: measured against measured.
+  if (!plain.ok() || plain->plan.has_runtime != job->plan.has_runtime ||
+      plain->plan.arena_bytes() >= job->plan.arena_bytes()) {
+    return job;
+  }
+  plain->overlap_asked = true;
+  plain->overlap_used = false;
+  plain->overlap_arena_bytes = job->plan.arena_bytes();
+  return plain;
+}
+
+nlohmann::json PlanJobJson(const ModelFile& file, const PlanJob& job) {
+  nlohmann::json doc = PlanJson(file.view(), file.path(), job.plan);
+  if (job.reorder) doc["order"] = OrderJson(*job.reorder);
+  if (job.overlap_asked) {
+    doc["overlap_used"] = job.overlap_used;
+    doc["overlap_arena_bytes"] = job.overlap_arena_bytes;
+  }
+  return doc;
 }
 
 nlohmann::json OrderJson(const ReorderResult& reorder) {

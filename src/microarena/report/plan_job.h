@@ -37,12 +37,25 @@ struct PlanJob {
   InterpreterOptions runtime_options;              // what the runtime figures were measured with
   std::optional<ReorderResult> reorder;            // with best_order
   std::optional<PrecomputedPlanData> precomputed;  // with precomputed_plan
+  // With plan.overlap asked for: whether the plan uses it. It does not when
+  // the same job without overlap gives a smaller arena (with overlap the
+  // runtime's temp holds the declarations and permissions too); then
+  // overlap_arena_bytes is the arena the overlap plan would make.
+  bool overlap_asked = false;
+  bool overlap_used = false;
+  size_t overlap_arena_bytes = 0;
 };
 
-// Plans `file`'s model. Errors: the model cannot be planned; with best_order
+// Plans `file`'s model. With plan.overlap the job runs with and without
+// overlap and keeps the smaller arena (overlap on ties), so `--overlap` is
+// never worse than without it. Errors: the model cannot be planned; with best_order
 // or precomputed_plan, also the kernels' or the runtime's refusal. Without
 // them a model the runtime cannot run still gets its plan (runtime_note).
 Result<PlanJob> RunPlanJob(const ModelFile& file, const PlanJobOptions& options);
+
+// `plan --json`: PlanJson, the "order" block (with best_order) and, with
+// overlap asked for, overlap_used and overlap_arena_bytes.
+nlohmann::json PlanJobJson(const ModelFile& file, const PlanJob& job);
 
 // The "order" block of `plan --order best --json`, and the text lines.
 nlohmann::json OrderJson(const ReorderResult& reorder);

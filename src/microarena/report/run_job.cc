@@ -32,6 +32,20 @@ Result<RunJob> RunModelJob(const ModelView& model, const RunJobOptions& options,
       !has_stored_plan) {
     run.interpreter.custom_planner = &optimal;
   }
+  // Overlap only where it makes the arena smaller: compare the two minimums.
+  bool overlap_used = run.interpreter.allow_overlap;
+  size_t overlap_arena_bytes = 0;
+  if (run.interpreter.allow_overlap) {
+    InterpreterOptions plain = options.run.interpreter;
+    plain.allow_overlap = false;
+    Result<size_t> with_overlap = MeasureArenaBytes(model, AllOpsResolver(), run.interpreter);
+    Result<size_t> without = MeasureArenaBytes(model, AllOpsResolver(), plain);
+    if (with_overlap.ok()) overlap_arena_bytes = *with_overlap;
+    if (with_overlap.ok() && without.ok() && *without < *with_overlap) {
+      run.interpreter = plain;
+      overlap_used = false;
+    }
+  }
   Result<RunResult> result = RunModel(model, AllOpsResolver(), run);
   if (!result.ok()) {
     Status status = result.status();
@@ -43,6 +57,8 @@ Result<RunJob> RunModelJob(const ModelView& model, const RunJobOptions& options,
   }
   RunJob job;
   job.planner = result->planner == PlannerChoice::kCustom ? optimal.name() : PlannerChoiceName(result->planner);
+  job.overlap_used = overlap_used;
+  job.overlap_arena_bytes = overlap_arena_bytes;
   job.result = std::move(*result);
   return job;
 }
@@ -116,6 +132,10 @@ nlohmann::json RunJson(const ModelView& model, const RunJob& job, const RunRepor
   doc["lower_bound_bytes"] = result.lower_bound_bytes;
   doc["overlap_permissions"] = result.overlap_permissions;
   doc["kernel_data"] = KernelDataJson(result.kernel_data);
+  if (input.overlap) {
+    doc["overlap_used"] = job.overlap_used;
+    doc["overlap_arena_bytes"] = job.overlap_arena_bytes;
+  }
   doc["planner"] = job.planner;
   doc["invoke_seconds"] = result.invoke_seconds;
   doc["invoke_seconds_min"] = result.invoke_seconds_min;
@@ -145,7 +165,7 @@ std::string RunText(const ModelView& model, const RunJob& job, const RunReportIn
   text += fmt::format("planner      {}\n", job.planner);
   text += fmt::format("arena        {} given, {} used\n", Bytes(result.arena_bytes), Bytes(result.used_bytes));
   text += fmt::format("  persistent {}\n", Bytes(result.persistent_bytes));
-  if (input.overlap) {
+  if (input.overlap && job.overlap_used) {
     text += fmt::format("  head       {} (lower bound without overlap {}; {} approved overlaps)\n",
                         Bytes(result.head_bytes), Bytes(result.lower_bound_bytes), result.overlap_permissions);
   } else {
@@ -154,6 +174,10 @@ std::string RunText(const ModelView& model, const RunJob& job, const RunReportIn
   }
   text += fmt::format("  temp peak  {}\n", Bytes(result.temp_peak_bytes));
   text += KernelDataText(result.kernel_data);
+  if (input.overlap && !job.overlap_used) {
+    text += fmt::format("overlap      not used: the arena without it is smaller (with it: {})\n",
+                        Bytes(job.overlap_arena_bytes));
+  }
   text += fmt::format("invoke       {:.3f} ms (mean of {}; min {:.3f} ms)\n", result.invoke_seconds * 1e3, input.repeat,
                       result.invoke_seconds_min * 1e3);
   const SubgraphView subgraph = model.subgraph(0);

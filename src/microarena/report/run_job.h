@@ -28,9 +28,18 @@ struct RunJobOptions {
 struct RunJob {
   RunResult result;
   std::string planner;  // the planner's name as reported
+  // With allow_overlap asked for: whether the run used it. It does not when
+  // the same run without overlap needs a smaller arena (the overlap
+  // declarations and permissions take temp, which can outweigh what they
+  // save in the head); then overlap_arena_bytes is the arena it would need.
+  bool overlap_used = false;
+  size_t overlap_arena_bytes = 0;
 };
 
-// Runs `model` with the kernels of AllOpsResolver. Errors: RunModel's. When
+// Runs `model` with the kernels of AllOpsResolver. With
+// run.interpreter.allow_overlap the minimum arena is measured with and
+// without overlap and the run takes the smaller (overlap on ties), so
+// `--overlap` never needs more than the run without it. Errors: RunModel's. When
 // a given arena is too small (kOutOfMemory) the runtime can only say "at
 // least"; then *exact_minimum_bytes (if given) is set to the exact minimum
 // arena for these options, measured here (0 when it cannot be).
