@@ -13,8 +13,9 @@
 
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/model_file.h"
-#include "microarena/model/model_file.h"
+#include "microarena/model/model_rewriter.h"
 #include "microarena/runtime/host_runner.h"
+#include "microarena/runtime/kernel_data_writer.h"
 #include "tests/support/test_support.h"
 
 namespace microarena {
@@ -26,7 +27,26 @@ using testing::RunCli;
 
 std::string KwsPath() { return testing::SharedDir() + "/models/kws_ref_model.tflite"; }
 
-size_t Measure(const ModelView& model, const std::string& planner, size_t alignment, bool overlap = false) {
+// `model` with its kernels' data stored, as `optimize` writes it.
+std::vector<uint8_t> WithKernelData(const ModelView& model, size_t alignment) {
+  InterpreterOptions options;
+  options.alignment_bytes = alignment;
+  Result<ComputedKernelData> computed = ComputeKernelData(model, AllOpsResolver(), options);
+  EXPECT_TRUE(computed.ok());
+  ModelEdits edits;
+  edits.metadata.push_back({kKernelDataMetadataName, EncodeKernelData(*computed)});
+  Result<std::vector<uint8_t>> bytes = RewriteModel(model.bytes(), edits);
+  EXPECT_TRUE(bytes.ok());
+  return bytes.ok() ? *bytes : std::vector<uint8_t>{};
+}
+
+size_t Measure(const ModelView& model, const std::string& planner, size_t alignment, bool overlap = false,
+               bool kernel_data = false) {
+  if (kernel_data) {
+    const std::vector<uint8_t> stored = WithKernelData(model, alignment);
+    Result<ModelView> view = LoadModel(Span<const uint8_t>(stored.data(), stored.size()));
+    return view.ok() ? Measure(*view, planner, alignment, overlap) : 0;
+  }
   InterpreterOptions options;
   options.allow_overlap = overlap;
   if (planner == "offline") options.planner = PlannerChoice::kOffline;
@@ -48,6 +68,7 @@ void CheckMeasured(const ModelView& model, const json& entry, size_t current_are
   const std::string planner = entry["setup"]["planner"];
   const size_t alignment = entry["setup"]["alignment"];
   const bool overlap = entry["setup"]["overlap"];
+  const bool kernel_data = entry["setup"]["kernel_data_in_flash"];
   if (entry["setup"]["order"] == "best") {
     // Reordered: the file `microarena optimize --order best` writes, run
     // with the planner named (its offline plan for "optimal").
@@ -58,6 +79,8 @@ void CheckMeasured(const ModelView& model, const json& entry, size_t current_are
     std::vector<std::string> args = {"optimize", KwsPath(), "--order", "best", "--align", std::to_string(alignment),
                                      "--planner", planner == "optimal" ? "optimal" : "greedy", "-o", path};
     if (overlap && planner == "optimal") args.push_back("--overlap");  // the overlap plan in the file
+    args.push_back("--kernel-data");
+    args.push_back(kernel_data ? "flash" : "ram");
     CommandResult optimize = RunCli(args);
     ASSERT_EQ(optimize.exit_code, 0) << optimize.stderr_text;
     Result<ModelFile> reordered = ModelFile::Open(path);
@@ -67,9 +90,9 @@ void CheckMeasured(const ModelView& model, const json& entry, size_t current_are
     // An offline plan from the optimal planner runs through the runtime's
     // offline path; it is never worse than greedy at the same alignment
     // (and with overlap, than greedy with overlap).
-    EXPECT_LE(arena, Measure(model, "greedy", alignment, overlap));
+    EXPECT_LE(arena, Measure(model, "greedy", alignment, overlap, kernel_data));
   } else {
-    EXPECT_EQ(arena, Measure(model, planner, alignment, overlap));
+    EXPECT_EQ(arena, Measure(model, planner, alignment, overlap, kernel_data));
   }
   EXPECT_EQ(entry["saves_bytes"].get<int64_t>(), static_cast<int64_t>(current_arena) - static_cast<int64_t>(arena));
   EXPECT_EQ(entry["fits"].get<bool>(), arena <= ram);

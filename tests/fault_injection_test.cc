@@ -20,6 +20,7 @@ namespace {
 // Each allocation site of Interpreter::AllocateTensors and the context its
 // error message starts with (see runtime/interpreter.cc).
 const char* const kAllocationSites[] = {
+    "tensor record index",  // record per tensor, one-subgraph models (tail)
     "tensor metadata",   // EvalTensor array (tail)
     "op table",          // node array (tail)
     "variable tensor",   // LSTM/SVDF state (tail)

@@ -342,7 +342,8 @@ namespace {
 
 // optimize --overlap on vww_96_int8: the plan goes under microarena's own
 // metadata name (never OfflineMemoryAllocation, so stock TFLM plans the model
-// itself); our runtime with allow_overlap uses it: head at least 25% below
+// itself); our runtime with allow_overlap uses it (and the whole plan the
+// file also stores, so nothing is planned at boot): head at least 25% below
 // the no-overlap lower bound, arena below 0.6 x TFLM's minimum, outputs
 // bit-exact with TFLM's goldens. Without allow_overlap the plan is ignored.
 TEST(OptimizeCommandTest, OverlapPlanIsForMicroarenaOnlyAndRunsBitExact) {
@@ -372,8 +373,19 @@ TEST(OptimizeCommandTest, OverlapPlanIsForMicroarenaOnlyAndRunsBitExact) {
     with.interpreter.allow_overlap = true;
     Result<RunResult> ran = RunModel(file->view(), AllOpsResolver(), with);
     ASSERT_TRUE(ran.ok()) << ran.status().message();
-    EXPECT_EQ(ran->planner, PlannerChoice::kOffline);
+    // The automatic choice takes the whole plan the file stores (nothing
+    // planned at boot); `offline` plans around the stored tensor offsets.
+    EXPECT_EQ(ran->planner, PlannerChoice::kPrecomputed);
+    EXPECT_TRUE(ran->stored_plan_used);
+    EXPECT_EQ(ran->temp_peak_bytes, 0u);
     EXPECT_EQ(ran->outputs[0], ReadFileBytes(golden));
+    RunOptions offline = with;
+    offline.interpreter.planner = PlannerChoice::kOffline;
+    Result<RunResult> planned = RunModel(file->view(), AllOpsResolver(), offline);
+    ASSERT_TRUE(planned.ok()) << planned.status().message();
+    EXPECT_EQ(planned->planner, PlannerChoice::kOffline);
+    EXPECT_EQ(planned->head_bytes, ran->head_bytes);
+    EXPECT_EQ(planned->outputs[0], ReadFileBytes(golden));
     EXPECT_LE(ran->head_bytes * 4, ran->lower_bound_bytes * 3) << ran->head_bytes << " vs " << ran->lower_bound_bytes;
     EXPECT_LT(ran->used_bytes * 10, tflm_min * 6) << ran->used_bytes << " vs TFLM " << tflm_min;
 

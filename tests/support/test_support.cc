@@ -167,4 +167,32 @@ void RecordOracleCoverage(const std::vector<uint8_t>& model) {
   }
   std::ofstream(path, std::ios::app) << lines;  // one short append per model
 }
+TensorRecordCount CountTensorRecords(const ModelView& model) {
+  TensorRecordCount count;
+  SubgraphView subgraph = model.subgraph(0);
+  std::vector<bool> record(subgraph.tensor_count());
+  for (size_t t = 0; t < record.size(); ++t) record[t] = !subgraph.tensor(t).is_constant();
+  auto keep = [&](Span<const int32_t> list) {
+    for (int32_t t : list) {
+      if (t >= 0) record[static_cast<size_t>(t)] = true;
+    }
+  };
+  keep(subgraph.inputs());
+  keep(subgraph.outputs());
+  for (size_t o = 0; o < subgraph.operator_count(); ++o) keep(subgraph.op(o).outputs());
+  for (bool r : record) count.records += r;
+  if (model.subgraph_count() != 1 || count.records == record.size()) {
+    size_t all = 0;
+    for (size_t sg = 0; sg < model.subgraph_count(); ++sg) all += model.subgraph(sg).tensor_count();
+    return TensorRecordCount{all, 0, false};
+  }
+  count.index = true;
+  for (size_t o = 0; o < subgraph.operator_count(); ++o) {
+    size_t constants = 0;
+    for (int32_t t : subgraph.op(o).inputs()) constants += t >= 0 && !record[static_cast<size_t>(t)];
+    count.window = std::max(count.window, constants);
+  }
+  return count;
+}
+
 }  // namespace microarena::testing

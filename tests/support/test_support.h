@@ -1,6 +1,8 @@
 // Helpers shared by the tests: where ../shared is, reading files, running the CLI.
 #pragma once
 
+#include "microarena/model/model_view.h"
+
 #include <unistd.h>
 
 #include <cstdint>
@@ -67,6 +69,19 @@ CommandResult RunOracle(const std::vector<std::string>& args);
 // tests call it for the shared models. scripts/oracle_coverage.py holds the op
 // table to the file (scripts/test.sh).
 void RecordOracleCoverage(const std::vector<uint8_t>& model);
+
+// The tensor records a one-subgraph model keeps (runtime/interpreter.h),
+// counted from the model by the rule the runtime documents: a record per
+// tensor that is not a constant, or is a constant an op writes or the model
+// reads or writes; plus a window of as many records as the most constant
+// inputs without a record any op has. `index` is true when the model keeps
+// the 2-byte index per tensor (some constant has no record).
+struct TensorRecordCount {
+  size_t records = 0;
+  size_t window = 0;
+  bool index = false;
+};
+TensorRecordCount CountTensorRecords(const ModelView& model);
 
 }  // namespace microarena::testing
 

@@ -61,15 +61,14 @@ Command RegisterOptimizeCommand(CLI::App& app) {
       ->default_val(10.0)
       ->check(CLI::Range(0.0, 86400.0));
   sub->add_flag("--overlap", options->overlap,
-                "plan with kernel-approved overlap (for microarena's runtime only; not TFLM-safe)");
+                "plan with kernel-approved overlap (for microarena's runtime only; not TFLM-safe), kept\n"
+                "only when it makes the arena smaller");
   sub->add_option("--kernel-data", options->kernel_data,
                   "flash: store what the kernels precompute (multipliers, shifts, tables) in the file, so the\n"
                   "runtime reads it from flash instead of the arena (microarena.KernelData; checked byte for\n"
                   "byte at boot, ignored by TFLM); ram: store none")
       ->default_val("flash")
       ->check(CLI::IsMember({"flash", "ram"}));
-                "plan with kernel-approved overlap (for microarena's runtime only; not TFLM-safe), kept\n"
-                "only when it makes the arena smaller");
   sub->add_flag("--json", options->json, "print one JSON document instead of text");
   sub->add_option("--target", options->target,
                   std::string("the device the arena figures (original and optimized) are counted for: ") +

@@ -18,6 +18,7 @@
 #include "microarena/report/format.h"
 #include "microarena/report/model_plan.h"
 #include "microarena/report/plan_details.h"
+#include "microarena/runtime/kernel_data_writer.h"
 
 namespace microarena::report {
 namespace {
@@ -61,7 +62,8 @@ MeasuredAction Measure(const ModelView& model, const std::string& name, const Bu
 
 bool SameSetup(const BudgetSetup& a, const BudgetSetup& b) {
   return a.planner == b.planner && a.alignment_bytes == b.alignment_bytes &&
-         a.copy_weights_to_arena == b.copy_weights_to_arena && a.order == b.order && a.overlap == b.overlap;
+         a.copy_weights_to_arena == b.copy_weights_to_arena && a.order == b.order && a.overlap == b.overlap &&
+         a.kernel_data_in_flash == b.kernel_data_in_flash;
 }
 
 DuplicateQuantization FindDuplicateQuantization(const ModelView& model) {
@@ -97,9 +99,10 @@ std::string Signed(int64_t bytes) {
 }  // namespace
 
 std::string BudgetSetup::Describe() const {
-  return fmt::format("planner {}, alignment {} B, weights {}{}{}", planner, alignment_bytes,
+  return fmt::format("planner {}, alignment {} B, weights {}{}{}{}", planner, alignment_bytes,
                      copy_weights_to_arena ? "copied into the arena" : "in flash",
-                     order == "best" ? ", ops reordered" : "", overlap ? ", overlap" : "");
+                     order == "best" ? ", ops reordered" : "", overlap ? ", overlap" : "",
+                     kernel_data_in_flash ? ", kernel data in flash" : "");
 }
 
 std::vector<BudgetAction> BudgetActions() {
@@ -110,6 +113,10 @@ std::vector<BudgetAction> BudgetActions() {
       {"align buffers to 8 B", [](BudgetSetup& s) { s.alignment_bytes = std::min<size_t>(s.alignment_bytes, 8); }},
       {"align buffers to 4 B", [](BudgetSetup& s) { s.alignment_bytes = std::min<size_t>(s.alignment_bytes, 4); }},
       {"keep weights in flash", [](BudgetSetup& s) { s.copy_weights_to_arena = false; }},
+      // The kernels' precomputed data stored in the model and read from flash
+      // (`optimize` stores it; runtime/kernel_data.h).
+      {"keep kernel data in flash (optimize --kernel-data flash)",
+       [](BudgetSetup& s) { s.kernel_data_in_flash = true; }},
       {"reorder the ops (optimize --order best)", [](BudgetSetup& s) { s.order = "best"; }},
       {"let outputs overlap inputs where kernels approve (greedy, allow_overlap)",
        [](BudgetSetup& s) {
@@ -139,8 +146,30 @@ const MeasuredAction* BudgetReport::best_fit() const {
   return nullptr;
 }
 
+namespace {
+
+// `model` as `optimize` writes it with its kernels' data stored (none when
+// no op keeps read-only data).
+Result<ModelFile> WithKernelData(const ModelView& model, size_t alignment_bytes) {
+  InterpreterOptions prepare_options;
+  prepare_options.alignment_bytes = alignment_bytes;
+  MICROARENA_ASSIGN_OR_RETURN(ComputedKernelData computed, ComputeKernelData(model, AllOpsResolver(), prepare_options));
+  ModelEdits edits;
+  edits.metadata.push_back({kKernelDataMetadataName, EncodeKernelData(computed)});
+  MICROARENA_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, RewriteModel(model.bytes(), edits));
+  return ModelFile::FromBytes(bytes, "model with kernel data");
+}
+
+}  // namespace
+
 Result<ArenaFigures> MeasureSetup(const ModelView& model, const BudgetSetup& setup, double time_limit_seconds,
                                   const TargetLayout* target) {
+  // The last step: the file as written, with the kernels' data when asked.
+  auto measure = [&setup](const ModelView& written, const InterpreterOptions& options) -> Result<ArenaFigures> {
+    if (!setup.kernel_data_in_flash) return MeasureArena(written, AllOpsResolver(), options);
+    MICROARENA_ASSIGN_OR_RETURN(ModelFile stored, WithKernelData(written, setup.alignment_bytes));
+    return MeasureArena(stored.view(), AllOpsResolver(), options);
+  };
   InterpreterOptions options;
   options.figures_for = target;
   options.alignment_bytes = setup.alignment_bytes;
@@ -192,7 +221,7 @@ Result<ArenaFigures> MeasureSetup(const ModelView& model, const BudgetSetup& set
     }
     MICROARENA_ASSIGN_OR_RETURN(std::vector<uint8_t> bytes, RewriteModel(model.bytes(), edits));
     MICROARENA_ASSIGN_OR_RETURN(ModelFile rewritten, ModelFile::FromBytes(bytes, "rewritten model"));
-    return MeasureArena(rewritten.view(), AllOpsResolver(), options);
+    return measure(rewritten.view(), options);
   }
   if (setup.planner == "greedy") options.planner = PlannerChoice::kGreedy;
   else if (setup.planner == "greedy-tflm") options.planner = PlannerChoice::kGreedyTflm;
@@ -203,7 +232,7 @@ Result<ArenaFigures> MeasureSetup(const ModelView& model, const BudgetSetup& set
                          "unknown planner '%s' (use auto, greedy, greedy-tflm, linear, offline or optimal)",
                          setup.planner.c_str());
   }
-  return MeasureArena(model, AllOpsResolver(), options);
+  return measure(model, options);
 }
 
 Result<BudgetReport> AnalyzeBudget(const ModelView& model, const std::string& model_path,
@@ -228,7 +257,8 @@ Result<BudgetReport> AnalyzeBudget(const ModelView& model, const std::string& mo
     return a.saves_bytes > b.saves_bytes;
   });
 
-  // Every combination of the planners and alignments the actions offer, weights in flash.
+  // Every combination of the planners and alignments the actions offer,
+  // weights and kernel data in flash.
   // "auto" is measured as what it resolves to (greedy, or offline when the
   // model carries a plan).
   const std::string current_planner =
@@ -254,6 +284,7 @@ Result<BudgetReport> AnalyzeBudget(const ModelView& model, const std::string& mo
         setup.planner = planner;
         setup.alignment_bytes = alignment;
         setup.copy_weights_to_arena = false;
+        setup.kernel_data_in_flash = true;  // never costs RAM
         setup.order = order;
         report.combinations.push_back(Measure(model, setup.Describe(), setup, options, current_arena));
         // Every planner that plans overlap, with it: the best combination is
@@ -444,7 +475,8 @@ nlohmann::json BudgetJson(const BudgetReport& report) {
                 {"alignment", setup.alignment_bytes},
                 {"copy_weights_to_arena", setup.copy_weights_to_arena},
                 {"order", setup.order},
-                {"overlap", setup.overlap}};
+                {"overlap", setup.overlap},
+                {"kernel_data_in_flash", setup.kernel_data_in_flash}};
   };
   auto measured_json = [&](const MeasuredAction& a) {
     json entry = {{"name", a.name}, {"setup", setup_json(a.setup)}, {"measured", a.ok}};

@@ -47,6 +47,9 @@ struct BudgetSetup {
   // Let the greedy planner use the overlaps the kernels approve
   // (InterpreterOptions::allow_overlap); only with planner greedy or auto.
   bool overlap = false;
+  // The kernels' data stored in the model (`optimize --kernel-data flash`),
+  // read from flash by the runtime instead of kept in the arena.
+  bool kernel_data_in_flash = false;
 
   std::string Describe() const;  // "planner greedy, alignment 16 B, weights in flash"
 };

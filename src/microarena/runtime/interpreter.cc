@@ -779,6 +779,13 @@ Status Interpreter::AllocateTensorRecords(const TargetLayout& target) {
   size_t window = 0;
   if (compact) {
     SubgraphView subgraph = model_.subgraph(0);
+    // Counters before the index, to give it back when every tensor needs a record.
+    const size_t tail_before = arena_.persistent_bytes();
+    const size_t by_use_before = persistent_by_use_[static_cast<size_t>(PersistentUse::kTensorMetadata)];
+    const size_t requested_before = persistent_requested_bytes_;
+    const size_t target_tail_before = target_tail_bytes_;
+    const size_t target_requested_before = target_requested_bytes_;
+    const size_t target_by_use_before = target_by_use_[static_cast<size_t>(PersistentUse::kTensorMetadata)];
     Result<uint8_t*> map = AllocatePersistentFor(tensor_count_ * sizeof(uint16_t), PersistentUse::kTensorMetadata);
     if (!map.ok()) return Status(map.status()).Prefix("tensor record index");
     record_index_ = reinterpret_cast<uint16_t*>(*map);
@@ -799,6 +806,17 @@ Status Interpreter::AllocateTensorRecords(const TargetLayout& target) {
       size_t constants = 0;
       for (int32_t t : subgraph.op(o).inputs()) constants += t >= 0 && record_index_[t] == kNoRecord;
       if (constants > window) window = constants;
+    }
+    if (records == tensor_count_) {
+      // Nothing to save: one record per tensor, no index.
+      arena_.ShrinkTailTo(tail_before);
+      persistent_by_use_[static_cast<size_t>(PersistentUse::kTensorMetadata)] = by_use_before;
+      persistent_requested_bytes_ = requested_before;
+      target_tail_bytes_ = target_tail_before;
+      target_requested_bytes_ = target_requested_before;
+      target_by_use_[static_cast<size_t>(PersistentUse::kTensorMetadata)] = target_by_use_before;
+      record_index_ = nullptr;
+      window = 0;
     }
   }
   size_t bytes = 0;
