@@ -149,22 +149,6 @@ bool FitsInHead(uint32_t offset, size_t bytes, size_t head_bytes, size_t alignme
 
 }  // namespace
 
-// An op's data allocation during its Prepare, and the counters just before
-// it, so that it can be given back exactly when the model's copy is used.
-struct Interpreter::OpDataAllocation {
-  size_t count = 0;               // op data allocations this Prepare made
-  const uint8_t* data = nullptr;  // as handed to the kernel (aligned)
-  size_t bytes = 0;
-  size_t alignment = 0;
-  size_t tail_after = 0;  // the arena's tail right after it
-  size_t tail_before = 0;
-  size_t by_use = 0;
-  size_t requested = 0;
-  size_t target_tail = 0;
-  size_t target_requested = 0;
-  size_t target_by_use = 0;
-};
-
 class Interpreter::PrepareContextImpl final : public PrepareContext {
  public:
   PrepareContextImpl(Interpreter& interpreter, size_t subgraph_index, size_t op_index, size_t scratch_stride)
@@ -194,13 +178,16 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
     const size_t target_granule = interpreter_.TargetGranule();
     size_t target_padded = padded;
     if (alignment > target_granule) (void)CheckedAdd(bytes, alignment - target_granule, &target_padded);
-    OpDataAllocation before;
-    before.tail_before = interpreter_.arena_.persistent_bytes();
-    before.by_use = interpreter_.persistent_by_use_[static_cast<size_t>(PersistentUse::kOpData)];
-    before.requested = interpreter_.persistent_requested_bytes_;
-    before.target_tail = interpreter_.target_tail_bytes_;
-    before.target_requested = interpreter_.target_requested_bytes_;
-    before.target_by_use = interpreter_.target_by_use_[static_cast<size_t>(PersistentUse::kOpData)];
+    // The counters before it, kept in the interpreter (not on the stack
+    // under the kernel's Prepare), to give it back exactly when the model's
+    // copy is used.
+    OpDataAllocation& a = interpreter_.op_data_allocation_;
+    a.tail_before = interpreter_.arena_.persistent_bytes();
+    a.by_use = interpreter_.persistent_by_use_[static_cast<size_t>(PersistentUse::kOpData)];
+    a.requested = interpreter_.persistent_requested_bytes_;
+    a.target_tail = interpreter_.target_tail_bytes_;
+    a.target_requested = interpreter_.target_requested_bytes_;
+    a.target_by_use = interpreter_.target_by_use_[static_cast<size_t>(PersistentUse::kOpData)];
     Result<uint8_t*> memory =
         interpreter_.AllocatePersistentFor(padded, PersistentUse::kOpData, bytes, target_padded);
     if (!memory.ok()) {
@@ -210,15 +197,16 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
     }
     const auto address = reinterpret_cast<uintptr_t>(*memory);
     uint8_t* data = *memory + ((alignment - (address & (alignment - 1))) & (alignment - 1));
-    before.count = allocation_.count + 1;
-    before.data = data;
-    before.bytes = bytes;
-    before.alignment = alignment;
-    before.tail_after = interpreter_.arena_.persistent_bytes();
-    allocation_ = before;
+    // Zeroed: bytes a kernel leaves unwritten (struct padding) then compare
+    // equal with the model's copy whatever the arena held before.
+    std::memset(data, 0, bytes);
+    ++a.count;
+    a.data = data;
+    a.bytes = bytes;
+    a.alignment = alignment;
+    a.tail_after = interpreter_.arena_.persistent_bytes();
     return data;
   }
-  const OpDataAllocation& op_data_allocation() const { return allocation_; }
   Status OutOfMemory() const override {
     if (!last_error_.ok()) return last_error_;
     return Error(ErrorCode::kInternal, "OutOfMemory() called without a failed allocation");
@@ -291,7 +279,6 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
   size_t op_index_;
   size_t scratch_stride_;
   Status last_error_;
-  OpDataAllocation allocation_;
 };
 
 class Interpreter::EvalContextImpl final : public EvalContext {
@@ -468,13 +455,18 @@ Status Interpreter::AllocateTensors() {
   MICROARENA_RETURN_IF_ERROR(CheckCanAllocate());
   if (shared_ != nullptr) return AllocateTensorsShared();
   // A plan the model carries: no planning at boot.
-  StoredPlan stored;
-  if (FindStoredPlan(&stored)) {
-    lower_bound_bytes_ = stored.lower_bound_bytes;
-    stored_plan_used_ = true;
-    return AllocateWithPlan(stored.plan);
+  if (options_.planner == PlannerChoice::kAuto && model_.has_metadata(kStoredPlanMetadataName)) {
+    return AllocateWithStoredPlan();
   }
   return AllocateTensorsInArena();
+}
+
+Status Interpreter::AllocateWithStoredPlan() {
+  StoredPlan stored;
+  if (!FindStoredPlan(&stored)) return AllocateTensorsInArena();
+  lower_bound_bytes_ = stored.lower_bound_bytes;
+  stored_plan_used_ = true;
+  return AllocateWithPlan(stored.plan);
 }
 
 Status Interpreter::AllocateTensors(const PrecomputedPlan& plan) {
@@ -885,14 +877,16 @@ Status Interpreter::PrepareOps() {
   for (size_t sg = 0; sg < model_.subgraph_count(); ++sg) {
     for (size_t o = 0; o < model_.subgraph(sg).operator_count(); ++o, ++n) {
       PrepareContextImpl context(*this, sg, o, stride);
+      op_data_allocation_.count = 0;
       MICROARENA_RETURN_IF_ERROR(nodes_[n].kernel->prepare(context, &nodes_[n].op_data));
-      if (context.op_data_allocation().count != 0) SettleOpData(n, context.op_data_allocation());
+      if (op_data_allocation_.count != 0) SettleOpData(n);
     }
   }
   return OkStatus();
 }
 
-void Interpreter::SettleOpData(size_t op, const OpDataAllocation& allocation) {
+void Interpreter::SettleOpData(size_t op) {
+  const OpDataAllocation& allocation = op_data_allocation_;
   Node& node = nodes_[op];
   // Only data that stays read-only, that the kernel points at, and that is
   // the newest tail allocation (so it can be given back) may move to flash.

@@ -249,10 +249,13 @@ class Interpreter {
 
   Status CheckCanAllocate();
   // Init, Prepare (each scratch request checked against `plan`) and commit.
-  Status AllocateWithPlan(const PrecomputedPlan& plan);
+  // Inlined into both callers: no frame of its own under the kernels' Prepare.
+  [[gnu::always_inline]] inline Status AllocateWithPlan(const PrecomputedPlan& plan);
   // The plan the model carries (runtime/stored_plan.h), when it is for
   // these options and this model.
   bool FindStoredPlan(StoredPlan* stored);
+  // With the stored plan when FindStoredPlan accepts it, else planned.
+  [[gnu::noinline]] Status AllocateWithStoredPlan();
   uint64_t Fingerprint();
   Status AllocateTensorsInArena();
   [[gnu::noinline]] Status CommitPrecomputedPlan(const PrecomputedPlan& plan);
@@ -292,8 +295,7 @@ class Interpreter {
   Status UnsupportedOp(size_t subgraph_index, size_t op_index) const;
   // After op `op`'s Prepare: its data read from the model's flash when
   // identical (the RAM copy given back), and shown to the observer.
-  struct OpDataAllocation;
-  void SettleOpData(size_t op, const OpDataAllocation& allocation);
+  [[gnu::noinline]] void SettleOpData(size_t op);
   Status InvokeSubgraph(size_t subgraph_index);
   TensorView TensorAt(size_t tensor_index) const;
   // Arena::AllocatePersistent, counted under `use`; `requested_bytes` is what
@@ -357,6 +359,22 @@ class Interpreter {
   size_t overlap_declaration_count_ = 0;  // overlap records waiting in temp
   size_t overlap_permission_count_ = 0;
   size_t lower_bound_bytes_ = 0;
+  // An op's data allocation during its Prepare, and the counters just
+  // before it (SettleOpData gives it back when the model's copy is used).
+  struct OpDataAllocation {
+    size_t count = 0;               // op data allocations this Prepare made
+    const uint8_t* data = nullptr;  // as handed to the kernel (aligned)
+    size_t bytes = 0;
+    size_t alignment = 0;
+    size_t tail_after = 0;  // the arena's tail right after it
+    size_t tail_before = 0;
+    size_t by_use = 0;
+    size_t requested = 0;
+    size_t target_tail = 0;
+    size_t target_requested = 0;
+    size_t target_by_use = 0;
+  };
+  OpDataAllocation op_data_allocation_;
   KernelDataView kernel_data_;
   size_t next_kernel_data_entry_ = 0;
   KernelDataUse kernel_data_use_;
