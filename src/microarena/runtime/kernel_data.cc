@@ -31,18 +31,6 @@ uint64_t Fnv1a64(const uint8_t* bytes, size_t size, uint64_t hash) {
 
 namespace {
 
-uint32_t ReadU32(const uint8_t* at) {
-  uint32_t value = 0;
-  std::memcpy(&value, at, sizeof(value));
-  return value;
-}
-
-uint64_t ReadU64(const uint8_t* at) {
-  uint64_t value = 0;
-  std::memcpy(&value, at, sizeof(value));
-  return value;
-}
-
 uint64_t HashValue(uint64_t hash, uint64_t value) {
   uint8_t bytes[8];
   std::memcpy(bytes, &value, sizeof(bytes));
@@ -107,8 +95,8 @@ KernelDataView KernelDataView::Parse(Span<const uint8_t> blob, size_t op_count, 
   KernelDataView view;
   if (blob.empty()) return view;
   view.state_ = KernelDataState::kMalformed;
-  if (blob.size() < kKernelDataHeaderBytes || ReadU32(blob.data()) != kKernelDataMagic) return view;
-  if (ReadU32(blob.data() + 4) != kKernelDataVersion) {
+  if (blob.size() < kKernelDataHeaderBytes || LoadU32(blob.data()) != kKernelDataMagic) return view;
+  if (LoadU32(blob.data() + 4) != kKernelDataVersion) {
     view.state_ = KernelDataState::kVersion;
     return view;
   }
@@ -116,16 +104,16 @@ KernelDataView KernelDataView::Parse(Span<const uint8_t> blob, size_t op_count, 
     view.state_ = KernelDataState::kMisaligned;
     return view;
   }
-  const uint64_t payload_hash = ReadU64(blob.data() + 24);
+  const uint64_t payload_hash = LoadU64(blob.data() + 24);
   if (Fnv1a64(blob.data() + kKernelDataHeaderBytes, blob.size() - kKernelDataHeaderBytes) != payload_hash) {
     view.state_ = KernelDataState::kCorrupted;
     return view;
   }
-  if (ReadU32(blob.data() + 8) != op_count || ReadU64(blob.data() + 16) != fingerprint) {
+  if (LoadU32(blob.data() + 8) != op_count || LoadU64(blob.data() + 16) != fingerprint) {
     view.state_ = KernelDataState::kStale;
     return view;
   }
-  const size_t entries = ReadU32(blob.data() + 12);
+  const size_t entries = LoadU32(blob.data() + 12);
   const size_t table_end_limit = (blob.size() - kKernelDataHeaderBytes) / kKernelDataEntryBytes;
   if (entries > table_end_limit || entries > op_count) return view;
   const size_t table_end = kKernelDataHeaderBytes + entries * kKernelDataEntryBytes;
@@ -149,7 +137,7 @@ KernelDataView KernelDataView::Parse(Span<const uint8_t> blob, size_t op_count, 
 
 KernelDataEntry KernelDataView::entry(size_t i) const {
   const uint8_t* at = blob_ + kKernelDataHeaderBytes + i * kKernelDataEntryBytes;
-  return KernelDataEntry{ReadU32(at), ReadU32(at + 4), ReadU32(at + 8), ReadU32(at + 12)};
+  return KernelDataEntry{LoadU32(at), LoadU32(at + 4), LoadU32(at + 8), LoadU32(at + 12)};
 }
 
 }  // namespace microarena

@@ -54,6 +54,18 @@ enum class KernelDataState : uint8_t {
 // A stable, lower-case name ("stale").
 const char* KernelDataStateName(KernelDataState state);
 
+// Little-endian fields of the stored blobs, read from any address.
+inline uint32_t LoadU32(const uint8_t* at) {
+  uint32_t value = 0;
+  __builtin_memcpy(&value, at, sizeof(value));
+  return value;
+}
+inline uint64_t LoadU64(const uint8_t* at) {
+  uint64_t value = 0;
+  __builtin_memcpy(&value, at, sizeof(value));
+  return value;
+}
+
 // FNV-1a 64, the hash the format uses.
 uint64_t Fnv1a64(const uint8_t* bytes, size_t size, uint64_t hash = 0xCBF29CE484222325ull);
 
