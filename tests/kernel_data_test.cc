@@ -228,7 +228,7 @@ TEST(KernelDataTest, MalformedBlobsAreRefused) {
   alignas(16) static uint8_t buffer[1 << 16];
   ASSERT_LE(blob.size() + 16, sizeof(buffer));
   auto parse = [&](const Bytes& bytes, size_t shift = 0) {
-    std::memcpy(buffer + shift, bytes.data(), bytes.size());
+    if (!bytes.empty()) std::memcpy(buffer + shift, bytes.data(), bytes.size());
     return KernelDataView::Parse(Span<const uint8_t>(buffer + shift, bytes.size()), computed.op_count, fingerprint)
         .state();
   };
