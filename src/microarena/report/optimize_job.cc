@@ -102,11 +102,12 @@ Result<OptimizedModel> OptimizeModelOnce(const ModelView& model, const OptimizeO
   Result<std::vector<uint8_t>> bytes = RewriteModel(model.bytes(), edits);
   if (!bytes.ok()) return bytes.status();
 
-  // 4. The kernels' data, prepared on the file as it will be (operators in
-  // their new order), so that the runtime reads it from flash.
+  // Steps 4 and 5 work on the file as it will be (operators in their new
+  // order, the plan stored).
+  Result<ModelView> planned = LoadModel(Span<const uint8_t>(bytes->data(), bytes->size()));
+  if (!planned.ok()) return planned.status();
+  // 4. The kernels' data, so that the runtime reads it from flash.
   if (options.kernel_data) {
-    Result<ModelView> planned = LoadModel(Span<const uint8_t>(bytes->data(), bytes->size()));
-    if (!planned.ok()) return planned.status();
     InterpreterOptions prepare_options;
     prepare_options.alignment_bytes = options.alignment_bytes;
     Result<ComputedKernelData> computed = ComputeKernelData(*planned, AllOpsResolver(), prepare_options);
@@ -124,24 +125,20 @@ Result<OptimizedModel> OptimizeModelOnce(const ModelView& model, const OptimizeO
   // 5. The whole head plan, so that the runtime plans nothing at boot: the
   // stored tensor offsets with the scratch buffers placed around them,
   // verified as the runtime would (PrecomputePlan).
-  {
-    Result<ModelView> planned = LoadModel(Span<const uint8_t>(bytes->data(), bytes->size()));
-    if (!planned.ok()) return planned.status();
+  if (planned->subgraph_count() == 1) {
     InterpreterOptions plan_with;
     plan_with.alignment_bytes = options.alignment_bytes;
     plan_with.planner = PlannerChoice::kOffline;
     plan_with.allow_overlap = options.overlap;
-    if (planned->subgraph_count() == 1) {
-      Result<PrecomputedPlanData> whole = PrecomputePlan(*planned, AllOpsResolver(), plan_with);
-      if (!whole.ok()) {
-        Status status = whole.status();
-        return status.Prefix("the stored plan");
-      }
-      optimized.stored_plan_bytes = whole->head_bytes;
-      edits.metadata.push_back({kStoredPlanMetadataName,
-                                EncodeStoredPlan(*planned, *whole, options.alignment_bytes, options.overlap,
-                                                 optimized.plan.lower_bound_bytes)});
+    Result<PrecomputedPlanData> whole = PrecomputePlan(*planned, AllOpsResolver(), plan_with);
+    if (!whole.ok()) {
+      Status status = whole.status();
+      return status.Prefix("the stored plan");
     }
+    optimized.stored_plan_bytes = whole->head_bytes;
+    edits.metadata.push_back({kStoredPlanMetadataName,
+                              EncodeStoredPlan(*planned, *whole, options.alignment_bytes, options.overlap,
+                                               optimized.plan.lower_bound_bytes)});
   }
   const std::string info = fmt::format(
       "microarena plan: planner={} alignment={} head_bytes={} lower_bound_bytes={} order={} "

@@ -182,12 +182,7 @@ class Interpreter::PrepareContextImpl final : public PrepareContext {
     // under the kernel's Prepare), to give it back exactly when the model's
     // copy is used.
     OpDataAllocation& a = interpreter_.op_data_allocation_;
-    a.tail_before = interpreter_.arena_.persistent_bytes();
-    a.by_use = interpreter_.persistent_by_use_[static_cast<size_t>(PersistentUse::kOpData)];
-    a.requested = interpreter_.persistent_requested_bytes_;
-    a.target_tail = interpreter_.target_tail_bytes_;
-    a.target_requested = interpreter_.target_requested_bytes_;
-    a.target_by_use = interpreter_.target_by_use_[static_cast<size_t>(PersistentUse::kOpData)];
+    interpreter_.MarkPersistent(PersistentUse::kOpData, &a.before);
     Result<uint8_t*> memory =
         interpreter_.AllocatePersistentFor(padded, PersistentUse::kOpData, bytes, target_padded);
     if (!memory.ok()) {
@@ -454,7 +449,9 @@ Status Interpreter::CheckCanAllocate() {
 Status Interpreter::AllocateTensors() {
   MICROARENA_RETURN_IF_ERROR(CheckCanAllocate());
   if (shared_ != nullptr) return AllocateTensorsShared();
-  // A plan the model carries: no planning at boot.
+  // A plan the model carries: no planning at boot. Only the automatic
+  // choice: `offline` asks for the model's offline plan (TFLM's format)
+  // planned around at boot.
   if (options_.planner == PlannerChoice::kAuto && model_.has_metadata(kStoredPlanMetadataName)) {
     return AllocateWithStoredPlan();
   }
@@ -504,9 +501,6 @@ uint64_t Interpreter::Fingerprint() {
 }
 
 bool Interpreter::FindStoredPlan(StoredPlan* stored) {
-  // Only the automatic choice: `offline` asks for the model's offline plan
-  // (OfflineMemoryAllocation, TFLM's format) planned around at boot.
-  if (options_.planner != PlannerChoice::kAuto) return false;
   if (options_.preserve_all_tensors || options_.custom_planner != nullptr || model_.subgraph_count() != 1) {
     return false;
   }
@@ -514,8 +508,6 @@ bool Interpreter::FindStoredPlan(StoredPlan* stored) {
   if (blob.empty() || !ParseStoredPlan(blob, Fingerprint(), model_.subgraph(0).tensor_count(), stored)) return false;
   return stored->alignment_bytes == arena_.alignment() && (!stored->uses_overlap || options_.allow_overlap);
 }
-
-
 
 Status Interpreter::CommitPrecomputedPlan(const PrecomputedPlan& plan) {
   if (plan.tensor_count != tensor_count_ || plan.scratch_count != scratch_count_ ||
@@ -632,6 +624,28 @@ Result<uint8_t*> Interpreter::AllocateTempFor(size_t bytes, size_t target_bytes)
     NoteTargetPeak();
   }
   return memory;
+}
+
+void Interpreter::MarkPersistent(PersistentUse use, PersistentMark* mark) const {
+  const auto u = static_cast<size_t>(use);
+  mark->use = use;
+  mark->tail = arena_.persistent_bytes();
+  mark->by_use = persistent_by_use_[u];
+  mark->requested = persistent_requested_bytes_;
+  mark->target_tail = target_tail_bytes_;
+  mark->target_requested = target_requested_bytes_;
+  mark->target_by_use = target_by_use_[u];
+}
+
+void Interpreter::ReleasePersistentTo(const PersistentMark& mark) {
+  // Only the newest allocations, all of mark.use: the counts go back as they were.
+  const auto u = static_cast<size_t>(mark.use);
+  arena_.ShrinkTailTo(mark.tail);
+  persistent_by_use_[u] = mark.by_use;
+  persistent_requested_bytes_ = mark.requested;
+  target_tail_bytes_ = mark.target_tail;
+  target_requested_bytes_ = mark.target_requested;
+  target_by_use_[u] = mark.target_by_use;
 }
 
 void Interpreter::NoteTargetPeak() {
@@ -771,13 +785,9 @@ Status Interpreter::AllocateTensorRecords(const TargetLayout& target) {
   size_t window = 0;
   if (compact) {
     SubgraphView subgraph = model_.subgraph(0);
-    // Counters before the index, to give it back when every tensor needs a record.
-    const size_t tail_before = arena_.persistent_bytes();
-    const size_t by_use_before = persistent_by_use_[static_cast<size_t>(PersistentUse::kTensorMetadata)];
-    const size_t requested_before = persistent_requested_bytes_;
-    const size_t target_tail_before = target_tail_bytes_;
-    const size_t target_requested_before = target_requested_bytes_;
-    const size_t target_by_use_before = target_by_use_[static_cast<size_t>(PersistentUse::kTensorMetadata)];
+    // To give the index back when every tensor needs a record.
+    PersistentMark before;
+    MarkPersistent(PersistentUse::kTensorMetadata, &before);
     Result<uint8_t*> map = AllocatePersistentFor(tensor_count_ * sizeof(uint16_t), PersistentUse::kTensorMetadata);
     if (!map.ok()) return Status(map.status()).Prefix("tensor record index");
     record_index_ = reinterpret_cast<uint16_t*>(*map);
@@ -801,12 +811,7 @@ Status Interpreter::AllocateTensorRecords(const TargetLayout& target) {
     }
     if (records == tensor_count_) {
       // Nothing to save: one record per tensor, no index.
-      arena_.ShrinkTailTo(tail_before);
-      persistent_by_use_[static_cast<size_t>(PersistentUse::kTensorMetadata)] = by_use_before;
-      persistent_requested_bytes_ = requested_before;
-      target_tail_bytes_ = target_tail_before;
-      target_requested_bytes_ = target_requested_before;
-      target_by_use_[static_cast<size_t>(PersistentUse::kTensorMetadata)] = target_by_use_before;
+      ReleasePersistentTo(before);
       record_index_ = nullptr;
       window = 0;
     }
@@ -913,13 +918,8 @@ void Interpreter::SettleOpData(size_t op) {
     return;
   }
   node.op_data = stored;
-  kernel_data_use_.ram_bytes_saved += arena_.persistent_bytes() - allocation.tail_before;
-  arena_.ShrinkTailTo(allocation.tail_before);
-  persistent_by_use_[static_cast<size_t>(PersistentUse::kOpData)] = allocation.by_use;
-  persistent_requested_bytes_ = allocation.requested;
-  target_tail_bytes_ = allocation.target_tail;
-  target_requested_bytes_ = allocation.target_requested;
-  target_by_use_[static_cast<size_t>(PersistentUse::kOpData)] = allocation.target_by_use;
+  kernel_data_use_.ram_bytes_saved += arena_.persistent_bytes() - allocation.before.tail;
+  ReleasePersistentTo(allocation.before);
   ++kernel_data_use_.ops_in_flash;
   kernel_data_use_.flash_bytes += entry.bytes;
 }

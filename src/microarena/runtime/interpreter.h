@@ -305,6 +305,21 @@ class Interpreter {
   Result<uint8_t*> AllocatePersistentFor(size_t bytes, PersistentUse use, size_t requested_bytes = kSameAsBytes,
                                          size_t target_bytes = kSameAsBytes);
   Result<uint8_t*> AllocateTempFor(size_t bytes, size_t target_bytes);
+  // The tail and its counts (here and on the target) at one moment, so that
+  // the newest persistent allocations of one use can be given back exactly
+  // (op data found in flash, a record index that saves nothing).
+  struct PersistentMark {
+    PersistentUse use = PersistentUse::kOpData;
+    size_t tail = 0;
+    size_t by_use = 0;
+    size_t requested = 0;
+    size_t target_tail = 0;
+    size_t target_requested = 0;
+    size_t target_by_use = 0;
+  };
+  // Fills `mark` in place (no temporary on the stack under a kernel's Prepare).
+  void MarkPersistent(PersistentUse use, PersistentMark* mark) const;
+  void ReleasePersistentTo(const PersistentMark& mark);
   // Releases temp memory here and in the target's count.
   void ResetTemp();
   // Releases the newest temp memory down to a point temp_bytes() and
@@ -367,12 +382,7 @@ class Interpreter {
     size_t bytes = 0;
     size_t alignment = 0;
     size_t tail_after = 0;  // the arena's tail right after it
-    size_t tail_before = 0;
-    size_t by_use = 0;
-    size_t requested = 0;
-    size_t target_tail = 0;
-    size_t target_requested = 0;
-    size_t target_by_use = 0;
+    PersistentMark before;
   };
   OpDataAllocation op_data_allocation_;
   KernelDataView kernel_data_;
