@@ -100,7 +100,7 @@ TEST(GoldenRunTest, CopyWeightsToArenaKeepsOutputsAndCountsTheWeights) {
     EXPECT_EQ(a->outputs, b->outputs);
     EXPECT_EQ(b->outputs[0], ReadFileBytes(SharedDir() + "/golden/" + name + "/seed1/output_0.bin"));
     const testing::TensorRecordCount records = testing::CountTensorRecords(file->view());
-    const size_t compact_records = (records.index ? (subgraph.tensor_count() * 2 + 15) / 16 * 16 : 0) +
+    const size_t compact_records = (records.index_bytes + 15) / 16 * 16 +
                                    ((records.records + records.window) * sizeof(EvalTensor) + 15) / 16 * 16;
     const size_t full_records = (subgraph.tensor_count() * sizeof(EvalTensor) + 15) / 16 * 16;
     EXPECT_EQ(b->persistent_bytes + compact_records, a->persistent_bytes + constant_bytes + full_records);

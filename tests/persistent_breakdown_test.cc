@@ -1,12 +1,13 @@
 // The persistent area by use: the interpreter tags every tail allocation, and
 // the uses must add up to arena_persistent_size() exactly. The parts whose
-// size follows from the model alone are recomputed here by hand: one
-// EvalTensor per tensor in one allocation, one node (two pointers) per op in
-// one allocation, each variable tensor and (with copy_weights_to_arena) each
+// size follows from the model alone are recomputed here by hand: the tensor
+// records (tests/support's count of the runtime's rule) and their index, one
+// node (two pointers) per op in one allocation, each variable tensor and (with copy_weights_to_arena) each
 // constant in its own allocation, and one uint32 offset per scratch buffer —
 // every allocation rounded up to the alignment.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -34,15 +35,17 @@ void CheckBreakdown(const ModelView& model, const std::string& name, const Inter
   for (size_t u = 0; u < kPersistentUseCount; ++u) sum += interpreter.arena_persistent_size(static_cast<PersistentUse>(u));
   EXPECT_EQ(sum, interpreter.arena_persistent_size()) << name;
 
-  const size_t align = options.alignment_bytes;
+  // Every tail allocation is rounded to the plan alignment, but to at least
+  // the host's pointer size (Arena::granule()).
+  const size_t align = std::max(options.alignment_bytes, sizeof(void*));
   SubgraphView subgraph = model.subgraph(0);
   // Records (and their index) as the runtime's rule gives them, counted
   // here from the model; each allocation rounded to the alignment.
   const testing::TensorRecordCount records =
-      options.copy_weights_to_arena ? testing::TensorRecordCount{subgraph.tensor_count(), 0, false}
+      options.copy_weights_to_arena ? testing::TensorRecordCount{subgraph.tensor_count(), 0, false, 0}
                                     : testing::CountTensorRecords(model);
   EXPECT_EQ(interpreter.arena_persistent_size(PersistentUse::kTensorMetadata),
-            (records.index ? RoundUp(subgraph.tensor_count() * 2, align) : 0) +
+            RoundUp(records.index_bytes, align) +
                 RoundUp((records.records + records.window) * sizeof(EvalTensor), align))
       << name;
   EXPECT_EQ(interpreter.arena_persistent_size(PersistentUse::kOpTable),

@@ -161,6 +161,56 @@ TEST(PlanReportTest, DumpOfKwsAgreesWithTheRuntime) {
   CheckDump(testing::SharedDir() + "/models/kws_ref_model.tflite");
 }
 
+// A file `optimize` wrote carries its kernels' data: the dump, the JSON and
+// the HTML page show how much of it is read from flash and the RAM that
+// saves, the figures `run` measures on the same file; a model without it
+// shows no such row.
+TEST(PlanReportTest, KernelDataInFlashIsShownInEveryFormat) {
+  MICROARENA_REQUIRE_SHARED();
+  const std::string dir = testing::TempDir("plan_report_kernel_data");
+  const std::string plain = testing::SharedDir() + "/models/kws_ref_model.tflite";
+  const std::string optimized = dir + "/kws_opt.tflite";
+  CommandResult written = RunCli({"optimize", plain, "-o", optimized, "--time-limit", "0"});
+  ASSERT_EQ(written.exit_code, 0) << written.stderr_text;
+  CommandResult ran = RunCli({"run", optimized, "--json", "--output-dir", dir});
+  ASSERT_EQ(ran.exit_code, 0) << ran.stderr_text;
+  const json measured = json::parse(ran.stdout_text)["kernel_data"];
+  ASSERT_EQ(measured["state"], "used");
+  const size_t flash = measured["flash_bytes"].get<size_t>();
+  const size_t saved = measured["ram_bytes_saved"].get<size_t>();
+  const size_t ops = measured["ops_in_flash"].get<size_t>();
+  ASSERT_GT(flash, 0u);
+  ASSERT_GT(ops, 0u);
+
+  CommandResult text = RunCli({"plan", optimized, "--time-limit", "0"});
+  ASSERT_EQ(text.exit_code, 0) << text.stderr_text;
+  const std::string row = LineStartingWith(text.stdout_text, "kernel data (flash)");
+  EXPECT_NE(row.find(WithSeparators(flash)), std::string::npos) << text.stdout_text;
+  EXPECT_NE(row.find(std::to_string(ops) + " ops' data"), std::string::npos) << row;
+  EXPECT_NE(row.find(WithSeparators(saved) + " of RAM saved"), std::string::npos) << row;
+  EXPECT_LE(row.size(), 100u) << row;
+  // Every op's data is in flash: none left in the tail.
+  EXPECT_NE(LineStartingWith(text.stdout_text, "op data").find(" 0 B "), std::string::npos) << text.stdout_text;
+
+  CommandResult doc = RunCli({"plan", optimized, "--time-limit", "0", "--json"});
+  ASSERT_EQ(doc.exit_code, 0) << doc.stderr_text;
+  EXPECT_EQ(json::parse(doc.stdout_text)["kernel_data"], measured);
+
+  const std::string html_path = dir + "/kws_opt.html";
+  CommandResult html = RunCli({"plan", optimized, "--time-limit", "0", "--html", html_path});
+  ASSERT_EQ(html.exit_code, 0) << html.stderr_text;
+  std::ifstream in(html_path);
+  const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(page.find("kernel data (flash)"), std::string::npos);
+  EXPECT_NE(page.find(WithSeparators(saved) + " of RAM saved"), std::string::npos);
+
+  CommandResult before = RunCli({"plan", plain, "--time-limit", "0", "--json"});
+  ASSERT_EQ(before.exit_code, 0) << before.stderr_text;
+  EXPECT_EQ(json::parse(before.stdout_text)["kernel_data"]["state"], "absent");
+  CommandResult before_text = RunCli({"plan", plain, "--time-limit", "0"});
+  EXPECT_TRUE(LineStartingWith(before_text.stdout_text, "kernel data").empty());
+}
+
 TEST(PlanReportTest, DumpShowsScratchWhereKernelsAskForIt) {
   MICROARENA_REQUIRE_SHARED();
   // Every shared model plans; some have kernel scratch, and their largest

@@ -204,6 +204,26 @@ TEST(PrecomputedPlanModelsTest, AScratchBufferOutsideTheHeadIsRefused) {
   FAIL() << "none of the models asked for a scratch buffer";
 }
 
+// trained_lstm_int8's LSTM lists five intermediates (tensors 18-22) that no
+// op reads or writes, so they get no tensor record; a plan that places one
+// in the head is refused by name, not written through a missing record.
+TEST(PrecomputedPlanModelsTest, ATensorNoOpUsesInTheHeadIsRefused) {
+  MICROARENA_REQUIRE_SHARED();
+  Result<ModelFile> file = ModelFile::Open(SharedDir() + "/models/trained_lstm_int8.tflite");
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  Result<PrecomputedPlanData> data = ExactPlan(file->view(), {});
+  ASSERT_TRUE(data.ok()) << data.status().message();
+  const size_t intermediate = 18;
+  ASSERT_EQ(std::string(file->view().subgraph(0).tensor(intermediate).name()), "input_to_input_intermediate");
+  ASSERT_EQ(data->tensor_offsets[intermediate], PrecomputedPlan::kNotInHead);
+  data->tensor_offsets[intermediate] = 0;
+  HostArena arena(data->figures.used_bytes);
+  Interpreter interpreter(file->view(), AllOpsResolver(), arena.data(), arena.size());
+  Status status = interpreter.AllocateTensors(data->plan());
+  EXPECT_EQ(status.code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(std::string(status.message()).find("tensor no op uses 18"), std::string::npos) << status.message();
+}
+
 TEST(PrecomputedPlanModelsTest, AModelWithSubgraphsIsRefused) {
   control_flow::ControlFlowModel model = control_flow::WhileModel(3);
   Result<ModelView> view = LoadModel(Span<const uint8_t>(model.model.data(), model.model.size()));

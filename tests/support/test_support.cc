@@ -171,21 +171,28 @@ TensorRecordCount CountTensorRecords(const ModelView& model) {
   TensorRecordCount count;
   SubgraphView subgraph = model.subgraph(0);
   std::vector<bool> record(subgraph.tensor_count());
-  for (size_t t = 0; t < record.size(); ++t) record[t] = !subgraph.tensor(t).is_constant();
-  auto keep = [&](Span<const int32_t> list) {
+  for (size_t t = 0; t < record.size(); ++t) record[t] = subgraph.tensor(t).is_variable();
+  auto keep = [&](Span<const int32_t> list, bool constants) {
     for (int32_t t : list) {
-      if (t >= 0) record[static_cast<size_t>(t)] = true;
+      if (t >= 0 && (constants || !subgraph.tensor(static_cast<size_t>(t)).is_constant())) {
+        record[static_cast<size_t>(t)] = true;
+      }
     }
   };
-  keep(subgraph.inputs());
-  keep(subgraph.outputs());
-  for (size_t o = 0; o < subgraph.operator_count(); ++o) keep(subgraph.op(o).outputs());
+  keep(subgraph.inputs(), true);
+  keep(subgraph.outputs(), true);
+  for (size_t o = 0; o < subgraph.operator_count(); ++o) {
+    keep(subgraph.op(o).inputs(), false);
+    keep(subgraph.op(o).outputs(), true);
+  }
   for (bool r : record) count.records += r;
   if (model.subgraph_count() != 1 || count.records == record.size()) {
     size_t all = 0;
     for (size_t sg = 0; sg < model.subgraph_count(); ++sg) all += model.subgraph(sg).tensor_count();
-    return TensorRecordCount{all, 0, false};
+    return TensorRecordCount{all, 0, false, 0};
   }
+  count.index = true;
+  count.index_bytes = record.size() * (record.size() < 255 ? 1 : 2);
   count.index = true;
   for (size_t o = 0; o < subgraph.operator_count(); ++o) {
     size_t constants = 0;

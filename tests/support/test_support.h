@@ -72,14 +72,17 @@ void RecordOracleCoverage(const std::vector<uint8_t>& model);
 
 // The tensor records a one-subgraph model keeps (runtime/interpreter.h),
 // counted from the model by the rule the runtime documents: a record per
-// tensor that is not a constant, or is a constant an op writes or the model
-// reads or writes; plus a window of as many records as the most constant
-// inputs without a record any op has. `index` is true when the model keeps
-// the 2-byte index per tensor (some constant has no record).
+// variable, per subgraph input or output, per op output and per op input
+// that is not a constant (a tensor no op lists, such as an LSTM's
+// intermediates, gets none); plus a window of as many records as the most
+// constant inputs without a record any op has. `index` is true when the
+// model keeps an index (some tensor has no record): `index_bytes`, one byte
+// per tensor below 255 tensors, else two.
 struct TensorRecordCount {
   size_t records = 0;
   size_t window = 0;
   bool index = false;
+  size_t index_bytes = 0;
 };
 TensorRecordCount CountTensorRecords(const ModelView& model);
 

@@ -325,6 +325,12 @@ std::string PlanHtml(const ModelView& model, const std::string& model_path, cons
               details.live_peak_step < 0 ? "" : StepLabel(model, plan, details.live_peak_step));
   if (plan.has_runtime) out += Card("temp peak (RAM)", plan.temp_peak_bytes, "during AllocateTensors");
   out += Card("read-only (flash)", details.read_only_total.total_bytes(), "weights, biases, quantization");
+  if (plan.has_runtime && plan.runtime.kernel_data.state == KernelDataState::kUsed) {
+    const KernelDataUse& kd = plan.runtime.kernel_data;
+    out += Card("kernel data (flash)", kd.flash_bytes,
+                fmt::format("{} ops' data read from the model: {} B of RAM saved", kd.ops_in_flash,
+                            Thousands(kd.ram_bytes_saved)));
+  }
   out += "</div>\n";
 
   out += "<h2>Head plan</h2>\n";

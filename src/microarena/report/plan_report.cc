@@ -4,6 +4,7 @@
 
 #include "microarena/report/format.h"
 #include "microarena/report/inspect_report.h"
+#include "microarena/report/kernel_data_report.h"
 #include "microarena/report/plan_details.h"
 
 namespace microarena::report {
@@ -25,7 +26,7 @@ std::string OwnerName(const ModelView& model, const BufferRequest& buffer) {
 
 std::string PersistentUseNote(PersistentUse use) {
   switch (use) {
-    case PersistentUse::kTensorMetadata: return "one EvalTensor per tensor";
+    case PersistentUse::kTensorMetadata: return "one EvalTensor per tensor an op uses";
     case PersistentUse::kOpTable: return "interpreter: one node per op";
     case PersistentUse::kOpData: return "kernels' per-op data (multipliers, shifts)";
     case PersistentUse::kVariableState: return "variable tensors (RNN/LSTM state)";
@@ -94,7 +95,25 @@ std::string PlanText(const ModelView& model, const std::string& model_path, cons
                 fmt::format("in the model: weights {}, biases {}, quantization {}",
                             Bytes(details.read_only_total.weights_bytes), Bytes(details.read_only_total.bias_bytes),
                             Bytes(details.read_only_total.quantization_bytes))});
+  if (plan.has_runtime && plan.runtime.kernel_data.state == KernelDataState::kUsed) {
+    const KernelDataUse& kd = plan.runtime.kernel_data;
+    arena.AddRow({"kernel data (flash)", Bytes(kd.flash_bytes),
+                  fmt::format("{} ops' data read from the model: {} of RAM saved",
+                              kd.ops_in_flash, Bytes(kd.ram_bytes_saved))});
+  }
   out += arena.Render("  ");
+  if (plan.has_runtime) {
+    const KernelDataUse& kd = plan.runtime.kernel_data;
+    if (kd.state != KernelDataState::kAbsent && kd.state != KernelDataState::kUsed) {
+      out += fmt::format("  the model's kernel data ({}, {}) is {}: every op's data kept in RAM; run `microarena "
+                         "optimize` again\n",
+                         kKernelDataMetadataName, Bytes(kd.blob_bytes), KernelDataStateName(kd.state));
+    } else if (kd.ops_recomputed > 0) {
+      out += fmt::format("  {} ops' stored kernel data differs from what their Prepare computes (stale): kept in RAM; "
+                         "run `microarena optimize` again\n",
+                         kd.ops_recomputed);
+    }
+  }
   if (plan.has_runtime && (plan.runtime.head_bytes != plan.head_bytes || plan.runtime.planner_name() != plan.planner)) {
     out += fmt::format("  the runtime's own planner ({}) makes a head of {} and an arena of {}\n",
                        plan.runtime.planner_name(), Bytes(plan.runtime.head_bytes), Bytes(plan.runtime.used_bytes));
@@ -211,6 +230,7 @@ nlohmann::json PlanJson(const ModelView& model, const std::string& model_path, c
     doc["persistent"] = {{"total_bytes", plan.persistent_bytes},
                          {"padding_bytes", details.persistent_padding_bytes},
                          {"by_use", by_use}};
+    doc["kernel_data"] = KernelDataJson(plan.runtime.kernel_data);
     doc["runtime"] = {{"planner", plan.runtime.planner_name()},
                       {"target", plan.runtime.target},
                       {"head_bytes", plan.runtime.head_bytes},

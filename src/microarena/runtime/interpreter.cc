@@ -287,12 +287,12 @@ class Interpreter::EvalContextImpl final : public EvalContext {
     int32_t t = op_.inputs()[i];
     if (t < 0) return nullptr;
     if (interpreter_.record_index_ == nullptr) return &tensors_[static_cast<size_t>(t)];
-    const uint16_t r = interpreter_.record_index_[t];
+    const uint16_t r = interpreter_.RecordOf(static_cast<size_t>(t));
     return r != kNoRecord ? &tensors_[r] : interpreter_.ConstantInput(op_, i);
   }
   EvalTensor* output(size_t i) override {
     const auto t = static_cast<size_t>(op_.outputs()[i]);
-    return interpreter_.record_index_ == nullptr ? &tensors_[t] : &tensors_[interpreter_.record_index_[t]];
+    return interpreter_.record_index_ == nullptr ? &tensors_[t] : &tensors_[interpreter_.RecordOf(t)];
   }
   void* scratch(int32_t scratch_index) override {
     return interpreter_.arena_.head_start() + interpreter_.scratch_offsets_[static_cast<size_t>(scratch_index)];
@@ -326,7 +326,7 @@ EvalTensor* Interpreter::ConstantInput(const OperatorView& op, size_t input) {
   size_t slot = 0;
   for (size_t j = 0; j < input; ++j) {
     const int32_t t = op.inputs()[j];
-    slot += t >= 0 && record_index_[t] == kNoRecord;
+    slot += t >= 0 && RecordOf(static_cast<size_t>(t)) == kNoRecord;
   }
   constant_window_[slot] = ConstantView(static_cast<size_t>(op.inputs()[input]));
   return &constant_window_[slot];
@@ -334,7 +334,7 @@ EvalTensor* Interpreter::ConstantInput(const OperatorView& op, size_t input) {
 
 EvalTensor* Interpreter::RecordOrView(size_t tensor_index) {
   if (record_index_ == nullptr) return &tensors_[tensor_index];
-  const uint16_t r = record_index_[tensor_index];
+  const uint16_t r = RecordOf(tensor_index);
   if (r != kNoRecord) return &tensors_[r];
   constant_view_ = ConstantView(tensor_index);
   return &constant_view_;
@@ -342,7 +342,7 @@ EvalTensor* Interpreter::RecordOrView(size_t tensor_index) {
 
 EvalTensor* Interpreter::Record(size_t tensor_index) {
   if (record_index_ == nullptr) return &tensors_[tensor_index];
-  const uint16_t r = record_index_[tensor_index];
+  const uint16_t r = RecordOf(tensor_index);
   return r != kNoRecord ? &tensors_[r] : nullptr;
 }
 
@@ -531,11 +531,16 @@ Status Interpreter::CommitPrecomputedPlan(const PrecomputedPlan& plan) {
     const uint32_t offset = plan.tensor_offsets[t];
     if (offset == PrecomputedPlan::kNotInHead) continue;
     TensorView view = subgraph.tensor(t);
-    if (view.is_constant() || view.is_variable() || !FitsInHead(offset, view.byte_size(), plan.head_bytes, alignment)) {
-      return OutsideHead(view.is_constant() ? "constant tensor" : view.is_variable() ? "variable tensor" : "tensor", t,
-                         offset, view.byte_size(), plan.head_bytes, alignment);
+    EvalTensor* record = Record(t);  // none for a tensor no op reads or writes
+    if (view.is_constant() || view.is_variable() || record == nullptr ||
+        !FitsInHead(offset, view.byte_size(), plan.head_bytes, alignment)) {
+      return OutsideHead(view.is_constant()   ? "constant tensor"
+                         : view.is_variable() ? "variable tensor"
+                         : record == nullptr  ? "tensor no op uses"
+                                              : "tensor",
+                         t, offset, view.byte_size(), plan.head_bytes, alignment);
     }
-    Record(t)->data = arena_.head_start() + offset;
+    record->data = arena_.head_start() + offset;
   }
   return CheckEveryUsedTensorHasMemory();
 }
@@ -776,43 +781,60 @@ Status Interpreter::AllocateTailStructures() {
 }
 
 Status Interpreter::AllocateTensorRecords(const TargetLayout& target) {
-  // One subgraph and weights in the model: records only for the tensors
-  // that are not constants (and for constants an op writes or the model
-  // reads or writes); the others are read through the model into the
-  // constant window when an eval asks for them.
+  // One subgraph and weights in the model: records only for the tensors an
+  // op or the model reads or writes that are not constants (and for
+  // constants an op writes or the model reads or writes) and for variables;
+  // constants are read through the model into the constant window when an
+  // eval asks for them. Tensors no op lists (an LSTM's intermediates, which
+  // carry only quantization) need none.
   const bool compact = model_.subgraph_count() == 1 && !options_.copy_weights_to_arena && tensor_count_ < kNoRecord;
   size_t records = tensor_count_;
   size_t window = 0;
   if (compact) {
     SubgraphView subgraph = model_.subgraph(0);
+    narrow_index_ = tensor_count_ < kNoNarrowRecord;
+    const size_t entry_bytes = narrow_index_ ? sizeof(uint8_t) : sizeof(uint16_t);
     // To give the index back when every tensor needs a record.
     PersistentMark before;
     MarkPersistent(PersistentUse::kTensorMetadata, &before);
-    Result<uint8_t*> map = AllocatePersistentFor(tensor_count_ * sizeof(uint16_t), PersistentUse::kTensorMetadata);
+    Result<uint8_t*> map = AllocatePersistentFor(tensor_count_ * entry_bytes, PersistentUse::kTensorMetadata);
     if (!map.ok()) return Status(map.status()).Prefix("tensor record index");
-    record_index_ = reinterpret_cast<uint16_t*>(*map);
-    for (size_t t = 0; t < tensor_count_; ++t) record_index_[t] = subgraph.tensor(t).is_constant() ? kNoRecord : 0;
-    auto keep = [&](Span<const int32_t> list) {
+    record_index_ = *map;
+    // First 0 for "keeps a record", kUnseen for a tensor that is not a
+    // constant and not yet seen in use; numbered below. (Marks, not model
+    // look-ups, in the loops over the ops: AllocateTensors' stack.)
+    constexpr uint16_t kUnseen = 1;
+    for (size_t t = 0; t < tensor_count_; ++t) {
+      TensorView view = subgraph.tensor(t);
+      SetRecordOf(t, view.is_variable() ? 0 : view.is_constant() ? kNoRecord : kUnseen);
+    }
+    auto keep = [&](Span<const int32_t> list, bool constants_too) {
       for (int32_t t : list) {
-        if (t >= 0) record_index_[t] = 0;
+        if (t >= 0 && (constants_too || RecordOf(static_cast<size_t>(t)) == kUnseen)) {
+          SetRecordOf(static_cast<size_t>(t), 0);
+        }
       }
     };
-    keep(subgraph.inputs());
-    keep(subgraph.outputs());
-    for (size_t o = 0; o < subgraph.operator_count(); ++o) keep(subgraph.op(o).outputs());
+    keep(subgraph.inputs(), true);
+    keep(subgraph.outputs(), true);
+    for (size_t o = 0; o < subgraph.operator_count(); ++o) {
+      keep(subgraph.op(o).inputs(), false);
+      keep(subgraph.op(o).outputs(), true);
+    }
     records = 0;
     for (size_t t = 0; t < tensor_count_; ++t) {
-      if (record_index_[t] != kNoRecord) record_index_[t] = static_cast<uint16_t>(records++);
+      SetRecordOf(t, RecordOf(t) == 0 ? static_cast<uint16_t>(records++) : kNoRecord);
     }
     for (size_t o = 0; o < subgraph.operator_count(); ++o) {
       size_t constants = 0;
-      for (int32_t t : subgraph.op(o).inputs()) constants += t >= 0 && record_index_[t] == kNoRecord;
+      for (int32_t t : subgraph.op(o).inputs()) constants += t >= 0 && RecordOf(static_cast<size_t>(t)) == kNoRecord;
       if (constants > window) window = constants;
     }
     if (records == tensor_count_) {
       // Nothing to save: one record per tensor, no index.
       ReleasePersistentTo(before);
       record_index_ = nullptr;
+      narrow_index_ = false;
       window = 0;
     }
   }

@@ -282,7 +282,7 @@ class Interpreter {
                                   const char* planner_name) const;
   [[gnu::noinline]] Status CommitPlan(const PlanState& state);
   void ResetVariable(size_t tensor_index);
-  Status AllocateTensorRecords(const TargetLayout& target);
+  [[gnu::noinline]] Status AllocateTensorRecords(const TargetLayout& target);
   // The record of a tensor (all subgraphs' numbering); nullptr for a constant
   // without one.
   EvalTensor* Record(size_t tensor_index);
@@ -350,12 +350,32 @@ class Interpreter {
   size_t target_temp_peak_bytes_ = 0;
   size_t target_peak_bytes_ = 0;  // largest tail + max(head, temp) on the target
   // Tensor records: one per tensor, or (one subgraph, weights in the model)
-  // one per tensor that is not a constant, found through record_index_;
-  // constants are then read through the model into constant_window_ (one
-  // slot per constant input of the op being evaluated).
+  // one per tensor an op or the model reads or writes that is not a constant
+  // (intermediates, which no kernel reads, get none), found through
+  // record_index_; constants are then read through the model into
+  // constant_window_ (one slot per constant input of the op being evaluated).
+  // The index takes one byte per tensor when the model has fewer than 255
+  // tensors, else two.
   static constexpr uint16_t kNoRecord = 0xFFFF;
+  static constexpr uint8_t kNoNarrowRecord = 0xFF;
+  // Tensor `t`'s record in the index, or kNoRecord.
+  uint16_t RecordOf(size_t t) const {
+    if (narrow_index_) {
+      const uint8_t r = static_cast<const uint8_t*>(record_index_)[t];
+      return r == kNoNarrowRecord ? kNoRecord : r;
+    }
+    return static_cast<const uint16_t*>(record_index_)[t];
+  }
+  void SetRecordOf(size_t t, uint16_t r) {
+    if (narrow_index_) {
+      static_cast<uint8_t*>(record_index_)[t] = r == kNoRecord ? kNoNarrowRecord : static_cast<uint8_t>(r);
+    } else {
+      static_cast<uint16_t*>(record_index_)[t] = r;
+    }
+  }
   EvalTensor* tensors_ = nullptr;
-  uint16_t* record_index_ = nullptr;  // per tensor: its record or kNoRecord; nullptr: records = tensors
+  void* record_index_ = nullptr;  // per tensor: its record (see RecordOf); nullptr: records = tensors
+  bool narrow_index_ = false;     // uint8_t entries (kNoNarrowRecord for none), else uint16_t
   EvalTensor* constant_window_ = nullptr;
   size_t record_count_ = 0;
   EvalTensor constant_view_;  // what tensor(), input() and output() return for a constant
