@@ -267,6 +267,40 @@ TEST_F(ArenaHeaderTest, PrecomputedPlanIsTheHostsPlan) {
   EXPECT_NE(expected.find(" 4294967295"), std::string::npos);
 }
 
+// The header of a file `optimize` wrote says its kernels' data is read from
+// flash, with the figures MeasureArena gives on the same file; the demo
+// model's file without kernel data says nothing of it.
+TEST(ArenaHeaderCommandTest, SaysWhichKernelDataIsReadFromFlash) {
+  std::string dir = TempDir("arena_header_kernel_data");
+  WriteBytes(dir + "/demo.tflite", BuildDemoModel());
+  CommandResult optimized = RunCli({"optimize", dir + "/demo.tflite", "-o", dir + "/opt.tflite", "--time-limit", "0"});
+  ASSERT_EQ(optimized.exit_code, 0) << optimized.stderr_text;
+  for (const char* name : {"opt", "demo"}) {
+    SCOPED_TRACE(name);
+    const std::string path = dir + "/" + name + ".tflite";
+    CommandResult header = RunCli({"plan", path, "--target", "cortex-m", "--header", dir + "/" + name + ".h"});
+    ASSERT_EQ(header.exit_code, 0) << header.stderr_text;
+    std::ifstream in(dir + "/" + name + ".h");
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::vector<uint8_t> bytes = testing::ReadFileBytes(path);
+    Result<ModelView> model = LoadModel(Span<const uint8_t>(bytes.data(), bytes.size()));
+    ASSERT_TRUE(model.ok()) << model.status().message();
+    Result<ArenaFigures> figures = MeasureArena(*model, AllOpsResolver());
+    ASSERT_TRUE(figures.ok()) << figures.status().message();
+    if (std::string(name) == "demo") {
+      EXPECT_EQ(figures->kernel_data.state, KernelDataState::kAbsent);
+      EXPECT_EQ(text.find("kernel data:"), std::string::npos);
+      continue;
+    }
+    ASSERT_EQ(figures->kernel_data.state, KernelDataState::kUsed);
+    ASSERT_GT(figures->kernel_data.ops_in_flash, 0u);
+    EXPECT_NE(text.find("//   kernel data: " + std::to_string(figures->kernel_data.ops_in_flash) + " ops' data read "
+                        "from the model"),
+              std::string::npos)
+        << text.substr(0, 1200);
+  }
+}
+
 TEST(ArenaHeaderCommandTest, PrecomputedPlanNeedsAHeader) {
   std::string dir = TempDir("arena_header_precomputed");
   WriteBytes(dir + "/demo.tflite", BuildDemoModel());

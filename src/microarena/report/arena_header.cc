@@ -284,6 +284,14 @@ std::string ArenaHeader(const ArenaHeaderInput& input) {
       PlannerChoiceName(f.planner), input.options.alignment_bytes,
       input.options.copy_weights_to_arena ? "copied into the arena" : "kept in the model (flash)", Bytes(f.used_bytes),
       Bytes(f.persistent_bytes), Bytes(f.head_bytes), Bytes(f.temp_peak_bytes));
+  if (f.kernel_data.state == KernelDataState::kUsed) {
+    out += fmt::format("//   kernel data: {} ops' data read from the model (microarena.KernelData, {} of flash), "
+                       "{} of RAM saved\n",
+                       f.kernel_data.ops_in_flash, Bytes(f.kernel_data.flash_bytes), Bytes(f.kernel_data.ram_bytes_saved));
+  } else if (f.kernel_data.state != KernelDataState::kAbsent) {
+    out += fmt::format("//   kernel data: the model's microarena.KernelData is {}: every op's data is in RAM (counted)\n",
+                       KernelDataStateName(f.kernel_data.state));
+  }
   const TargetLayout* target = FindTargetLayout(f.target);
   const size_t pointer_bytes = target != nullptr ? target->pointer_bytes : sizeof(void*);
   out += fmt::format("// Target: {} ({}, {}-bit pointers); the build fails on a target with other pointers.\n",
