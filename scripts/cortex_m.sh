@@ -8,6 +8,10 @@
 #  - the arena header's kTensorArenaSize is the device's minimum (the
 #    firmware finds that the used size works and one alignment step less
 #    fails);
+#  - the arena is at most 0.75 x TFLM's minimum arena on the same board
+#    (golden/tflm_arena_cortex_m4.csv), 0.42 x and 43,400 B on vww_96_int8,
+#    0.58 x and 13,900 B on kws_ref_model, and the temp peak is within the
+#    head (the firmware embeds the optimized model: nothing planned at boot);
 #  - arena + peak stack is at most 0.85 x (TFLM's minimum arena on the same
 #    board (golden/tflm_arena_cortex_m4.csv) + TFLM's peak stack, 640 B in
 #    Invoke on kws);
@@ -167,6 +171,31 @@ for name in "${names[@]}"; do
   if [[ -z $per_tick ]] || ! awk -v f="$per_tick" 'BEGIN {exit !(f > 39.9 && f < 40.1)}'; then
     echo "!! $name: the timer counted ${per_tick:-?} instructions per tick on a known loop (expected 40)" >&2
     status=1
+  fi
+  # The arena against TFLM's minimum on the same board, with every technique
+  # the firmware uses (the optimized model: exact overlap plan stored whole,
+  # kernel data in flash): at most 0.75 x on every model, 0.42 x and
+  # 43,400 B on vww_96_int8, 0.58 x and 13,900 B on kws_ref_model; and
+  # nothing planned at boot, so the temp peak stays within the head.
+  temp_peak=$(sed -n 's/^arena: .* head \([0-9]*\) temp_peak \([0-9]*\)$/\2/p' "$log")
+  head_bytes=$(sed -n 's/^arena: .* head \([0-9]*\) temp_peak \([0-9]*\)$/\1/p' "$log")
+  if [[ $name != demo ]] && [[ -z $temp_peak || -z $head_bytes || $temp_peak -gt $head_bytes ]]; then
+    echo "!! $name: temp peak ${temp_peak:-?} B is above the head ${head_bytes:-?} B: something was planned at boot" >&2
+    status=1
+  fi
+  device_arena=$(awk -F, -v m="$name" '$1 == m {print $2}' "$shared/golden/tflm_arena_cortex_m4.csv" 2>/dev/null | head -1)
+  if [[ -n $device_arena && -n $minimum ]]; then
+    limit_percent=75 limit_bytes=
+    [[ $name == vww_96_int8 ]] && limit_percent=42 limit_bytes=43400
+    [[ $name == kws_ref_model ]] && limit_percent=58 limit_bytes=13900
+    if ((100 * minimum > limit_percent * device_arena)) || [[ -n $limit_bytes && $minimum -gt ${limit_bytes:-0} ]]; then
+      echo "!! $name: arena $minimum B is more than 0.$limit_percent x TFLM's $device_arena B on this board" \
+        "${limit_bytes:+or more than $limit_bytes B}" >&2
+      status=1
+    else
+      echo "   $name: arena $minimum B, $(awk -v a="$minimum" -v b="$device_arena" 'BEGIN {printf "%.3f", a / b}') x" \
+        "TFLM's $device_arena B on this board (limit 0.$limit_percent x${limit_bytes:+, $limit_bytes B})"
+    fi
   fi
   # RAM against TFLM on the same board: its minimum arena for the model plus
   # its Invoke stack at -Os (measured on kws).

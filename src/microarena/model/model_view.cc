@@ -460,8 +460,8 @@ const char* ModelView::metadata_name(size_t metadata_index) const {
 }
 Span<const uint8_t> ModelView::metadata(const char* name) const {
   for (size_t m = 0; m < metadata_count(); ++m) {
-    const tflite::Metadata* entry = raw_->metadata()->Get(static_cast<flatbuffers::uoffset_t>(m));
-    if (std::strcmp(entry->name()->c_str(), name) == 0) return BufferData(raw_, bytes_, entry->buffer());
+    if (std::strcmp(metadata_name(m), name) != 0) continue;
+    return BufferData(raw_, bytes_, raw_->metadata()->Get(static_cast<flatbuffers::uoffset_t>(m))->buffer());
   }
   return {};
 }
