@@ -10,6 +10,7 @@
 
 #include "microarena/kernels/conv_common.h"
 #include "microarena/kernels/int8_only.h"
+#include "microarena/kernels/optimized/int8_kernels.h"
 #include "microarena/kernels/reference/depthwise_conv.h"
 #include "microarena/kernels/registrations.h"
 #include "microarena/kernels/tensor_checks.h"
@@ -81,17 +82,13 @@ Status PrepareOp(PrepareContext& context, const void** op_data) {
   return OkStatus();
 }
 
-// The int8 path, the whole Eval of kDepthwiseConv2dInt8Kernel.
+// The int8 path, the whole Eval of kDepthwiseConv2dInt8Kernel: the fast loops
+// of optimized/int8_kernels.h (reference/depthwise_conv.h is their oracle).
 Status EvalInt8(EvalContext& context, const void* op_data) {
   const auto* data = static_cast<const DepthwiseConvOpData*>(op_data);
-  const EvalTensor& input = *context.input(0);
-  const EvalTensor& filter = *context.input(1);
   const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
-  EvalTensor& output = *context.output(0);
-  reference::DepthwiseConvPerChannelInt8(
-      data->params, data->depth_multiplier, data->quant.Load(data + 1), NhwcShapeOf(input), input.As<const int8_t>(),
-      NhwcShapeOf(filter), filter.As<const int8_t>(), bias != nullptr ? bias->As<const int32_t>() : nullptr,
-      NhwcShapeOf(output), output.As<int8_t>());
+  optimized::DepthwiseConvInt8(data->params, data->depth_multiplier, data->quant.Load(data + 1), *context.input(0),
+                               *context.input(1), bias, *context.output(0));
   return OkStatus();
 }
 

@@ -16,6 +16,7 @@
 #include "microarena/kernels/conv_common.h"
 #include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/int8_only.h"
+#include "microarena/kernels/optimized/int8_kernels.h"
 #include "microarena/kernels/reference/fully_connected.h"
 #include "microarena/kernels/registrations.h"
 #include "microarena/kernels/tensor_checks.h"
@@ -166,14 +167,17 @@ reference::FullyConnectedShape ShapeOf(const EvalTensor& filter, const EvalTenso
   return shape;
 }
 
-// The int8 path, the whole Eval of kFullyConnectedInt8Kernel.
+// The int8 path, the whole Eval of kFullyConnectedInt8Kernel: the fast loops
+// of optimized/int8_kernels.h (reference/fully_connected.h is their oracle).
 Status EvalInt8(EvalContext& context, const void* op_data) {
   const auto* data = static_cast<const FullyConnectedOpData*>(op_data);
   const EvalTensor& filter = *context.input(1);
   const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
   EvalTensor& output = *context.output(0);
-  reference::FullyConnectedInt8(data->quant, ShapeOf(filter, output), context.input(0)->As<const int8_t>(),
-                                filter.As<const int8_t>(), bias != nullptr ? bias->As<const int32_t>() : nullptr,
+  const reference::FullyConnectedShape shape = ShapeOf(filter, output);
+  const int8_t* input = context.input(0)->As<const int8_t>();
+  const int32_t* bias_data = bias != nullptr ? bias->As<const int32_t>() : nullptr;
+  optimized::FullyConnectedInt8(data->quant, shape, input, filter.As<const int8_t>(), bias_data,
                                 output.As<int8_t>());
   return OkStatus();
 }

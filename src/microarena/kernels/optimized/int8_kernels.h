@@ -1,0 +1,51 @@
+// Fast int8 paths of CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED, with the
+// reference kernels' arguments and bytes (kernels/reference/ is their oracle:
+// tests/fast_kernels_test.cc compares them on every shape class, and the
+// shared models' goldens and the TFLM oracle compare the whole models).
+//
+// What makes them fast, and why they stay exact:
+//   - the inner loops are dot products over contiguous runs of the input
+//     and the filter (a filter row of a convolution is filter_width x
+//     input_channels consecutive bytes in both), blocked two pixels by two
+//     output channels (optimized/int8_dot.h: DSP instructions on Cortex-M,
+//     vectorisable loops elsewhere);
+//   - the window is clipped once per output pixel instead of per tap, so
+//     padding costs nothing inside the loops;
+//   - sums are taken modulo 2^32 as the reference's WrappingAdd, so the
+//     order of the terms does not change a bit; requantization is the
+//     reference's, once per output.
+// No scratch and no op data beyond the reference's: the fast paths use the
+// same arena. They write output rows in ascending order and finish reading
+// the input rows of output row y before writing row y + 1, the order that
+// the row-lag overlap (kernels/overlap.h) relies on.
+//
+// They take every case the int8 kernels' Prepare accepts (strides,
+// dilations, padding, groups, depth multipliers), so the reference int8
+// loops are not linked into a firmware: they remain as the tests' oracle.
+// Dilation, groups and depth multipliers above 1 run slower forms (runs of
+// one tap's channels) of the same loops. FULLY_CONNECTED's filter offset is
+// always 0 (Prepare requires symmetric int8 filters).
+#pragma once
+
+#include <cstdint>
+
+#include "microarena/kernels/eval_tensor.h"
+#include "microarena/kernels/reference/conv.h"
+#include "microarena/kernels/reference/fully_connected.h"
+#include "microarena/kernels/reference/nhwc.h"
+
+namespace microarena::optimized {
+
+// The tensors are the op's (shapes checked at Prepare); bias may be nullptr.
+void ConvInt8(const reference::ConvParams& params, const reference::QuantizedConvParams& quant,
+              const EvalTensor& input, const EvalTensor& filter, const EvalTensor* bias, EvalTensor& output);
+
+void DepthwiseConvInt8(const reference::ConvParams& params, int32_t depth_multiplier,
+                       const reference::QuantizedConvParams& quant, const EvalTensor& input,
+                       const EvalTensor& filter, const EvalTensor* bias, EvalTensor& output);
+
+void FullyConnectedInt8(const reference::QuantizedFullyConnectedParams& params,
+                        const reference::FullyConnectedShape& shape, const int8_t* input, const int8_t* filter,
+                        const int32_t* bias, int8_t* output);
+
+}  // namespace microarena::optimized
