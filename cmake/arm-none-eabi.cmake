@@ -1,6 +1,7 @@
 # Toolchain for Cortex-M4F (thumbv7em, single-precision FPU, hard float) with
 # Debian's arm-none-eabi-gcc and newlib. Bare metal: no OS, so CMake's test
-# programs are built as static libraries. Code is size-optimised (-Os), and
+# programs are built as static libraries. Code is size-optimised (-Os,
+# MinSizeRel; Release is -O2), and
 # every function and object gets its own section so the linker drops unused
 # ones (--gc-sections in the firmware's link).
 #   cmake -S examples/cortex_m -B build/cortex_m -DCMAKE_TOOLCHAIN_FILE=cmake/arm-none-eabi.cmake
@@ -23,6 +24,11 @@ set(CMAKE_ASM_FLAGS_INIT "${MICROARENA_CORTEX_M4_FLAGS}")
 set(CMAKE_EXE_LINKER_FLAGS_INIT "${MICROARENA_CORTEX_M4_FLAGS} -Wl,--gc-sections")
 set(CMAKE_C_FLAGS_MINSIZEREL_INIT "-Os -DNDEBUG")
 set(CMAKE_CXX_FLAGS_MINSIZEREL_INIT "-Os -DNDEBUG")
+# Release is -O2 (CMake's default would be -O3): the level of the speed
+# figures (bench/cortex_m_invoke.sh) and of TFLM's and CMSIS-NN's builds they
+# are compared with.
+set(CMAKE_C_FLAGS_RELEASE_INIT "-O2 -DNDEBUG")
+set(CMAKE_CXX_FLAGS_RELEASE_INIT "-O2 -DNDEBUG")
 
 # Host programs (flatc) from the host; libraries and headers only from the target.
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)

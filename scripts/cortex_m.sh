@@ -22,13 +22,21 @@
 #    (the link map's cross references);
 #  - for kws_ref_model, TFLM's figures on the same board at -Os: the stack of
 #    each phase at most TFLM's (LoadModel 176 B, AllocateTensors 580 B,
-#    Invoke 640 B) and the flash of runtime + kernels at most TFLM's core +
-#    kernels (40,746 B).
+#    Invoke 640 B); the flash of runtime + kernels built with the reference
+#    int8 kernels (-DMICROARENA_REFERENCE_INT8_KERNELS=ON, the lean choice) at
+#    most TFLM's core + reference kernels (40,746 B), and the fast kernels at
+#    most 30 KB;
+#  - the fast int8 kernels equal the reference kernels on the device on
+#    random cases of every op (kernel_check.elf, at -Os and at -O2);
+#  - speed: the MLPerf models built at -O2 too (build/cortex_m_o2), outputs
+#    identical to the host's, instructions per Invoke at most TFLM + CMSIS-NN's
+#    at -O2 and at most 1.3 x theirs at -Os.
 # Prints arena, stack per phase, RAM, instructions per Invoke, and the
 # flash/RAM split from arm-none-eabi-size and the link map; writes them to
 # build/cortex_m/figures.txt ("<model> <figure> <value>" lines, TFLM's as
-# model "tflm"), and when kws_ref_model ran, holds README.md's kws figures to
-# them (scripts/figures.sh --check --only cortex-m).
+# model "tflm", the -O2 counts as "instructions_o2"), and when kws_ref_model
+# ran, holds README.md's kws and speed figures to them (scripts/figures.sh
+# --check --only cortex-m,cortex-m-speed).
 #   scripts/cortex_m.sh        (uses build/release's CLI, building it if missing)
 # Environment: MICROARENA_HOST_CLI (a host CLI), MICROARENA_SHARED_DIR,
 # MICROARENA_QEMU_TIMEOUT (seconds per run, default 300),
@@ -45,6 +53,16 @@ root=$PWD
 # AllocateTensors, Invoke) and flash of its core and of the six kernels.
 tflm_stack_load=176 tflm_stack_alloc=580 tflm_stack_invoke=640
 tflm_flash_runtime=18539 tflm_flash_kernels=22207
+# TFLM with Arm's CMSIS-NN kernels on the same board and firmware setup at
+# -O2, instructions per Invoke (rounded to 0.1 M): the speed to match. The
+# fast int8 kernels must need at most these at -O2 and at most 1.3 x at -Os,
+# and kws's kernels at most 30 KB of flash at -Os (CMSIS-NN adds 42 KB).
+declare -A cmsis_instructions=([kws_ref_model]=7700000 [vww_96_int8]=24100000 [pretrainedResnet_quant]=29900000
+  [ad01_int8]=580000)
+# TFLM with its reference kernels, the same way (for the README's table).
+declare -A tflm_reference_instructions=([kws_ref_model]=43100000 [vww_96_int8]=100500000
+  [pretrainedResnet_quant]=107500000 [ad01_int8]=1950000)
+fast_kernels_flash_limit=30720
 
 # Stops on what is missing: an error in strict mode, else a skip ($2: 1 to end
 # the stage, 0 to go on without the shared models).
@@ -102,6 +120,24 @@ cmake --build "$build" -j "$(nproc 2>/dev/null || echo 2)"
 read -r stack_bound static_bound < <("$host_cli" plan "$build/models/demo.tflite" --target cortex-m --json |
   python3 -c 'import json, sys; d = json.load(sys.stdin)["device_ram"]; print(d["stack_bytes"], d["static_bytes"])')
 
+# Runs one firmware under QEMU into a log; false when it fails or times out.
+run_firmware() {
+  timeout "${MICROARENA_QEMU_TIMEOUT:-300}" qemu-system-arm -M mps2-an386 -icount shift=0 -kernel "$1" \
+    -semihosting-config enable=on,target=native -nographic -monitor none -serial none >"$2" 2>&1
+}
+
+# The fast int8 kernels against the reference kernels, on the device.
+kernel_check() {
+  local log=$1/kernel_check.qemu.txt
+  if run_firmware "$1/kernel_check.elf" "$log" && grep -q "^ok$" "$log"; then
+    echo "   kernel check ($2): $(sed -n 's/^kernel check: //p' "$log")"
+  else
+    echo "!! the fast int8 kernels differ from the reference kernels on the device ($2):" >&2
+    cat "$log" >&2
+    status=1
+  fi
+}
+
 status=0
 summary=$build/summary.txt
 results=$build/figures.txt
@@ -117,8 +153,7 @@ for name in "${names[@]}"; do
   echo "== cortex_m: $name under qemu-system-arm -M mps2-an386"
   elf=$build/firmware_$name.elf
   log=$build/$name.qemu.txt
-  if ! timeout "${MICROARENA_QEMU_TIMEOUT:-300}" qemu-system-arm -M mps2-an386 -icount shift=0 -kernel "$elf" \
-      -semihosting-config enable=on,target=native -nographic -monitor none -serial none >"$log" 2>&1; then
+  if ! run_firmware "$elf" "$log"; then
     echo "!! $name: the firmware failed or timed out:" >&2
     cat "$log" >&2
     status=1
@@ -237,14 +272,13 @@ for name in "${names[@]}"; do
     status=1
   fi
   if [[ $name == kws_ref_model ]]; then
-    # TFLM on the same board, -Os, reference kernels, kws's six ops only.
-    core=$((runtime_flash + kernels_flash))
-    tflm_core=$((tflm_flash_runtime + tflm_flash_kernels))
-    if ((core > tflm_core)); then
-      echo "!! $name: runtime + kernels flash $core B is more than TFLM's $tflm_core B" >&2
+    # The fast kernels' flash (TFLM's reference kernels are compared with the
+    # reference build's, below).
+    if ((kernels_flash > fast_kernels_flash_limit)); then
+      echo "!! $name: the fast kernels take $kernels_flash B of flash, more than $fast_kernels_flash_limit B" >&2
       status=1
     else
-      echo "   $name: runtime + kernels flash $core B, TFLM $tflm_core B"
+      echo "   $name: kernels flash $kernels_flash B (fast int8 kernels; at most $fast_kernels_flash_limit B)"
     fi
     tflm_stacks="$tflm_stack_load / $tflm_stack_alloc / $tflm_stack_invoke"
     if ((load > tflm_stack_load || alloc > tflm_stack_alloc || invoke > tflm_stack_invoke)); then
@@ -279,6 +313,76 @@ echo "== cortex_m: per model (bytes; stack per phase; ram = arena + peak stack; 
 echo "   runtime, kernels: flash; demo verifies and plans on the device, the others use a precomputed plan)"
 cat "$summary"
 
+echo "== cortex_m: the fast int8 kernels against the reference kernels on the device (kernel_check.elf)"
+kernel_check "$build" -Os
+
+# Speed at -O2, and the lean build: only with kws (TFLM's and CMSIS-NN's
+# figures are for the MLPerf models).
+if [[ -n ${model_paths[kws_ref_model]:-} ]]; then
+  speed_models=""
+  for name in kws_ref_model vww_96_int8 pretrainedResnet_quant ad01_int8; do
+    [[ -n ${model_paths[$name]:-} ]] && speed_models+="${speed_models:+;}$name=${model_paths[$name]}"
+  done
+  o2=build/cortex_m_o2
+  echo "== cortex_m: -O2 build of the MLPerf models ($o2)"
+  cmake -S examples/cortex_m -B "$o2" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/arm-none-eabi.cmake" \
+    -DCMAKE_BUILD_TYPE=Release -DMICROARENA_HOST_CLI="$host_cli" -DMICROARENA_FIRMWARE_MODELS="$speed_models" \
+    -DMICROARENA_FIRMWARE_PLAN_ON_DEVICE="" ${MICROARENA_CORTEX_M_CMAKE_ARGS:-} >/dev/null
+  cmake --build "$o2" -j "$(nproc 2>/dev/null || echo 2)" >/dev/null
+  kernel_check "$o2" -O2
+  for entry in ${speed_models//;/ }; do
+    name=${entry%%=*}
+    log=$o2/$name.qemu.txt
+    if ! run_firmware "$o2/firmware_$name.elf" "$log" || ! grep -q "^ok$" "$log" ||
+        ! diff <(grep "^output " "$log") "$build/$name.expected.txt" >/dev/null; then
+      echo "!! $name at -O2: the firmware failed or its outputs differ from the host run ($log)" >&2
+      status=1
+      continue
+    fi
+    o2_count=$(sed -n 's/^instructions: invoke \([0-9]*\) .*/\1/p' "$log")
+    os_count=$(awk -v n="$name" '$1 == n && $2 == "instructions" {print $3}' "$results")
+    target=${cmsis_instructions[$name]}
+    printf '%s %s %s\n' "$name" instructions_o2 "$o2_count" "$name" cmsis_o2 "$target" \
+      "$name" tflm_reference_o2 "${tflm_reference_instructions[$name]}" >>"$results"
+    if ((o2_count > target || os_count * 10 > target * 13)); then
+      echo "!! $name: $os_count instructions per Invoke at -Os and $o2_count at -O2; TFLM + CMSIS-NN needs" \
+        "$target at -O2 (the limits: that at -O2, 1.3 x at -Os)" >&2
+      status=1
+    else
+      echo "   $name: instructions per Invoke $os_count at -Os, $o2_count at -O2; TFLM + CMSIS-NN $target at -O2"
+    fi
+  done
+
+  reference=build/cortex_m_reference
+  echo "== cortex_m: kws_ref_model with the reference int8 kernels, -Os ($reference)"
+  cmake -S examples/cortex_m -B "$reference" -DCMAKE_TOOLCHAIN_FILE="$root/cmake/arm-none-eabi.cmake" \
+    -DCMAKE_BUILD_TYPE=MinSizeRel -DMICROARENA_HOST_CLI="$host_cli" \
+    -DMICROARENA_FIRMWARE_MODELS="kws_ref_model=${model_paths[kws_ref_model]}" -DMICROARENA_FIRMWARE_PLAN_ON_DEVICE="" \
+    -DMICROARENA_REFERENCE_INT8_KERNELS=ON ${MICROARENA_CORTEX_M_CMAKE_ARGS:-} >/dev/null
+  cmake --build "$reference" -j "$(nproc 2>/dev/null || echo 2)" --target firmware_kws_ref_model >/dev/null
+  log=$reference/kws_ref_model.qemu.txt
+  sizes=$(python3 examples/cortex_m/size_report.py "$reference/firmware_kws_ref_model.elf" \
+    "$reference/firmware_kws_ref_model.map" "$root")
+  runtime_flash=$(awk '$1 == "runtime" {print $2}' <<<"$sizes")
+  kernels_flash=$(awk '$1 == "kernels" {print $2}' <<<"$sizes")
+  core=$((runtime_flash + kernels_flash))
+  tflm_core=$((tflm_flash_runtime + tflm_flash_kernels))
+  if ! run_firmware "$reference/firmware_kws_ref_model.elf" "$log" ||
+      ! diff <(grep "^output " "$log") "$build/kws_ref_model.expected.txt" >/dev/null; then
+    echo "!! kws_ref_model with the reference int8 kernels: the firmware failed or its outputs differ ($log)" >&2
+    status=1
+  elif ((core > tflm_core)); then
+    echo "!! kws_ref_model with the reference int8 kernels: runtime + kernels flash $core B is more than TFLM's" \
+      "$tflm_core B" >&2
+    status=1
+  else
+    echo "   kws_ref_model with the reference int8 kernels: runtime + kernels flash $core B, TFLM $tflm_core B;" \
+      "$(sed -n 's/^instructions: invoke \([0-9]*\) .*/\1/p' "$log") instructions per Invoke"
+  fi
+  echo "kws_ref_model kernels_reference $kernels_flash" >>"$results"
+  echo "kws_ref_model runtime_reference $runtime_flash" >>"$results"
+fi
+
 echo "== cortex_m: firmware size (arm-none-eabi-size; split from the link map)"
 for name in "${names[@]}"; do
   arm-none-eabi-size "$build/firmware_$name.elf"
@@ -308,8 +412,9 @@ fi
 if [[ -n ${model_paths[kws_ref_model]:-} ]]; then
   echo "== cortex_m: the figures README.md and docs/cortex_m.md quote against this run ($results)"
   blocks=cortex-m,cortex-m-sizes
-  # The per-model table of docs/cortex_m.md: only a run of every model measures it.
-  ((all_models)) && blocks+=,cortex-m-models
+  # The per-model table of docs/cortex_m.md and the speed table: only a run
+  # of every model measures them.
+  ((all_models)) && blocks+=,cortex-m-models,cortex-m-speed
   if ! scripts/figures.sh --check --only "$blocks" --cortex-m-results "$results"; then
     echo "!! the Cortex-M figures of README.md or docs/cortex_m.md differ from this run (above: figure, documented" \
       "value, measured value); scripts/figures.sh --write --only $blocks rewrites them from $results" >&2

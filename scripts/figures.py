@@ -16,6 +16,8 @@ and is generated here from what the code measures now:
   cortex-m      kws_ref_model on the Cortex-M4 against TFLM, from the results file
                 scripts/cortex_m.sh writes (build/cortex_m/figures.txt)
   cortex-m-sizes, cortex-m-models (docs/cortex_m.md)
+  cortex-m-speed  instructions per Invoke of the MLPerf models at -Os and -O2
+                against TFLM's reference and CMSIS-NN kernels (same results file)
                 the demo's and kws's flash and RAM split, and every model's figures
                 on the Cortex-M4, from the same file (models: a run of every model)
 Every figure is deterministic and held exactly, except the solver's wall time,
@@ -36,10 +38,11 @@ import tempfile
 import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BLOCKS = ["arena", "best", "overlap", "instructions", "solver", "cortex-m", "cortex-m-sizes", "cortex-m-models"]
+BLOCKS = ["arena", "best", "overlap", "instructions", "solver", "cortex-m", "cortex-m-sizes", "cortex-m-models",
+          "cortex-m-speed"]
 # Where each block lives.
 BLOCK_FILES = {"arena": "README.md", "best": "README.md", "overlap": "docs/overlap.md", "instructions": "README.md", "solver": "README.md", "cortex-m": "README.md",
-               "cortex-m-sizes": "docs/cortex_m.md", "cortex-m-models": "docs/cortex_m.md"}
+               "cortex-m-sizes": "docs/cortex_m.md", "cortex-m-models": "docs/cortex_m.md", "cortex-m-speed": "README.md"}
 WALL_TIME_HEADER = "wall time (not checked)"
 SOLVER_CAPACITY = 1048576
 # Search nodes the proof of a minimum may take when --capacity leaves it open (a
@@ -311,6 +314,9 @@ def gen_cortex_m(ctx):
         row("flash: runtime", k["runtime"], t["runtime"]),
         row("flash: kernels (the model's resolver)", k["kernels"], t["kernels"]),
     ]
+    if "kernels_reference" in k:
+        rows.append(row("flash: runtime + kernels, reference int8 kernels", k["runtime_reference"] +
+                        k["kernels_reference"], tflm_core))
     if "runtime" in demo:
         rows.append(row("flash: runtime, verifying and planning on the device (demo)", int(demo["runtime"]), t["runtime"]))
     return table([f"{model}, Cortex-M4F, -Os (bytes)", "microarena", "TFLM", "ratio"], rows,
@@ -354,8 +360,25 @@ def gen_cortex_m_sizes(ctx):
                  ["---"] + ["---:"] * 6)
 
 
+def gen_cortex_m_speed(ctx):
+    figures = read_cortex_m_results(ctx.cortex_m_results)
+    rows = []
+    for model in ("kws_ref_model", "vww_96_int8", "pretrainedResnet_quant", "ad01_int8"):
+        f = figures.get(model, {})
+        if "instructions_o2" not in f:
+            raise Missing(f"{model}'s -O2 figures in {ctx.cortex_m_results} (scripts/cortex_m.sh with every model)")
+        os_count, o2, cmsis, ref = (int(f[k]) for k in ("instructions", "instructions_o2", "cmsis_o2",
+                                                          "tflm_reference_o2"))
+        rows.append([model, thousands(os_count), thousands(o2), thousands(ref), thousands(cmsis), ratio(o2, cmsis),
+                     ratio(os_count, cmsis), ratio(ref, o2)])
+    return table(["model", "microarena -Os", "microarena -O2", "TFLM reference -O2", "TFLM + CMSIS-NN -O2",
+                  "-O2 / CMSIS-NN", "-Os / CMSIS-NN", "speed-up over TFLM reference"], rows,
+                 ["---"] + ["---:"] * 7)
+
+
 GENERATORS = {"arena": gen_arena, "best": gen_best, "overlap": gen_overlap, "instructions": gen_instructions, "solver": gen_solver, "cortex-m": gen_cortex_m,
-              "cortex-m-sizes": gen_cortex_m_sizes, "cortex-m-models": gen_cortex_m_models}
+              "cortex-m-sizes": gen_cortex_m_sizes, "cortex-m-models": gen_cortex_m_models,
+              "cortex-m-speed": gen_cortex_m_speed}
 
 # ------------------------------------------------------------ the blocks
 

@@ -167,13 +167,6 @@ void PrintHex(size_t index, const uint8_t* bytes, size_t byte_count) {
 
 }  // namespace
 
-// The runtime never uses the heap; if anything linked in ever asks newlib for
-// heap memory, stop loudly rather than hand out memory outside the arena.
-extern "C" void* _sbrk(ptrdiff_t) {
-  semihosting::Write("fatal: heap use (_sbrk)\n");
-  semihosting::Exit(false);
-}
-
 int FirmwareMain() {
   using namespace microarena;
   char line[192];

@@ -75,3 +75,10 @@ __attribute__((section(".vectors"), used)) const Handler kVectorTable[kVectorCou
     DefaultHandler,  // PendSV
     DefaultHandler,  // SysTick
 };
+
+// Firmwares never use the heap; if anything linked in ever asks newlib for
+// heap memory, stop loudly rather than hand out memory outside the arena.
+extern "C" void* _sbrk(ptrdiff_t) {
+  semihosting::Write("fatal: heap use (_sbrk)\n");
+  semihosting::Exit(false);
+}

@@ -3,6 +3,7 @@
 // Prepare is shared with MAX_POOL_2D (pool_common.h).
 #include <cstdint>
 
+#include "microarena/kernels/optimized/int8_kernels.h"
 #include "microarena/kernels/pool_common.h"
 #include "microarena/kernels/reference/pooling.h"
 #include "microarena/kernels/registrations.h"
@@ -15,15 +16,13 @@ Status WindowOutsideInput() {
   return Status::Error(ErrorCode::kInternal, "AVERAGE_POOL_2D: a window lies outside the input");
 }
 
-// The int8 path, the whole Eval of kAveragePool2dInt8Kernel.
+// The int8 path, the whole Eval of kAveragePool2dInt8Kernel: the fast loops
+// of optimized/int8_kernels.h (reference/pooling.h is their oracle).
 Status EvalInt8(EvalContext& context, const void* op_data) {
   const auto& params = *static_cast<const reference::PoolParams*>(op_data);
   const EvalTensor& input = *context.input(0);
   EvalTensor& output = *context.output(0);
-  if (!reference::AveragePoolInt8(params, NhwcShapeOf(input), input.As<const int8_t>(), NhwcShapeOf(output),
-                                  output.As<int8_t>())) {
-    return WindowOutsideInput();
-  }
+  if (!optimized::AveragePoolInt8(params, input, output)) return WindowOutsideInput();
   return OkStatus();
 }
 

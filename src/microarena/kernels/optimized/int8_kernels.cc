@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstring>
 
 #include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/optimized/int8_dot.h"
 #include "microarena/kernels/optimized/requantize.h"
+#include "microarena/kernels/reference/depthwise_conv.h"
 #include "microarena/kernels/tensor_checks.h"
 
 namespace microarena::optimized {
@@ -59,6 +61,39 @@ struct ConvGeometry {
   bool contiguous = false;       // a window row is one run of input bytes
 };
 
+// The geometry of one CONV_2D, built in the frame of the path that runs it.
+MICROARENA_ALWAYS_INLINE ConvGeometry MakeGeometry(const reference::ConvParams& params,
+                                                   const reference::QuantizedConvParams& quant,
+                                                   const EvalTensor& input, const EvalTensor& filter,
+                                                   const EvalTensor* bias, const EvalTensor& output) {
+  ConvGeometry g;
+  g.quant = &quant;
+  g.filter = filter.As<const int8_t>();
+  g.bias = bias != nullptr ? bias->As<const int32_t>() : nullptr;
+  g.stride_width = params.stride_width;
+  g.padding_width = params.padding_width;
+  g.dilation_height = params.dilation_height;
+  g.dilation_width = params.dilation_width;
+  g.filter_height = filter.dim(1);
+  g.filter_width = filter.dim(2);
+  g.input_height = input.dim(1);
+  g.input_width = input.dim(2);
+  g.out_width = output.dim(2);
+  g.in_channels = input.dim(3);
+  g.group_depth = filter.dim(3);
+  g.groups = g.in_channels / g.group_depth;
+  g.out_channels = output.dim(3);
+  g.group_outputs = g.out_channels / g.groups;
+  g.input_row = static_cast<ptrdiff_t>(g.input_width) * g.in_channels;
+  g.input_row_step = g.input_row * params.dilation_height;
+  g.input_tap_step = static_cast<ptrdiff_t>(params.dilation_width) * g.in_channels;
+  g.pixel_step = static_cast<ptrdiff_t>(params.stride_width) * g.in_channels;
+  g.filter_row = static_cast<ptrdiff_t>(g.filter_width) * g.group_depth;
+  g.filter_channel = g.filter_row * g.filter_height;
+  g.contiguous = params.dilation_width == 1 && g.groups == 1;
+  return g;
+}
+
 // The clipped window of one output pixel as runs of bytes: `rows` filter
 // rows of `taps` runs of `run` bytes each.
 struct WindowRuns {
@@ -82,7 +117,8 @@ template <int kPixels, int kChannels>
     const int8_t* w = w0;
     for (int32_t t = 0; t < window.taps; ++t) {
       if constexpr (kPixels == 2 && kChannels == 2) {
-        Dot2x2(x, x + g.pixel_step, w, w + g.filter_channel, window.run, offset, acc);
+        Dot2x2Stepped(x, w, static_cast<int32_t>(g.pixel_step), static_cast<int32_t>(g.filter_channel), window.run,
+                      offset, acc);
       } else if constexpr (kChannels == 2) {
         Dot1x2(x, w, w + g.filter_channel, window.run, offset, acc);
       } else {
@@ -96,32 +132,232 @@ template <int kPixels, int kChannels>
   }
 }
 
+// The sums of a block for channels o and o + 1 start at their biases, for
+// one pixel (acc[0], acc[1]) and a second (acc[2], acc[3]).
+MICROARENA_ALWAYS_INLINE void StartPair(const int32_t* bias, int32_t o, uint32_t* acc) {
+  acc[0] = acc[2] = BiasStart(bias, o);
+  acc[1] = acc[3] = BiasStart(bias, o + 1);
+}
+
+// Channels o and o + 1 of one pixel (out0), and of a second (out1) when
+// `two_pixels`, from a block's sums: each channel's multiplier and shift
+// read once for both pixels.
+MICROARENA_ALWAYS_INLINE void StorePair(OutputStage stage, const reference::QuantizedConvParams& quant,
+                                        const uint32_t* acc, int32_t o, bool two_pixels, int8_t* out0, int8_t* out1) {
+  const int32_t m0 = quant.output_multiplier[o];
+  const int32_t m1 = quant.output_multiplier[o + 1];
+  const int s0 = quant.output_shift[o];
+  const int s1 = quant.output_shift[o + 1];
+  out0[o] = stage(acc[0], m0, s0);
+  out0[o + 1] = stage(acc[1], m1, s1);
+  if (two_pixels) {
+    out1[o] = stage(acc[2], m0, s0);
+    out1[o + 1] = stage(acc[3], m1, s1);
+  }
+}
+
 // Output channels [first, first + group_outputs) of one or two pixels (out1
 // unused for one), all of one group; x0 is the group's first input byte.
 template <int kPixels>
 inline void ConvChannels(const ConvGeometry& g, const WindowRuns& window, const int8_t* x0, int32_t first,
                          int8_t* out0, int8_t* out1) {
-  const reference::QuantizedConvParams& quant = *g.quant;
+  const OutputStage stage(*g.quant);
+  const int32_t* multipliers = g.quant->output_multiplier;
+  const int8_t* shifts = g.quant->output_shift;
   const int32_t end = first + g.group_outputs;
   const int8_t* w = g.filter + first * g.filter_channel + window.filter_start;
   int32_t o = first;
   for (; o + 2 <= end; o += 2, w += 2 * g.filter_channel) {
-    uint32_t acc[4] = {BiasStart(g.bias, o), BiasStart(g.bias, o + 1), BiasStart(g.bias, o),
-                       BiasStart(g.bias, o + 1)};
+    uint32_t acc[4];
+    StartPair(g.bias, o, acc);
     SumWindow<kPixels, 2>(g, window, x0, w, acc);
-    out0[o] = RequantizeToInt8(acc[0], quant, o);
-    out0[o + 1] = RequantizeToInt8(acc[1], quant, o + 1);
-    if (kPixels == 2) {
-      out1[o] = RequantizeToInt8(acc[2], quant, o);
-      out1[o + 1] = RequantizeToInt8(acc[3], quant, o + 1);
-    }
+    StorePair(stage, *g.quant, acc, o, kPixels == 2, out0, out1);
   }
   if (o < end) {  // an odd last channel
     for (int32_t p = 0; p < kPixels; ++p) {
       uint32_t acc = BiasStart(g.bias, o);
       SumWindow<1, 1>(g, window, x0 + p * g.pixel_step, w, &acc);
-      (p == 0 ? out0 : out1)[o] = RequantizeToInt8(acc, quant, o);
+      (p == 0 ? out0 : out1)[o] = stage(acc, multipliers[o], shifts[o]);
     }
+  }
+}
+
+// What a pointwise CONV_2D reads: fewer fields than ConvGeometry, so its
+// frames stay narrow.
+struct PointwiseOperands {
+  const reference::QuantizedConvParams* quant;
+  const int8_t* filter;
+  const int32_t* bias;  // nullptr: no bias
+  int32_t in_channels;
+  int32_t out_channels;
+};
+
+// Every output channel of one or two consecutive pixels of a pointwise
+// CONV_2D (see PointwiseConv).
+template <int kPixels>
+inline void PointwiseChannels(const PointwiseOperands& g, OutputStage stage, const int8_t* x0, int8_t* out0) {
+  const int32_t* multipliers = g.quant->output_multiplier;
+  const int8_t* shifts = g.quant->output_shift;
+  const int32_t offset = g.quant->input_offset;
+  const int32_t depth = g.in_channels;
+  const int32_t channels = g.out_channels;
+  int8_t* out1 = out0 + channels;
+  const int8_t* w = g.filter;
+  int32_t o = 0;
+  for (; o + 2 <= channels; o += 2, w += 2 * depth) {
+    uint32_t acc[4];
+    StartPair(g.bias, o, acc);
+    if (kPixels == 2) {
+      Dot2x2Strided(x0, w, depth, depth, offset, acc);
+    } else {
+      Dot1x2(x0, w, w + depth, depth, offset, acc);
+    }
+    StorePair(stage, *g.quant, acc, o, kPixels == 2, out0, out1);
+  }
+  if (o < channels) {  // an odd last channel
+    for (int32_t p = 0; p < kPixels; ++p) {
+      const uint32_t acc = Dot1x1(x0 + p * depth, w, depth, offset, BiasStart(g.bias, o));
+      (p == 0 ? out0 : out1)[o] = stage(acc, multipliers[o], shifts[o]);
+    }
+  }
+}
+
+// CONV_2D with a 1x1 filter, stride 1, no padding and one group (most of
+// the MACs of MobileNet- and DS-CNN-style models): a product of the pixels,
+// rows of in_channels bytes, with the filters, so pixel pairs go straight
+// to the dot products without window bookkeeping. Pixels in ascending order
+// (reads of a pair before its writes): rows ascending, as the overlap needs.
+[[gnu::noinline]] void PointwiseConv(const reference::QuantizedConvParams& quant, const EvalTensor& input,
+                                     const EvalTensor& filter, const EvalTensor* bias, EvalTensor& output) {
+  const PointwiseOperands g{&quant, filter.As<const int8_t>(), bias != nullptr ? bias->As<const int32_t>() : nullptr,
+                            input.dim(3), output.dim(3)};
+  const int32_t pixels = output.dim(0) * output.dim(1) * output.dim(2);  // the input's too
+  const OutputStage stage(quant);
+  const auto in_step = static_cast<ptrdiff_t>(g.in_channels);
+  const auto out_step = static_cast<ptrdiff_t>(g.out_channels);
+  const int8_t* x = input.As<const int8_t>();
+  int8_t* out = output.As<int8_t>();
+  int32_t p = 0;
+  for (; p + 2 <= pixels; p += 2) PointwiseChannels<2>(g, stage, x + p * in_step, out + p * out_step);
+  if (p < pixels) PointwiseChannels<1>(g, stage, x + p * in_step, out + p * out_step);
+}
+
+// Bytes of the two windows SmallWindowConv copies, on the stack: windows
+// of up to 40 values (kws's 10x4x1 first layer, 3x3x3 image stems, 5x5x1).
+constexpr int32_t kSmallWindowBytes = 40;
+
+// The window of the output pixel at input origin (in_y, in_x), every tap
+// in (fy, fx, channel) order as the filter stores it, into `window`: taps
+// outside the input get the input zero point, which the offset turns into
+// 0, so a padded tap adds nothing, as in the reference.
+// Byte loops: the runs are a few bytes long, shorter than a memcpy or
+// memset call's own work, so GCC must not turn the loops into those calls.
+#if defined(__GNUC__) && !defined(__clang__)
+#define MICROARENA_NO_LIBCALL_LOOPS __attribute__((optimize("no-tree-loop-distribute-patterns")))
+#else
+#define MICROARENA_NO_LIBCALL_LOOPS
+#endif
+MICROARENA_NO_LIBCALL_LOOPS void CopyWindow(const ConvGeometry& g, const int8_t* input_batch, int32_t in_y,
+                                            int32_t in_x, int8_t pad, int8_t* window) {
+  const int32_t channels = g.in_channels;
+  const auto row_bytes = static_cast<int32_t>(g.filter_row);
+  for (int32_t fy = 0; fy < g.filter_height; ++fy, window += row_bytes) {
+    const int32_t y = in_y + fy * g.dilation_height;
+    if (y < 0 || y >= g.input_height) {
+      for (int32_t i = 0; i < row_bytes; ++i) window[i] = pad;
+      continue;
+    }
+    const int8_t* row = input_batch + y * g.input_row;
+    int8_t* to = window;
+    for (int32_t fx = 0; fx < g.filter_width; ++fx, to += channels) {
+      const int32_t x = in_x + fx * g.dilation_width;
+      if (x >= 0 && x < g.input_width) {
+        const int8_t* from = row + static_cast<ptrdiff_t>(x) * channels;
+        for (int32_t c = 0; c < channels; ++c) to[c] = from[c];
+      } else {
+        for (int32_t c = 0; c < channels; ++c) to[c] = pad;
+      }
+    }
+  }
+}
+
+// Every output channel of one or two pixels whose windows SmallWindowConv
+// copied (the second `depth` bytes after the first).
+inline void SmallWindowChannels(const ConvGeometry& g, OutputStage stage, const int8_t* windows, bool pair,
+                                int8_t* output) {
+  const int32_t* multipliers = g.quant->output_multiplier;
+  const int8_t* shifts = g.quant->output_shift;
+  const int32_t offset = g.quant->input_offset;
+  const auto depth = static_cast<int32_t>(g.filter_channel);
+  const int8_t* w = g.filter;
+  int32_t o = 0;
+  for (; o + 2 <= g.out_channels; o += 2, w += 2 * depth) {
+    uint32_t acc[4];
+    StartPair(g.bias, o, acc);
+    if (pair) {
+      Dot2x2Strided(windows, w, depth, depth, offset, acc);
+    } else {
+      Dot1x2(windows, w, w + depth, depth, offset, acc);
+    }
+    StorePair(stage, *g.quant, acc, o, pair, output, output + g.out_channels);
+  }
+  if (o < g.out_channels) {  // an odd last channel
+    for (int32_t p = 0; p < (pair ? 2 : 1); ++p) {
+      const uint32_t acc = Dot1x1(windows + p * depth, w, depth, offset, BiasStart(g.bias, o));
+      output[p * g.out_channels + o] = stage(acc, multipliers[o], shifts[o]);
+    }
+  }
+}
+
+// CONV_2D (one group) whose window holds few values, such as a first layer
+// over one to three input channels: the runs of a window row are a few bytes
+// each, too short for the dot products, so the windows of two output pixels
+// are copied into one contiguous run each first (im2col on the stack) and
+// every pixel pair goes through Dot2x2 whole. The pair's reads (the copies)
+// come before its writes, pixels in ascending order, as the overlap needs.
+[[gnu::noinline, gnu::flatten]] void SmallWindowConv(const reference::ConvParams& params,
+                                                     const reference::QuantizedConvParams& quant,
+                                       const EvalTensor& input_tensor, const EvalTensor& filter_tensor,
+                                       const EvalTensor* bias_tensor, EvalTensor& output_tensor) {
+  const ConvGeometry g = MakeGeometry(params, quant, input_tensor, filter_tensor, bias_tensor, output_tensor);
+  const int8_t* input = input_tensor.As<const int8_t>();
+  int8_t* output = output_tensor.As<int8_t>();
+  const int32_t batches = output_tensor.dim(0);
+  const int32_t out_height = output_tensor.dim(1);
+  // The second window starts `depth` bytes after the first, as the second
+  // filter after the first: Dot2x2Strided's layout.
+  alignas(4) int8_t windows[2 * kSmallWindowBytes];
+  const OutputStage stage(*g.quant);
+  const auto pad = static_cast<int8_t>(-g.quant->input_offset);
+  const auto depth = static_cast<int32_t>(g.filter_channel);
+  // Pixels pair up in raster order, across row ends too (the copies make
+  // any two pixels alike): a row of odd width leaves no single pixel
+  // behind. Each pair's reads come before its writes, rows ascending.
+  const ptrdiff_t input_batch_bytes = g.input_row * g.input_height;
+  const int32_t pixels = out_height * g.out_width;
+  for (int32_t b = 0; b < batches; ++b) {
+    const int8_t* input_batch = input + b * input_batch_bytes;
+    int32_t out_y = 0;
+    int32_t out_x = 0;
+    for (int32_t p = 0; p < pixels; p += 2, output += 2 * g.out_channels) {
+      const bool pair = p + 1 < pixels;
+      CopyWindow(g, input_batch, out_y * params.stride_height - params.padding_height,
+                 out_x * g.stride_width - g.padding_width, pad, windows);
+      if (++out_x == g.out_width) {
+        out_x = 0;
+        ++out_y;
+      }
+      if (pair) {
+        CopyWindow(g, input_batch, out_y * params.stride_height - params.padding_height,
+                   out_x * g.stride_width - g.padding_width, pad, windows + depth);
+        if (++out_x == g.out_width) {
+          out_x = 0;
+          ++out_y;
+        }
+      }
+      SmallWindowChannels(g, stage, windows, pair, output);
+    }
+    if (pixels % 2 != 0) output -= g.out_channels;  // the last step was one pixel
   }
 }
 
@@ -179,23 +415,110 @@ struct DepthwiseWindow {
   int32_t channels = 0;  // input and output depth (depth multiplier 1)
 };
 
-// Channels summed together per output pixel: in registers on Cortex-M,
-// in a short array the compiler vectorises elsewhere.
-constexpr int32_t kDepthwiseChunk = MICROARENA_ARM_DSP ? 4 : 16;
-
-#if MICROARENA_ARM_DSP
-// Four channels in registers: SXTAB16 / SXTB16 unpack the four channels of
-// one tap, SMLABB / SMLATT multiply the halves that match.
-inline void DepthwiseFour(const DepthwiseWindow& d, const int8_t* x, const int8_t* w, Packed offsets,
-                          uint32_t* acc) {
-  auto a0 = static_cast<int32_t>(acc[0]);
-  auto a1 = static_cast<int32_t>(acc[1]);
-  auto a2 = static_cast<int32_t>(acc[2]);
-  auto a3 = static_cast<int32_t>(acc[3]);
-  for (int32_t r = 0; r < d.rows; ++r) {
+// The scalar sum of channel c over the window (the host's chunks, the
+// Cortex-M's last channels).
+inline uint32_t DepthwiseChannel(const DepthwiseWindow& d, const int8_t* x, const int8_t* w, int32_t offset,
+                                 uint32_t acc) {
+  for (int32_t r = 0; r < d.rows; ++r, x += d.row_step, w += d.filter_row) {
     const int8_t* xp = x;
     const int8_t* wp = w;
-    for (int32_t col = 0; col < d.columns; ++col) {
+    for (int32_t col = 0; col < d.columns; ++col, xp += d.tap_step, wp += d.channels) {
+      acc += static_cast<uint32_t>((*xp + offset) * int32_t{*wp});
+    }
+  }
+  return acc;
+}
+
+#if MICROARENA_ARM_ASM
+// The taps of a 3x3 window for four channels, written out: in C the
+// compiler spills two of the pointers and steps (42 instructions a window
+// row instead of 32). Taps of one row at [x], [x, c] and [x, c, lsl #1]
+// (c: the channels, the step between taps of the input and the filter
+// alike, dilation 1); rows input_row and filter_row bytes apart. Fourteen
+// registers, as Dot2x2WordsStrided.
+#define MICROARENA_DEPTHWISE_TAP(OFFSET)                  \
+      "ldr %[t0], [%[x]" OFFSET "]\n"                  \
+      "ldr %[t2], [%[w]" OFFSET "]\n"                  \
+      "sxtab16 %[t1], %[off], %[t0]\n"                  \
+      "sxtab16 %[t0], %[off], %[t0], ror #8\n"          \
+      "sxtb16 %[t3], %[t2]\n"                           \
+      "sxtb16 %[t2], %[t2], ror #8\n"                   \
+      "smlabb %[a0], %[t1], %[t3], %[a0]\n"             \
+      "smlatt %[a2], %[t1], %[t3], %[a2]\n"             \
+      "smlabb %[a1], %[t0], %[t2], %[a1]\n"             \
+      "smlatt %[a3], %[t0], %[t2], %[a3]\n"
+#define MICROARENA_DEPTHWISE_ROW                            \
+  MICROARENA_DEPTHWISE_TAP("")                              \
+  MICROARENA_DEPTHWISE_TAP(", %[c]")                        \
+  MICROARENA_DEPTHWISE_TAP(", %[c], lsl #1")
+inline void Depthwise3x3Four(const int8_t* x, const int8_t* w, int32_t channels, ptrdiff_t input_row,
+                             ptrdiff_t filter_row, Packed offsets, int32_t* a) {
+  Packed t0, t1, t2, t3;
+  __asm__(MICROARENA_DEPTHWISE_ROW
+          "add %[x], %[x], %[in_row]\n"
+          "add %[w], %[w], %[f_row]\n"
+          MICROARENA_DEPTHWISE_ROW
+          "add %[x], %[x], %[in_row]\n"
+          "add %[w], %[w], %[f_row]\n"
+          MICROARENA_DEPTHWISE_ROW
+          : [a0] "+r"(a[0]), [a1] "+r"(a[1]), [a2] "+r"(a[2]), [a3] "+r"(a[3]), [x] "+r"(x), [w] "+r"(w),
+            [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3)
+          : [c] "r"(channels), [in_row] "r"(input_row), [f_row] "r"(filter_row), [off] "r"(offsets)
+          : "memory");
+}
+// Windows clipped at an edge, with a loop over the rows.
+// Rows of three taps (a full window, or one clipped at the top or bottom)
+// and rows of two (clipped at the left or right): `rows` >= 1 rows, the row
+// count kept in memory (a temporary is free at each row's end).
+#define MICROARENA_DEPTHWISE_ROWS(TAPS)                                                                          \
+  __asm__("1:\n" TAPS                                                                                           \
+          "add %[x], %[x], %[in_row]\n"                                                                         \
+          "add %[w], %[w], %[f_row]\n"                                                                          \
+          "ldr %[t0], %[rows]\n"                                                                                \
+          "subs %[t0], %[t0], #1\n"                                                                             \
+          "str %[t0], %[rows]\n"                                                                                \
+          "bne 1b\n"                                                                                            \
+          : [a0] "+r"(a[0]), [a1] "+r"(a[1]), [a2] "+r"(a[2]), [a3] "+r"(a[3]), [x] "+r"(x), [w] "+r"(w),        \
+            [t0] "=&r"(t0), [t1] "=&r"(t1), [t2] "=&r"(t2), [t3] "=&r"(t3), [rows] "+m"(rows)                     \
+          : [c] "r"(channels), [in_row] "r"(input_row), [f_row] "r"(filter_row), [off] "r"(offsets)            \
+          : "cc", "memory")
+template <int kColumns>
+inline void DepthwiseRows(const int8_t* x, const int8_t* w, int32_t rows, int32_t channels, ptrdiff_t input_row,
+                          ptrdiff_t filter_row, Packed offsets, int32_t* a) {
+  Packed t0, t1, t2, t3;
+  if constexpr (kColumns == 3) {
+    MICROARENA_DEPTHWISE_ROWS(MICROARENA_DEPTHWISE_ROW);
+  } else {
+    MICROARENA_DEPTHWISE_ROWS(MICROARENA_DEPTHWISE_TAP("") MICROARENA_DEPTHWISE_TAP(", %[c]"));
+  }
+}
+#undef MICROARENA_DEPTHWISE_ROWS
+#undef MICROARENA_DEPTHWISE_ROW
+#undef MICROARENA_DEPTHWISE_TAP
+#endif
+
+// Every channel of one output pixel (depth multiplier 1): x and w are the
+// window's first input and filter bytes of channel 0.
+[[gnu::noinline]] void DepthwisePixel(const DepthwiseWindow& d, const reference::QuantizedConvParams& quant,
+                                      OutputStage stage, const int8_t* x, const int8_t* w,
+                                      const int32_t* bias, int8_t* out) {
+  const int32_t* multipliers = quant.output_multiplier;
+  const int8_t* shifts = quant.output_shift;
+  const int32_t offset = quant.input_offset;
+  int32_t c = 0;
+#if MICROARENA_ARM_DSP
+  // Four channels in registers: one word of each tap holds them; SXTAB16 /
+  // SXTB16 unpack it and SMLABB / SMLATT multiply the halves that match.
+  const Packed offsets = OffsetPair(offset);
+  // A full 3x3 window (MobileNet's and DS-CNN's interior pixels): the nine
+  // taps unrolled, addressed from three row pointers, no loop counters.
+  const bool three_by_three = d.rows == 3 && d.columns == 3;
+  for (; c + 4 <= d.channels; c += 4) {
+    int32_t a0 = bias != nullptr ? bias[c] : 0;
+    int32_t a1 = bias != nullptr ? bias[c + 1] : 0;
+    int32_t a2 = bias != nullptr ? bias[c + 2] : 0;
+    int32_t a3 = bias != nullptr ? bias[c + 3] : 0;
+    const auto tap = [&](const int8_t* xp, const int8_t* wp) __attribute__((always_inline)) {
       const Packed in = LoadWord(xp);
       const Packed wt = LoadWord(wp);
       const Packed in_even = UnpackEvenWithOffset(offsets, in);
@@ -206,101 +529,133 @@ inline void DepthwiseFour(const DepthwiseWindow& d, const int8_t* x, const int8_
       const Packed wt_odd = UnpackOdd(wt);
       a1 = __smlabb(in_odd, wt_odd, a1);
       a3 = __smlatt(in_odd, wt_odd, a3);
-      xp += d.tap_step;
-      wp += d.channels;
-    }
-    x += d.row_step;
-    w += d.filter_row;
-  }
-  acc[0] = static_cast<uint32_t>(a0);
-  acc[1] = static_cast<uint32_t>(a1);
-  acc[2] = static_cast<uint32_t>(a2);
-  acc[3] = static_cast<uint32_t>(a3);
-}
+    };
+    const int8_t* xr = x + c;
+    const int8_t* wr = w + c;
+#if MICROARENA_ARM_ASM
+    if (d.tap_step == d.channels && d.rows > 0 && (d.columns == 3 || d.columns == 2)) {
+      int32_t sums[4] = {a0, a1, a2, a3};
+      if (d.columns == 3 && d.rows == 3) {
+        Depthwise3x3Four(xr, wr, d.channels, d.row_step, d.filter_row, offsets, sums);  // the interior
+      } else if (d.columns == 3) {
+        DepthwiseRows<3>(xr, wr, d.rows, d.channels, d.row_step, d.filter_row, offsets, sums);
+      } else {
+        DepthwiseRows<2>(xr, wr, d.rows, d.channels, d.row_step, d.filter_row, offsets, sums);
+      }
+      a0 = sums[0];
+      a1 = sums[1];
+      a2 = sums[2];
+      a3 = sums[3];
+    } else
 #endif
-
-// acc[0, count) += the window's sums of `count` <= kDepthwiseChunk channels
-// starting at x and w.
-inline void DepthwiseChunk(const DepthwiseWindow& d, const int8_t* x, const int8_t* w, int32_t count,
-                           int32_t offset, uint32_t* acc) {
-#if MICROARENA_ARM_DSP
-  if (count == 4) {
-    DepthwiseFour(d, x, w, OffsetPair(offset), acc);
-    return;
-  }
-#endif
-  for (int32_t r = 0; r < d.rows; ++r) {
-    const int8_t* xp = x + r * d.row_step;
-    const int8_t* wp = w + r * d.filter_row;
-    for (int32_t col = 0; col < d.columns; ++col) {
-      for (int32_t i = 0; i < count; ++i) acc[i] += static_cast<uint32_t>((xp[i] + offset) * int32_t{wp[i]});
-      xp += d.tap_step;
-      wp += d.channels;
-    }
-  }
-}
-
-// Depth multiplier above 1: output o reads input channel o / multiplier.
-void DepthwiseMultiplied(const DepthwiseWindow& d, const reference::QuantizedConvParams& quant, const int8_t* x,
-                         const int8_t* w, const int32_t* bias, int32_t multiplier, int32_t out_channels,
-                         int8_t* out) {
-  for (int32_t o = 0; o < out_channels; ++o) {
-    uint32_t acc = BiasStart(bias, o);
-    const int8_t* xc = x + o / multiplier;
-    for (int32_t r = 0; r < d.rows; ++r) {
-      for (int32_t col = 0; col < d.columns; ++col) {
-        const int32_t in = xc[r * d.row_step + col * d.tap_step] + quant.input_offset;
-        acc += static_cast<uint32_t>(in * int32_t{w[r * d.filter_row + col * out_channels + o]});
+    if (three_by_three) {
+      for (int32_t r = 0; r < 3; ++r, xr += d.row_step, wr += d.filter_row) {
+        tap(xr, wr);
+        tap(xr + d.tap_step, wr + d.channels);
+        tap(xr + 2 * d.tap_step, wr + 2 * d.channels);
+      }
+    } else {
+      for (int32_t r = d.rows; r > 0; --r, xr += d.row_step, wr += d.filter_row) {
+        const int8_t* xp = xr;
+        const int8_t* wp = wr;
+        for (int32_t col = d.columns; col > 0; --col, xp += d.tap_step, wp += d.channels) tap(xp, wp);
       }
     }
-    out[o] = RequantizeToInt8(acc, quant, o);
+    out[c] = stage(static_cast<uint32_t>(a0), multipliers[c], shifts[c]);
+    out[c + 1] = stage(static_cast<uint32_t>(a1), multipliers[c + 1], shifts[c + 1]);
+    out[c + 2] = stage(static_cast<uint32_t>(a2), multipliers[c + 2], shifts[c + 2]);
+    out[c + 3] = stage(static_cast<uint32_t>(a3), multipliers[c + 3], shifts[c + 3]);
+  }
+#else
+  // Sixteen channels at a time in a short array, the channel loop innermost
+  // (contiguous bytes in the input and the filter): it vectorises.
+  constexpr int32_t kChunk = 16;
+  for (; c + kChunk <= d.channels; c += kChunk) {
+    uint32_t acc[kChunk];
+    for (int32_t i = 0; i < kChunk; ++i) acc[i] = BiasStart(bias, c + i);
+    for (int32_t r = 0; r < d.rows; ++r) {
+      const int8_t* xp = x + c + r * d.row_step;
+      const int8_t* wp = w + c + r * d.filter_row;
+      for (int32_t col = 0; col < d.columns; ++col, xp += d.tap_step, wp += d.channels) {
+        for (int32_t i = 0; i < kChunk; ++i) acc[i] += static_cast<uint32_t>((xp[i] + offset) * int32_t{wp[i]});
+      }
+    }
+    for (int32_t i = 0; i < kChunk; ++i) out[c + i] = stage(acc[i], multipliers[c + i], shifts[c + i]);
+  }
+#endif
+  for (; c < d.channels; ++c) {
+    out[c] = stage(DepthwiseChannel(d, x + c, w + c, offset, BiasStart(bias, c)), multipliers[c], shifts[c]);
+  }
+}
+
+// Depth multiplier above 1: outputs c * multiplier + j read input channel
+// c, so each input value is loaded once per tap for up to eight outputs,
+// whose filter values are consecutive bytes.
+// Out of line: its block of sums would widen DepthwiseConvInt8's frame.
+[[gnu::noinline]] void DepthwiseMultiplied(const DepthwiseWindow& d, const reference::QuantizedConvParams& quant,
+                                           OutputStage stage, const int8_t* x, const int8_t* w, const int32_t* bias,
+                                           int32_t multiplier, int32_t out_channels, int8_t* out) {
+  constexpr int32_t kBlock = 8;
+  const int32_t offset = quant.input_offset;
+  for (int32_t o = 0; o < out_channels;) {
+    const int32_t c = o / multiplier;
+    const int32_t n = std::min(kBlock, (c + 1) * multiplier - o);  // outputs of channel c from o on
+    uint32_t acc[kBlock];
+    for (int32_t i = 0; i < n; ++i) acc[i] = BiasStart(bias, o + i);
+    const int8_t* xr = x + c;
+    const int8_t* wr = w + o;
+    for (int32_t r = 0; r < d.rows; ++r, xr += d.row_step, wr += d.filter_row) {
+      const int8_t* xp = xr;
+      const int8_t* wp = wr;
+      for (int32_t col = 0; col < d.columns; ++col, xp += d.tap_step, wp += out_channels) {
+        const int32_t in = *xp + offset;
+        for (int32_t i = 0; i < n; ++i) acc[i] += static_cast<uint32_t>(in * int32_t{wp[i]});
+      }
+    }
+    for (int32_t i = 0; i < n; ++i, ++o) out[o] = stage(acc[i], quant.output_multiplier[o], quant.output_shift[o]);
+  }
+}
+
+
+// The general path: window rows as runs, pixel pairs clipped alike.
+[[gnu::noinline]] void WindowConv(const reference::ConvParams& params, const reference::QuantizedConvParams& quant,
+                                  const EvalTensor& input_tensor, const EvalTensor& filter_tensor,
+                                  const EvalTensor* bias_tensor, EvalTensor& output_tensor) {
+  const ConvGeometry g = MakeGeometry(params, quant, input_tensor, filter_tensor, bias_tensor, output_tensor);
+  const ptrdiff_t input_batch_bytes = g.input_row * g.input_height;
+  const auto output_row_bytes = static_cast<ptrdiff_t>(g.out_width) * g.out_channels;
+  const int8_t* input = input_tensor.As<const int8_t>();
+  int8_t* out_row = output_tensor.As<int8_t>();
+  for (int32_t b = 0; b < output_tensor.dim(0); ++b) {
+    const int8_t* input_batch = input + b * input_batch_bytes;
+    for (int32_t out_y = 0; out_y < output_tensor.dim(1); ++out_y, out_row += output_row_bytes) {
+      ConvRow(g, input_batch, out_y * params.stride_height - params.padding_height, out_row);
+    }
   }
 }
 
 }  // namespace
 
+// Picks the path; each builds what it needs in its own frame (this one
+// stays small: Invoke's deepest stack runs through it).
 void ConvInt8(const reference::ConvParams& params, const reference::QuantizedConvParams& quant,
-              const EvalTensor& input_tensor, const EvalTensor& filter_tensor, const EvalTensor* bias_tensor,
-              EvalTensor& output_tensor) {
-  const NhwcShape input_shape = NhwcShapeOf(input_tensor);
-  const NhwcShape output_shape = NhwcShapeOf(output_tensor);
-  const reference::ConvFilterShape filter_shape{filter_tensor.dim(0), filter_tensor.dim(1), filter_tensor.dim(2),
-                                                filter_tensor.dim(3)};
-  const int8_t* input = input_tensor.As<const int8_t>();
-  int8_t* output = output_tensor.As<int8_t>();
-  ConvGeometry g;
-  g.quant = &quant;
-  g.filter = filter_tensor.As<const int8_t>();
-  g.bias = bias_tensor != nullptr ? bias_tensor->As<const int32_t>() : nullptr;
-  g.stride_width = params.stride_width;
-  g.padding_width = params.padding_width;
-  g.dilation_height = params.dilation_height;
-  g.dilation_width = params.dilation_width;
-  g.filter_height = filter_shape.height;
-  g.filter_width = filter_shape.width;
-  g.input_height = input_shape.height;
-  g.input_width = input_shape.width;
-  g.out_width = output_shape.width;
-  g.in_channels = input_shape.channels;
-  g.group_depth = filter_shape.input_channels;
-  g.groups = input_shape.channels / filter_shape.input_channels;
-  g.out_channels = output_shape.channels;
-  g.group_outputs = output_shape.channels / g.groups;
-  g.input_row = static_cast<ptrdiff_t>(input_shape.width) * input_shape.channels;
-  g.input_row_step = g.input_row * params.dilation_height;
-  g.input_tap_step = static_cast<ptrdiff_t>(params.dilation_width) * input_shape.channels;
-  g.pixel_step = static_cast<ptrdiff_t>(params.stride_width) * input_shape.channels;
-  g.filter_row = static_cast<ptrdiff_t>(filter_shape.width) * filter_shape.input_channels;
-  g.filter_channel = g.filter_row * filter_shape.height;
-  g.contiguous = params.dilation_width == 1 && g.groups == 1;
-  const ptrdiff_t input_batch_bytes = g.input_row * input_shape.height;
-  const auto output_row_bytes = static_cast<ptrdiff_t>(output_shape.width) * output_shape.channels;
-  int8_t* out_row = output;
-  for (int32_t b = 0; b < output_shape.batches; ++b) {
-    const int8_t* input_batch = input + b * input_batch_bytes;
-    for (int32_t out_y = 0; out_y < output_shape.height; ++out_y, out_row += output_row_bytes) {
-      ConvRow(g, input_batch, out_y * params.stride_height - params.padding_height, out_row);
-    }
+              const EvalTensor& input, const EvalTensor& filter, const EvalTensor* bias, EvalTensor& output) {
+#ifdef MICROARENA_REFERENCE_INT8_KERNELS
+  reference::ConvPerChannelInt8(params, quant, NhwcShapeOf(input), input.As<const int8_t>(),
+                                reference::ConvFilterShape{filter.dim(0), filter.dim(1), filter.dim(2), filter.dim(3)},
+                                filter.As<const int8_t>(), bias != nullptr ? bias->As<const int32_t>() : nullptr,
+                                NhwcShapeOf(output), output.As<int8_t>());
+  return;
+#endif
+  const bool one_group = filter.dim(3) == input.dim(3);
+  if (filter.dim(1) == 1 && filter.dim(2) == 1 && params.stride_height == 1 && params.stride_width == 1 &&
+      params.padding_height == 0 && params.padding_width == 0 && one_group && output.dim(1) == input.dim(1) &&
+      output.dim(2) == input.dim(2)) {
+    PointwiseConv(quant, input, filter, bias, output);  // output and input have the same pixels
+  } else if (one_group && filter.dim(1) * filter.dim(2) * filter.dim(3) <= kSmallWindowBytes) {
+    SmallWindowConv(params, quant, input, filter, bias, output);
+  } else {
+    WindowConv(params, quant, input, filter, bias, output);
   }
 }
 
@@ -314,9 +669,15 @@ void DepthwiseConvInt8(const reference::ConvParams& params, int32_t depth_multip
   const int8_t* filter = filter_tensor.As<const int8_t>();
   const int32_t* bias = bias_tensor != nullptr ? bias_tensor->As<const int32_t>() : nullptr;
   int8_t* output = output_tensor.As<int8_t>();
+#ifdef MICROARENA_REFERENCE_INT8_KERNELS
+  reference::DepthwiseConvPerChannelInt8(params, depth_multiplier, quant, input_shape, input, filter_shape, filter,
+                                         bias, output_shape, output);
+  return;
+#endif
   const int32_t channels = input_shape.channels;
   const int32_t out_channels = output_shape.channels;
   const auto input_row = static_cast<ptrdiff_t>(input_shape.width) * channels;
+  const OutputStage stage(quant);
   DepthwiseWindow d;
   d.row_step = input_row * params.dilation_height;
   d.tap_step = static_cast<ptrdiff_t>(params.dilation_width) * channels;
@@ -339,23 +700,16 @@ void DepthwiseConvInt8(const reference::ConvParams& params, int32_t depth_multip
         d.columns = end_column - first_column;
         const bool empty = d.rows == 0 || d.columns == 0;
         if (empty) d.rows = 0;  // every tap reads padding: the sums are the biases
-        const int8_t* x = input_batch + (empty ? 0
-                                               : (in_y + first_row * params.dilation_height) * input_row +
-                                                     static_cast<ptrdiff_t>(in_x + first_column * params.dilation_width) *
-                                                         channels);
+        const ptrdiff_t first_x = in_x + first_column * params.dilation_width;
+        const int8_t* x =
+            input_batch + (empty ? 0 : (in_y + first_row * params.dilation_height) * input_row + first_x * channels);
         const int8_t* w = filter + (empty ? 0 : first_row * d.filter_row +
                                                     static_cast<ptrdiff_t>(first_column) * out_channels);
         if (depth_multiplier != 1) {
-          DepthwiseMultiplied(d, quant, x, w, bias, depth_multiplier, out_channels, out);
+          DepthwiseMultiplied(d, quant, stage, x, w, bias, depth_multiplier, out_channels, out);
           continue;
         }
-        for (int32_t c = 0; c < channels; c += kDepthwiseChunk) {
-          const int32_t count = std::min(kDepthwiseChunk, channels - c);
-          uint32_t acc[kDepthwiseChunk];
-          for (int32_t i = 0; i < count; ++i) acc[i] = BiasStart(bias, c + i);
-          DepthwiseChunk(d, x + c, w + c, count, quant.input_offset, acc);
-          for (int32_t i = 0; i < count; ++i) out[c + i] = RequantizeToInt8(acc[i], quant, c + i);
-        }
+        DepthwisePixel(d, quant, stage, x, w, bias, out);
       }
     }
   }
@@ -364,12 +718,22 @@ void DepthwiseConvInt8(const reference::ConvParams& params, int32_t depth_multip
 void FullyConnectedInt8(const reference::QuantizedFullyConnectedParams& params,
                         const reference::FullyConnectedShape& shape, const int8_t* input, const int8_t* filter,
                         const int32_t* bias, int8_t* output) {
+#ifdef MICROARENA_REFERENCE_INT8_KERNELS
+  reference::FullyConnectedInt8(params, shape, input, filter, bias, output);
+  return;
+#endif
   const int32_t depth = shape.accum_depth;
   const int32_t units = shape.output_depth;
   for (int32_t b = 0; b < shape.batches; ++b) {
     const int8_t* x = input + static_cast<ptrdiff_t>(b) * depth;
     int8_t* out = output + static_cast<ptrdiff_t>(b) * units;
     int32_t o = 0;
+    for (; o + 4 <= units; o += 4) {
+      const int8_t* w0 = filter + static_cast<ptrdiff_t>(o) * depth;
+      uint32_t acc[4] = {BiasStart(bias, o), BiasStart(bias, o + 1), BiasStart(bias, o + 2), BiasStart(bias, o + 3)};
+      Dot1x4Strided(x, w0, depth, depth, params.input_offset, acc);
+      for (int32_t i = 0; i < 4; ++i) out[o + i] = RequantizeToInt8(acc[i], params, 0);
+    }
     for (; o + 2 <= units; o += 2) {
       const int8_t* w0 = filter + static_cast<ptrdiff_t>(o) * depth;
       uint32_t acc[2] = {BiasStart(bias, o), BiasStart(bias, o + 1)};
@@ -383,6 +747,51 @@ void FullyConnectedInt8(const reference::QuantizedFullyConnectedParams& params,
       out[o] = RequantizeToInt8(acc, params, 0);
     }
   }
+}
+
+bool AveragePoolInt8(const reference::PoolParams& params, const EvalTensor& input_tensor, EvalTensor& output_tensor) {
+  const NhwcShape input_shape = NhwcShapeOf(input_tensor);
+  const NhwcShape output_shape = NhwcShapeOf(output_tensor);
+  const int8_t* input = input_tensor.As<const int8_t>();
+  int8_t* out = output_tensor.As<int8_t>();
+#ifdef MICROARENA_REFERENCE_INT8_KERNELS
+  return reference::AveragePoolInt8(params, input_shape, input, output_shape, out);
+#endif
+  const int32_t channels = output_shape.channels;
+  const auto input_row = static_cast<ptrdiff_t>(input_shape.width) * channels;
+  constexpr int32_t kChunk = 16;  // sums on the stack: 64 bytes
+  for (int32_t b = 0; b < output_shape.batches; ++b) {
+    const int8_t* input_batch = input + b * input_row * input_shape.height;
+    for (int32_t out_y = 0; out_y < output_shape.height; ++out_y) {
+      for (int32_t out_x = 0; out_x < output_shape.width; ++out_x, out += channels) {
+        const reference::PoolWindow w = reference::ClipPoolWindow(params, input_shape, out_y, out_x);
+        const int32_t count = (w.y_end - w.y_begin) * (w.x_end - w.x_begin);
+        if (w.y_end <= w.y_begin || w.x_end <= w.x_begin) return false;
+        const int8_t* window = input_batch + (w.y_origin + w.y_begin) * input_row +
+                               static_cast<ptrdiff_t>(w.x_origin + w.x_begin) * channels;
+        for (int32_t c = 0; c < channels; c += kChunk) {
+          const int32_t n = std::min(kChunk, channels - c);
+          uint32_t sums[kChunk] = {};
+          for (int32_t fy = w.y_begin; fy < w.y_end; ++fy) {
+            const int8_t* tap = window + (fy - w.y_begin) * input_row + c;
+            for (int32_t fx = w.x_begin; fx < w.x_end; ++fx, tap += channels) {
+              for (int32_t i = 0; i < n; ++i) sums[i] += static_cast<uint32_t>(int32_t{tap[i]});
+            }
+          }
+          for (int32_t i = 0; i < n; ++i) {
+            // Ties away from zero, as the reference: add or subtract half the
+            // count (wrapping), then truncate.
+            const auto sum = static_cast<int32_t>(sums[i]);
+            int32_t average = sum > 0 ? fixed_point::WrappingAdd(sum, count / 2) / count
+                                      : fixed_point::WrappingSub(sum, count / 2) / count;
+            average = std::min(std::max(average, params.activation_min), params.activation_max);
+            out[c + i] = static_cast<int8_t>(average);
+          }
+        }
+      }
+    }
+  }
+  return true;
 }
 
 }  // namespace microarena::optimized

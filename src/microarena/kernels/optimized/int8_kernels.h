@@ -1,4 +1,5 @@
-// Fast int8 paths of CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED, with the
+// Fast int8 paths of CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and
+// AVERAGE_POOL_2D, with the
 // reference kernels' arguments and bytes (kernels/reference/ is their oracle:
 // tests/fast_kernels_test.cc compares them on every shape class, and the
 // shared models' goldens and the TFLM oracle compare the whole models).
@@ -23,7 +24,9 @@
 // dilations, padding, groups, depth multipliers), so the reference int8
 // loops are not linked into a firmware: they remain as the tests' oracle.
 // Dilation, groups and depth multipliers above 1 run slower forms (runs of
-// one tap's channels) of the same loops. FULLY_CONNECTED's filter offset is
+// one tap's channels) of the same loops. Built with
+// MICROARENA_REFERENCE_INT8_KERNELS (a CMake option), each calls its
+// reference kernel instead: the baseline of bench/cortex_m_invoke.sh. FULLY_CONNECTED's filter offset is
 // always 0 (Prepare requires symmetric int8 filters).
 #pragma once
 
@@ -33,6 +36,7 @@
 #include "microarena/kernels/reference/conv.h"
 #include "microarena/kernels/reference/fully_connected.h"
 #include "microarena/kernels/reference/nhwc.h"
+#include "microarena/kernels/reference/pooling.h"
 
 namespace microarena::optimized {
 
@@ -47,5 +51,11 @@ void DepthwiseConvInt8(const reference::ConvParams& params, int32_t depth_multip
 void FullyConnectedInt8(const reference::QuantizedFullyConnectedParams& params,
                         const reference::FullyConnectedShape& shape, const int8_t* input, const int8_t* filter,
                         const int32_t* bias, int8_t* output);
+
+// AVERAGE_POOL_2D int8: the reference's sums, rounding and clamp, with
+// channels innermost (contiguous bytes) and the window clipped once per
+// output pixel. false, with the output incomplete, for an empty window (as
+// the reference; valid padding never makes one).
+bool AveragePoolInt8(const reference::PoolParams& params, const EvalTensor& input, EvalTensor& output);
 
 }  // namespace microarena::optimized

@@ -1,0 +1,114 @@
+// The fast int8 kernels against the reference kernels on the Cortex-M4F
+// itself: the DSP-instruction loops (SXTAB16, SMLAD, the loops written out
+// in assembly) run only here, never on the host, and the shared models
+// reach only some of their shapes. Random cases of every op from a fixed
+// seed (kernels/optimized/self_check.h, the generator the host's unit tests
+// use), each compared byte for byte. Prints over semihosting:
+//   kernel check: CONV_2D 400 same, DEPTHWISE_CONV_2D 400 same, ...
+//   ok
+// or the first case that differs, and exits non-zero then.
+// scripts/cortex_m.sh runs it under QEMU.
+#include <cstdio>
+
+#include "microarena/kernels/optimized/self_check.h"
+#include "semihosting.h"
+
+namespace {
+
+using microarena::optimized::self_check::Outcome;
+namespace check = microarena::optimized::self_check;
+
+check::Workspace workspace;  // 33 KB, static: the firmware has no heap
+
+constexpr int kCasesPerOp = 400;
+
+// Counts the cases of one op that ran; false at the first that differs.
+template <typename Case, typename Draw, typename Run, typename Describe>
+bool CheckOp(const char* op, check::Random& random, Draw draw, Run run, Describe describe, int* ran) {
+  *ran = 0;
+  for (int trial = 0; trial < kCasesPerOp; ++trial) {
+    Case c{};
+    if (!draw(random, &c)) continue;
+    const Outcome outcome = run(c, random, workspace);
+    if (outcome == Outcome::kTooLarge) continue;
+    if (outcome == Outcome::kDifferent) {
+      char line[192];
+      std::snprintf(line, sizeof(line), "error: %s differs from the reference kernel on ", op);
+      semihosting::Write(line);
+      describe(c, line, sizeof(line));
+      semihosting::Write(line);
+      semihosting::Write("\n");
+      return false;
+    }
+    ++*ran;
+  }
+  return true;
+}
+
+void DescribeWindow(const check::Window& w, char* text, size_t size) {
+  std::snprintf(text, size, "filter %ldx%ld stride %ldx%ld dilation %ldx%ld pad %ld,%ld+%ld",
+                static_cast<long>(w.filter_height), static_cast<long>(w.filter_width), static_cast<long>(w.stride_h),
+                static_cast<long>(w.stride_w), static_cast<long>(w.dilation_h), static_cast<long>(w.dilation_w),
+                static_cast<long>(w.pad_h), static_cast<long>(w.pad_w), static_cast<long>(w.pad_after));
+}
+
+}  // namespace
+
+int FirmwareMain() {
+  check::Random random{20261203};
+  int conv = 0;
+  int depthwise = 0;
+  int fully_connected = 0;
+  int pool = 0;
+  const bool same =
+      CheckOp<check::ConvCase>(
+          "CONV_2D", random, check::RandomConvCase, check::CheckConv,
+          [](const check::ConvCase& c, char* text, size_t size) {
+            char window[96];
+            DescribeWindow(c.window, window, sizeof(window));
+            std::snprintf(text, size, "batches %ld input %ldx%ldx%ld -> %ld groups %ld %s",
+                          static_cast<long>(c.batches), static_cast<long>(c.height), static_cast<long>(c.width),
+                          static_cast<long>(c.in_channels), static_cast<long>(c.out_channels),
+                          static_cast<long>(c.groups), window);
+          },
+          &conv) &&
+      CheckOp<check::DepthwiseCase>(
+          "DEPTHWISE_CONV_2D", random, check::RandomDepthwiseCase, check::CheckDepthwise,
+          [](const check::DepthwiseCase& c, char* text, size_t size) {
+            char window[96];
+            DescribeWindow(c.window, window, sizeof(window));
+            std::snprintf(text, size, "batches %ld input %ldx%ldx%ld multiplier %ld %s", static_cast<long>(c.batches),
+                          static_cast<long>(c.height), static_cast<long>(c.width), static_cast<long>(c.channels),
+                          static_cast<long>(c.multiplier), window);
+          },
+          &depthwise) &&
+      CheckOp<check::FullyConnectedCase>(
+          "FULLY_CONNECTED", random,
+          [](check::Random& r, check::FullyConnectedCase* c) {
+            check::RandomFullyConnectedCase(r, c);
+            return true;
+          },
+          check::CheckFullyConnected,
+          [](const check::FullyConnectedCase& c, char* text, size_t size) {
+            std::snprintf(text, size, "batches %ld depth %ld units %ld", static_cast<long>(c.batches),
+                          static_cast<long>(c.depth), static_cast<long>(c.units));
+          },
+          &fully_connected) &&
+      CheckOp<check::PoolCase>(
+          "AVERAGE_POOL_2D", random, check::RandomPoolCase, check::CheckAveragePool,
+          [](const check::PoolCase& c, char* text, size_t size) {
+            std::snprintf(text, size, "batches %ld input %ldx%ldx%ld filter %ldx%ld", static_cast<long>(c.batches),
+                          static_cast<long>(c.height), static_cast<long>(c.width), static_cast<long>(c.channels),
+                          static_cast<long>(c.params.filter_height), static_cast<long>(c.params.filter_width));
+          },
+          &pool);
+  if (!same) return 1;
+  char line[192];
+  std::snprintf(line, sizeof(line),
+                "kernel check: CONV_2D %d same, DEPTHWISE_CONV_2D %d same, FULLY_CONNECTED %d same, "
+                "AVERAGE_POOL_2D %d same\n",
+                conv, depthwise, fully_connected, pool);
+  semihosting::Write(line);
+  semihosting::Write("ok\n");
+  return 0;
+}

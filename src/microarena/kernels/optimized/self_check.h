@@ -1,0 +1,345 @@
+// The fast int8 paths against their oracle, case by case: random operands
+// and requantization for a given shape, the reference kernel and the fast
+// path run on them, their outputs compared byte for byte. Header-only and
+// heap-free, for two callers: the host's unit tests
+// (optimized/int8_kernels_test.cc) and the Cortex-M firmware
+// examples/cortex_m/kernel_check.cc, which runs the DSP-instruction paths
+// on shapes the shared models never reach (odd channel counts, depth
+// tails, dilation, groups, depth multipliers, clipped windows, batches).
+// Linked into neither the runtime nor the kernels.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "microarena/kernels/eval_tensor.h"
+#include "microarena/kernels/optimized/int8_kernels.h"
+#include "microarena/kernels/reference/conv.h"
+#include "microarena/kernels/reference/depthwise_conv.h"
+#include "microarena/kernels/reference/fully_connected.h"
+#include "microarena/kernels/reference/pooling.h"
+
+namespace microarena::optimized::self_check {
+
+// xorshift32: the same sequence on every target and standard library.
+struct Random {
+  uint32_t state;
+  uint32_t Next() {
+    state ^= state << 13;
+    state ^= state >> 17;
+    state ^= state << 5;
+    return state;
+  }
+  // Uniform enough in [low, high] for test shapes and operands.
+  int32_t Uniform(int32_t low, int32_t high) {
+    const auto span = static_cast<uint32_t>(high - low) + 1U;
+    return low + static_cast<int32_t>(Next() % span);
+  }
+};
+
+// A window's geometry: filter size, stride, dilation, padding before (rows,
+// columns) and after (both axes).
+struct Window {
+  int32_t filter_height, filter_width, stride_h, stride_w, dilation_h, dilation_w, pad_h, pad_w, pad_after;
+};
+
+inline reference::ConvParams ParamsOf(const Window& w) {
+  reference::ConvParams params;
+  params.stride_height = w.stride_h;
+  params.stride_width = w.stride_w;
+  params.dilation_height = w.dilation_h;
+  params.dilation_width = w.dilation_w;
+  params.padding_height = w.pad_h;
+  params.padding_width = w.pad_w;
+  return params;
+}
+
+// Outputs along one axis of `in` positions with `pad_before` + `pad_after`
+// padding under `taps` taps dilated by `dilation` (0: none fit).
+inline int32_t OutputSize(int32_t in, int32_t taps, int32_t stride, int32_t dilation, int32_t pad_before,
+                          int32_t pad_after) {
+  const int32_t span = in + pad_before + pad_after - ((taps - 1) * dilation + 1);
+  return span < 0 ? 0 : span / stride + 1;
+}
+inline int32_t OutputHeight(const Window& w, int32_t height) {
+  return OutputSize(height, w.filter_height, w.stride_h, w.dilation_h, w.pad_h, w.pad_after);
+}
+inline int32_t OutputWidth(const Window& w, int32_t width) {
+  return OutputSize(width, w.filter_width, w.stride_w, w.dilation_w, w.pad_w, w.pad_after);
+}
+
+struct ConvCase {
+  int32_t batches, height, width, in_channels, out_channels, groups;
+  Window window;
+  bool bias;
+};
+
+struct DepthwiseCase {
+  int32_t batches, height, width, channels, multiplier;
+  Window window;
+  bool bias;
+};
+
+struct FullyConnectedCase {
+  int32_t batches, depth, units;
+  bool bias;
+};
+
+struct PoolCase {
+  int32_t batches, height, width, channels;
+  reference::PoolParams params;
+};
+
+// Every buffer a case uses, fixed-size (a firmware keeps it static).
+struct Workspace {
+  static constexpr size_t kBytes = 8192;    // input, filter, each output
+  static constexpr int32_t kChannels = 256;  // output channels (per-channel arrays)
+  int8_t input[kBytes];
+  int8_t filter[kBytes];
+  int8_t expected[kBytes];
+  int8_t actual[kBytes];
+  int32_t bias[kChannels];
+  int32_t multipliers[kChannels];
+  int8_t shifts[kChannels];
+};
+
+// Fills `count` bytes with random int8 values.
+inline void RandomBytes(Random& random, int8_t* bytes, size_t count) {
+  for (size_t i = 0; i < count; ++i) bytes[i] = static_cast<int8_t>(random.Uniform(-128, 127));
+}
+
+// Random per-channel requantization for `channels` outputs, zero points at
+// both ends of int8 and between, clamps full or ReLU-like.
+inline reference::QuantizedConvParams RandomQuantization(Random& random, Workspace& ws, int32_t channels) {
+  for (int32_t c = 0; c < channels; ++c) {
+    ws.bias[c] = random.Uniform(-40000, 40000);
+    ws.multipliers[c] = random.Uniform(1 << 30, 0x7fffffff);
+    ws.shifts[c] = static_cast<int8_t>(random.Uniform(-12, 1));
+  }
+  constexpr int32_t kZeroPoints[] = {-128, 127, 0, -5, 17};
+  reference::QuantizedConvParams quant;
+  quant.input_offset = -kZeroPoints[random.Next() % 5];
+  quant.output_offset = kZeroPoints[random.Next() % 5];
+  quant.activation_min = random.Next() % 2 == 0 ? -128 : quant.output_offset;
+  quant.activation_max = random.Next() % 3 == 0 ? 100 : 127;
+  quant.output_multiplier = ws.multipliers;
+  quant.output_shift = ws.shifts;
+  return quant;
+}
+
+inline EvalTensor Tensor(void* data, const int32_t* dims, uint8_t rank, TensorType type) {
+  EvalTensor tensor;
+  tensor.data = static_cast<uint8_t*>(data);
+  tensor.dims = dims;
+  tensor.rank = rank;
+  tensor.type = type;
+  return tensor;
+}
+
+// A case's result. kTooLarge: its buffers exceed the workspace (or its
+// window has no output); nothing ran.
+enum class Outcome { kSame, kDifferent, kTooLarge };
+
+// Whether `count` outputs of the two runs agree; the fast run's buffer
+// starts as a pattern the reference never leaves, so an output the fast
+// path misses shows too.
+inline Outcome Compare(const Workspace& ws, size_t count) {
+  return std::memcmp(ws.expected, ws.actual, count) == 0 ? Outcome::kSame : Outcome::kDifferent;
+}
+
+// The product of tensor dimensions, as a byte count.
+inline size_t Count(int32_t a, int32_t b, int32_t c = 1, int32_t d = 1) {
+  return static_cast<size_t>(a) * static_cast<size_t>(b) * static_cast<size_t>(c) * static_cast<size_t>(d);
+}
+
+// The case's sizes fit the workspace.
+inline bool Fits(size_t input, size_t filter, size_t output, int32_t channels) {
+  return input <= Workspace::kBytes && filter <= Workspace::kBytes && output <= Workspace::kBytes &&
+         channels <= Workspace::kChannels;
+}
+
+// CONV_2D.
+inline Outcome CheckConv(const ConvCase& c, Random& random, Workspace& ws) {
+  const Window& w = c.window;
+  const int32_t out_h = OutputHeight(w, c.height);
+  const int32_t out_w = OutputWidth(w, c.width);
+  const int32_t group_depth = c.in_channels / c.groups;
+  const auto input_count = Count(c.batches, c.height, c.width, c.in_channels);
+  const auto filter_count = Count(c.out_channels, w.filter_height, w.filter_width, group_depth);
+  const auto out_count = Count(c.batches, out_h, out_w, c.out_channels);
+  if (out_h < 1 || out_w < 1 || !Fits(input_count, filter_count, out_count, c.out_channels)) return Outcome::kTooLarge;
+  RandomBytes(random, ws.input, input_count);
+  RandomBytes(random, ws.filter, filter_count);
+  const reference::QuantizedConvParams quant = RandomQuantization(random, ws, c.out_channels);
+  const reference::ConvParams params = ParamsOf(w);
+  std::memset(ws.actual, 0x5a, out_count);
+  reference::ConvPerChannelInt8(params, quant, {c.batches, c.height, c.width, c.in_channels}, ws.input,
+                                {c.out_channels, w.filter_height, w.filter_width, group_depth}, ws.filter,
+                                c.bias ? ws.bias : nullptr, {c.batches, out_h, out_w, c.out_channels}, ws.expected);
+  const int32_t input_dims[] = {c.batches, c.height, c.width, c.in_channels};
+  const int32_t filter_dims[] = {c.out_channels, w.filter_height, w.filter_width, group_depth};
+  const int32_t output_dims[] = {c.batches, out_h, out_w, c.out_channels};
+  const int32_t bias_dims[] = {c.out_channels};
+  const EvalTensor input = Tensor(ws.input, input_dims, 4, TensorType::kInt8);
+  const EvalTensor filter = Tensor(ws.filter, filter_dims, 4, TensorType::kInt8);
+  const EvalTensor bias = Tensor(ws.bias, bias_dims, 1, TensorType::kInt32);
+  EvalTensor output = Tensor(ws.actual, output_dims, 4, TensorType::kInt8);
+  optimized::ConvInt8(params, quant, input, filter, c.bias ? &bias : nullptr, output);
+  return Compare(ws, out_count);
+}
+
+// DEPTHWISE_CONV_2D.
+inline Outcome CheckDepthwise(const DepthwiseCase& c, Random& random, Workspace& ws) {
+  const Window& w = c.window;
+  const int32_t out_h = OutputHeight(w, c.height);
+  const int32_t out_w = OutputWidth(w, c.width);
+  const int32_t out_channels = c.channels * c.multiplier;
+  const auto input_count = Count(c.batches, c.height, c.width, c.channels);
+  const auto filter_count = Count(w.filter_height, w.filter_width, out_channels);
+  const auto out_count = Count(c.batches, out_h, out_w, out_channels);
+  if (out_h < 1 || out_w < 1 || !Fits(input_count, filter_count, out_count, out_channels)) return Outcome::kTooLarge;
+  RandomBytes(random, ws.input, input_count);
+  RandomBytes(random, ws.filter, filter_count);
+  const reference::QuantizedConvParams quant = RandomQuantization(random, ws, out_channels);
+  const reference::ConvParams params = ParamsOf(w);
+  std::memset(ws.actual, 0x5a, out_count);
+  reference::DepthwiseConvPerChannelInt8(params, c.multiplier, quant, {c.batches, c.height, c.width, c.channels},
+                                         ws.input, {1, w.filter_height, w.filter_width, out_channels}, ws.filter,
+                                         c.bias ? ws.bias : nullptr, {c.batches, out_h, out_w, out_channels},
+                                         ws.expected);
+  const int32_t input_dims[] = {c.batches, c.height, c.width, c.channels};
+  const int32_t filter_dims[] = {1, w.filter_height, w.filter_width, out_channels};
+  const int32_t output_dims[] = {c.batches, out_h, out_w, out_channels};
+  const int32_t bias_dims[] = {out_channels};
+  const EvalTensor input = Tensor(ws.input, input_dims, 4, TensorType::kInt8);
+  const EvalTensor filter = Tensor(ws.filter, filter_dims, 4, TensorType::kInt8);
+  const EvalTensor bias = Tensor(ws.bias, bias_dims, 1, TensorType::kInt32);
+  EvalTensor output = Tensor(ws.actual, output_dims, 4, TensorType::kInt8);
+  optimized::DepthwiseConvInt8(params, c.multiplier, quant, input, filter, c.bias ? &bias : nullptr, output);
+  return Compare(ws, out_count);
+}
+
+// FULLY_CONNECTED (one scale for the whole layer).
+inline Outcome CheckFullyConnected(const FullyConnectedCase& c, Random& random, Workspace& ws) {
+  const auto input_count = Count(c.batches, c.depth);
+  const auto filter_count = Count(c.depth, c.units);
+  const auto out_count = Count(c.batches, c.units);
+  if (!Fits(input_count, filter_count, out_count, c.units)) return Outcome::kTooLarge;
+  RandomBytes(random, ws.input, input_count);
+  RandomBytes(random, ws.filter, filter_count);
+  const reference::QuantizedConvParams quant = RandomQuantization(random, ws, c.units);
+  reference::QuantizedFullyConnectedParams params;
+  params.input_offset = quant.input_offset;
+  params.output_offset = quant.output_offset;
+  params.output_multiplier = ws.multipliers[0];
+  params.output_shift = ws.shifts[0];
+  params.activation_min = quant.activation_min;
+  params.activation_max = quant.activation_max;
+  reference::FullyConnectedShape shape;
+  shape.batches = c.batches;
+  shape.accum_depth = c.depth;
+  shape.output_depth = c.units;
+  std::memset(ws.actual, 0x5a, out_count);
+  const int32_t* bias = c.bias ? ws.bias : nullptr;
+  reference::FullyConnectedInt8(params, shape, ws.input, ws.filter, bias, ws.expected);
+  optimized::FullyConnectedInt8(params, shape, ws.input, ws.filter, bias, ws.actual);
+  return Compare(ws, out_count);
+}
+
+// AVERAGE_POOL_2D: kDifferent also when only one of the two completes.
+inline Outcome CheckAveragePool(const PoolCase& c, Random& random, Workspace& ws) {
+  const reference::PoolParams& p = c.params;
+  const int32_t out_h = OutputSize(c.height, p.filter_height, p.stride_height, 1, p.padding_height, 0);
+  const int32_t out_w = OutputSize(c.width, p.filter_width, p.stride_width, 1, p.padding_width, 0);
+  const auto input_count = Count(c.batches, c.height, c.width, c.channels);
+  const auto out_count = Count(c.batches, out_h, out_w, c.channels);
+  if (out_h < 1 || out_w < 1 || !Fits(input_count, 0, out_count, 0)) return Outcome::kTooLarge;
+  RandomBytes(random, ws.input, input_count);
+  std::memset(ws.actual, 0x5a, out_count);
+  const bool reference_complete = reference::AveragePoolInt8(p, {c.batches, c.height, c.width, c.channels}, ws.input,
+                                                             {c.batches, out_h, out_w, c.channels}, ws.expected);
+  const int32_t input_dims[] = {c.batches, c.height, c.width, c.channels};
+  const int32_t output_dims[] = {c.batches, out_h, out_w, c.channels};
+  const EvalTensor input = Tensor(ws.input, input_dims, 4, TensorType::kInt8);
+  EvalTensor output = Tensor(ws.actual, output_dims, 4, TensorType::kInt8);
+  const bool fast_complete = optimized::AveragePoolInt8(p, input, output);
+  if (fast_complete != reference_complete) return Outcome::kDifferent;
+  return fast_complete ? Compare(ws, out_count) : Outcome::kSame;
+}
+
+// A random window over height x width; false when it has no output.
+inline bool RandomWindow(Random& random, int32_t height, int32_t width, Window* w) {
+  w->filter_height = random.Uniform(1, 4);
+  w->filter_width = random.Uniform(1, 4);
+  w->stride_h = random.Uniform(1, 3);
+  w->stride_w = random.Uniform(1, 3);
+  w->dilation_h = random.Uniform(1, 4) == 4 ? 2 : 1;
+  w->dilation_w = random.Uniform(1, 4) == 4 ? 2 : 1;
+  w->pad_h = random.Uniform(0, w->filter_height - 1);
+  w->pad_w = random.Uniform(0, w->filter_width - 1);
+  w->pad_after = random.Uniform(0, 2);
+  return OutputHeight(*w, height) >= 1 && OutputWidth(*w, width) >= 1;
+}
+
+// Random cases of each kind, every path and tail reached within a few
+// hundred: pointwise (1x1 windows), small windows (<= 40 values) and
+// larger ones, groups, dilation; depth multipliers and 3x3 windows clipped
+// at every edge; depths that are not multiples of 4, unit counts around
+// the blocks of 4; global and strided pools. false when the window has no
+// output (the caller draws again).
+inline bool RandomConvCase(Random& random, ConvCase* c) {
+  c->groups = random.Uniform(1, 3) == 3 ? random.Uniform(2, 3) : 1;
+  c->in_channels = c->groups * random.Uniform(1, 9);
+  c->out_channels = c->groups * random.Uniform(1, 5);
+  c->batches = random.Uniform(1, 2);
+  c->height = random.Uniform(1, 9);
+  c->width = random.Uniform(1, 9);
+  c->bias = random.Uniform(0, 3) != 0;
+  if (!RandomWindow(random, c->height, c->width, &c->window)) return false;
+  if (random.Uniform(0, 3) == 0) c->window = {1, 1, 1, 1, 1, 1, 0, 0, 0};  // pointwise
+  return true;
+}
+
+inline bool RandomDepthwiseCase(Random& random, DepthwiseCase* c) {
+  c->batches = random.Uniform(1, 2);
+  c->height = random.Uniform(1, 8);
+  c->width = random.Uniform(1, 8);
+  c->channels = random.Uniform(1, 21);
+  c->multiplier = random.Uniform(1, 4) == 4 ? random.Uniform(2, 3) : 1;
+  c->bias = random.Uniform(0, 3) != 0;
+  if (!RandomWindow(random, c->height, c->width, &c->window)) return false;
+  if (random.Uniform(0, 2) == 0) {  // 3x3, stride 1 or 2, SAME-like: the DSP loops' windows
+    const int32_t stride = random.Uniform(1, 2);
+    c->window = {3, 3, stride, stride, 1, 1, 1, 1, 1};
+  }
+  return OutputHeight(c->window, c->height) >= 1 && OutputWidth(c->window, c->width) >= 1;
+}
+
+inline void RandomFullyConnectedCase(Random& random, FullyConnectedCase* c) {
+  c->batches = random.Uniform(1, 3);
+  c->depth = random.Uniform(1, 300);
+  c->units = random.Uniform(1, 20);
+  c->bias = random.Uniform(0, 3) != 0;
+}
+
+inline bool RandomPoolCase(Random& random, PoolCase* c) {
+  c->batches = random.Uniform(1, 2);
+  c->height = random.Uniform(1, 12);
+  c->width = random.Uniform(1, 12);
+  c->channels = random.Uniform(1, 40);
+  reference::PoolParams& p = c->params;
+  const bool global = random.Uniform(0, 4) == 0;
+  p.filter_height = global ? c->height : random.Uniform(1, 4);
+  p.filter_width = global ? c->width : random.Uniform(1, 4);
+  p.stride_height = global ? 1 : random.Uniform(1, 3);
+  p.stride_width = global ? 1 : random.Uniform(1, 3);
+  p.padding_height = global ? 0 : random.Uniform(0, p.filter_height - 1);
+  p.padding_width = global ? 0 : random.Uniform(0, p.filter_width - 1);
+  p.activation_min = random.Uniform(0, 1) == 0 ? -128 : random.Uniform(-20, 10);
+  p.activation_max = random.Uniform(0, 1) == 0 ? 127 : random.Uniform(11, 100);
+  return OutputSize(c->height, p.filter_height, p.stride_height, 1, p.padding_height, 0) >= 1 &&
+         OutputSize(c->width, p.filter_width, p.stride_width, 1, p.padding_width, 0) >= 1;
+}
+
+}  // namespace microarena::optimized::self_check
