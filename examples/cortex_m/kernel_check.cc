@@ -4,7 +4,7 @@
 // reach only some of their shapes. Random cases of every op from a fixed
 // seed (kernels/optimized/self_check.h, the generator the host's unit tests
 // use), each compared byte for byte. Prints over semihosting:
-//   kernel check: CONV_2D 400 same, DEPTHWISE_CONV_2D 400 same, ...
+//   kernel check: CONV_2D 329 same, DEPTHWISE_CONV_2D 331 same, ...
 //   ok
 // or the first case that differs, and exits non-zero then.
 // scripts/cortex_m.sh runs it under QEMU.
@@ -60,6 +60,7 @@ int FirmwareMain() {
   int depthwise = 0;
   int fully_connected = 0;
   int pool = 0;
+  int add = 0;
   const bool same =
       CheckOp<check::ConvCase>(
           "CONV_2D", random, check::RandomConvCase, check::CheckConv,
@@ -101,13 +102,19 @@ int FirmwareMain() {
                           static_cast<long>(c.height), static_cast<long>(c.width), static_cast<long>(c.channels),
                           static_cast<long>(c.params.filter_height), static_cast<long>(c.params.filter_width));
           },
-          &pool);
+          &pool) &&
+      CheckOp<check::AddCase>(
+          "ADD", random, check::RandomAddCase, check::CheckAdd,
+          [](const check::AddCase& c, char* text, size_t size) {
+            std::snprintf(text, size, "%s of %ld elements", c.subtract ? "SUB" : "ADD", static_cast<long>(c.count));
+          },
+          &add);
   if (!same) return 1;
   char line[192];
   std::snprintf(line, sizeof(line),
                 "kernel check: CONV_2D %d same, DEPTHWISE_CONV_2D %d same, FULLY_CONNECTED %d same, "
-                "AVERAGE_POOL_2D %d same\n",
-                conv, depthwise, fully_connected, pool);
+                "AVERAGE_POOL_2D %d same, ADD/SUB %d same\n",
+                conv, depthwise, fully_connected, pool, add);
   semihosting::Write(line);
   semihosting::Write("ok\n");
   return 0;

@@ -16,6 +16,7 @@
 
 #include "microarena/kernels/elementwise_common.h"
 #include "microarena/kernels/int8_only.h"
+#include "microarena/kernels/optimized/int8_kernels.h"
 #include "microarena/kernels/reference/add.h"
 #include "microarena/kernels/reference/broadcast.h"
 
@@ -144,11 +145,19 @@ void EvalQuantized(const OpData& data, const EvalTensor& input1, const EvalTenso
          [&params](T x, T y) { return reference::AddQuantizedElement<kSubtract>(x, y, params); });
 }
 
-// The int8 path, the whole Eval of kAddInt8Kernel and kSubInt8Kernel.
+// The int8 path, the whole Eval of kAddInt8Kernel and kSubInt8Kernel: same
+// shapes take the fast loop (optimized/int8_kernels.h), broadcasts the
+// reference's.
 template <bool kSubtract>
 Status EvalInt8(EvalContext& context, const void* op_data) {
-  EvalQuantized<kSubtract, int8_t>(*static_cast<const OpData*>(op_data), *context.input(0), *context.input(1),
-                                   context.output(0));
+  const auto& data = *static_cast<const OpData*>(op_data);
+  EvalTensor* output = context.output(0);
+  if (!data.requires_broadcast) {
+    optimized::AddInt8<kSubtract>(data.quantized, context.input(0)->As<const int8_t>(),
+                                  context.input(1)->As<const int8_t>(), output->As<int8_t>(), output->element_count());
+    return OkStatus();
+  }
+  EvalQuantized<kSubtract, int8_t>(data, *context.input(0), *context.input(1), output);
   return OkStatus();
 }
 

@@ -794,4 +794,31 @@ bool AveragePoolInt8(const reference::PoolParams& params, const EvalTensor& inpu
   return true;
 }
 
+template <bool kSubtract>
+void AddInt8(const reference::AddQuantizedParams& params, const int8_t* input1, const int8_t* input2,
+             int8_t* output, size_t count) {
+#ifdef MICROARENA_REFERENCE_INT8_KERNELS
+  for (size_t i = 0; i < count; ++i) {
+    output[i] = reference::AddQuantizedElement<kSubtract>(input1[i], input2[i], params);
+  }
+  return;
+#endif
+  // Locals: read through `params`, they would be reloaded after each store.
+  const reference::AddQuantizedParams p = params;
+  for (size_t i = 0; i < count; ++i) {
+    // |offset + value| <= 255, so the left shift (20 for int8) stays in int32.
+    const int32_t shifted1 = (p.input1_offset + int32_t{input1[i]}) * (int32_t{1} << p.left_shift);
+    const int32_t shifted2 = (p.input2_offset + int32_t{input2[i]}) * (int32_t{1} << p.left_shift);
+    // The reference's MultiplyByQuantizedMultiplierSmallerThanOneExp: shifts <= 0.
+    const int32_t scaled1 = MultiplyByQuantizedMultiplier(shifted1, p.input1_multiplier, p.input1_shift);
+    const int32_t scaled2 = MultiplyByQuantizedMultiplier(shifted2, p.input2_multiplier, p.input2_shift);
+    const int32_t raw = kSubtract ? scaled1 - scaled2 : scaled1 + scaled2;
+    const int32_t value = MultiplyByQuantizedMultiplier(raw, p.output_multiplier, p.output_shift) + p.output_offset;
+    output[i] = static_cast<int8_t>(std::min(p.activation_max, std::max(p.activation_min, value)));
+  }
+}
+
+template void AddInt8<false>(const reference::AddQuantizedParams&, const int8_t*, const int8_t*, int8_t*, size_t);
+template void AddInt8<true>(const reference::AddQuantizedParams&, const int8_t*, const int8_t*, int8_t*, size_t);
+
 }  // namespace microarena::optimized

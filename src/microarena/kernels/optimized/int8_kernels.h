@@ -1,5 +1,5 @@
-// Fast int8 paths of CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED and
-// AVERAGE_POOL_2D, with the
+// Fast int8 paths of CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED,
+// AVERAGE_POOL_2D and same-shape ADD/SUB, with the
 // reference kernels' arguments and bytes (kernels/reference/ is their oracle:
 // tests/fast_kernels_test.cc compares them on every shape class, and the
 // shared models' goldens and the TFLM oracle compare the whole models).
@@ -33,6 +33,7 @@
 #include <cstdint>
 
 #include "microarena/kernels/eval_tensor.h"
+#include "microarena/kernels/reference/add.h"
 #include "microarena/kernels/reference/conv.h"
 #include "microarena/kernels/reference/fully_connected.h"
 #include "microarena/kernels/reference/nhwc.h"
@@ -57,5 +58,14 @@ void FullyConnectedInt8(const reference::QuantizedFullyConnectedParams& params,
 // output pixel. false, with the output incomplete, for an empty window (as
 // the reference; valid padding never makes one).
 bool AveragePoolInt8(const reference::PoolParams& params, const EvalTensor& input, EvalTensor& output);
+
+// ADD or SUB (kSubtract) of two int8 tensors of the same shape, `count`
+// elements: the reference's per-element arithmetic with the parameters in
+// registers and the requantization shortcut of optimized/requantize.h.
+// Element i is read before it is written, in ascending order, as the
+// elementwise overlap needs.
+template <bool kSubtract>
+void AddInt8(const reference::AddQuantizedParams& params, const int8_t* input1, const int8_t* input2,
+             int8_t* output, size_t count);
 
 }  // namespace microarena::optimized

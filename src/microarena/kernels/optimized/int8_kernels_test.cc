@@ -159,6 +159,17 @@ TEST(FastFullyConnectedInt8Test, MatchesTheReference) {
   }
 }
 
+TEST(FastAddInt8Test, MatchesTheReferenceOnRandomParameters) {
+  Random random{17};
+  auto ws = NewWorkspace();
+  for (int trial = 0; trial < 200; ++trial) {
+    optimized::self_check::AddCase c{};
+    optimized::self_check::RandomAddCase(random, &c);
+    ASSERT_EQ(optimized::self_check::CheckAdd(c, random, *ws), Outcome::kSame)
+        << (c.subtract ? "SUB" : "ADD") << " of " << c.count << " elements";
+  }
+}
+
 // Global pools as kws's, strided ones, padded windows clipped at every
 // edge, channel counts around the 16-channel chunk, clamps.
 TEST(FastAveragePoolInt8Test, MatchesTheReferenceOnRandomShapes) {

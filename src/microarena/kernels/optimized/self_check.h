@@ -15,6 +15,7 @@
 
 #include "microarena/kernels/eval_tensor.h"
 #include "microarena/kernels/optimized/int8_kernels.h"
+#include "microarena/kernels/reference/add.h"
 #include "microarena/kernels/reference/conv.h"
 #include "microarena/kernels/reference/depthwise_conv.h"
 #include "microarena/kernels/reference/fully_connected.h"
@@ -84,6 +85,11 @@ struct DepthwiseCase {
 struct FullyConnectedCase {
   int32_t batches, depth, units;
   bool bias;
+};
+
+struct AddCase {
+  int32_t count;
+  bool subtract;
 };
 
 struct PoolCase {
@@ -247,6 +253,41 @@ inline Outcome CheckFullyConnected(const FullyConnectedCase& c, Random& random, 
   return Compare(ws, out_count);
 }
 
+// ADD or SUB of same-shape tensors, with random parameters in the ranges
+// Prepare produces (multipliers below one, shifts <= 0, left shift 20).
+inline Outcome CheckAdd(const AddCase& c, Random& random, Workspace& ws) {
+  const auto count = static_cast<size_t>(c.count);
+  if (2 * count > Workspace::kBytes || count > Workspace::kBytes) return Outcome::kTooLarge;
+  int8_t* input1 = ws.input;
+  int8_t* input2 = ws.input + count;
+  RandomBytes(random, ws.input, 2 * count);
+  constexpr int32_t kZeroPoints[] = {-128, 127, 0, -5, 17};
+  reference::AddQuantizedParams p;
+  p.input1_offset = -kZeroPoints[random.Next() % 5];
+  p.input2_offset = -kZeroPoints[random.Next() % 5];
+  p.output_offset = kZeroPoints[random.Next() % 5];
+  p.left_shift = 20;
+  p.input1_multiplier = random.Uniform(1 << 30, 0x7fffffff);
+  p.input1_shift = random.Uniform(-8, 0);
+  p.input2_multiplier = random.Uniform(1 << 30, 0x7fffffff);
+  p.input2_shift = random.Uniform(-8, 0);
+  p.output_multiplier = random.Uniform(1 << 30, 0x7fffffff);
+  p.output_shift = random.Uniform(-31, -12);
+  p.activation_min = random.Next() % 2 == 0 ? -128 : p.output_offset;
+  p.activation_max = random.Next() % 3 == 0 ? 100 : 127;
+  std::memset(ws.actual, 0x5a, count);
+  for (size_t i = 0; i < count; ++i) {
+    ws.expected[i] = c.subtract ? reference::AddQuantizedElement<true>(input1[i], input2[i], p)
+                                : reference::AddQuantizedElement<false>(input1[i], input2[i], p);
+  }
+  if (c.subtract) {
+    optimized::AddInt8<true>(p, input1, input2, ws.actual, count);
+  } else {
+    optimized::AddInt8<false>(p, input1, input2, ws.actual, count);
+  }
+  return Compare(ws, count);
+}
+
 // AVERAGE_POOL_2D: kDifferent also when only one of the two completes.
 inline Outcome CheckAveragePool(const PoolCase& c, Random& random, Workspace& ws) {
   const reference::PoolParams& p = c.params;
@@ -321,6 +362,12 @@ inline void RandomFullyConnectedCase(Random& random, FullyConnectedCase* c) {
   c->depth = random.Uniform(1, 300);
   c->units = random.Uniform(1, 20);
   c->bias = random.Uniform(0, 3) != 0;
+}
+
+inline bool RandomAddCase(Random& random, AddCase* c) {
+  c->count = random.Uniform(1, 4000);
+  c->subtract = random.Uniform(0, 1) == 1;
+  return true;
 }
 
 inline bool RandomPoolCase(Random& random, PoolCase* c) {
