@@ -342,6 +342,11 @@ if [[ -n ${model_paths[kws_ref_model]:-} ]]; then
     o2_count=$(sed -n 's/^instructions: invoke \([0-9]*\) .*/\1/p' "$log")
     os_count=$(awk -v n="$name" '$1 == n && $2 == "instructions" {print $3}' "$results")
     target=${cmsis_instructions[$name]}
+    if [[ ! $o2_count =~ ^[0-9]+$ || ! $os_count =~ ^[0-9]+$ ]]; then
+      echo "!! $name: no instruction count at -Os (${os_count:-none}) or at -O2 (${o2_count:-none})" >&2
+      status=1
+      continue
+    fi
     printf '%s %s %s\n' "$name" instructions_o2 "$o2_count" "$name" cmsis_o2 "$target" \
       "$name" tflm_reference_o2 "${tflm_reference_instructions[$name]}" >>"$results"
     if ((o2_count > target || os_count * 10 > target * 13)); then
@@ -365,9 +370,12 @@ if [[ -n ${model_paths[kws_ref_model]:-} ]]; then
     "$reference/firmware_kws_ref_model.map" "$root")
   runtime_flash=$(awk '$1 == "runtime" {print $2}' <<<"$sizes")
   kernels_flash=$(awk '$1 == "kernels" {print $2}' <<<"$sizes")
-  core=$((runtime_flash + kernels_flash))
+  core=$((${runtime_flash:-0} + ${kernels_flash:-0}))
   tflm_core=$((tflm_flash_runtime + tflm_flash_kernels))
-  if ! run_firmware "$reference/firmware_kws_ref_model.elf" "$log" ||
+  if ! ((${runtime_flash:-0} > 0 && ${kernels_flash:-0} > 0)); then
+    echo "!! kws_ref_model with the reference int8 kernels: no flash figures from the link map" >&2
+    status=1
+  elif ! run_firmware "$reference/firmware_kws_ref_model.elf" "$log" ||
       ! diff <(grep "^output " "$log") "$build/kws_ref_model.expected.txt" >/dev/null; then
     echo "!! kws_ref_model with the reference int8 kernels: the firmware failed or its outputs differ ($log)" >&2
     status=1
@@ -379,8 +387,8 @@ if [[ -n ${model_paths[kws_ref_model]:-} ]]; then
     echo "   kws_ref_model with the reference int8 kernels: runtime + kernels flash $core B, TFLM $tflm_core B;" \
       "$(sed -n 's/^instructions: invoke \([0-9]*\) .*/\1/p' "$log") instructions per Invoke"
   fi
-  echo "kws_ref_model kernels_reference $kernels_flash" >>"$results"
-  echo "kws_ref_model runtime_reference $runtime_flash" >>"$results"
+  echo "kws_ref_model kernels_reference ${kernels_flash:--}" >>"$results"
+  echo "kws_ref_model runtime_reference ${runtime_flash:--}" >>"$results"
 fi
 
 echo "== cortex_m: firmware size (arm-none-eabi-size; split from the link map)"

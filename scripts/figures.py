@@ -314,7 +314,7 @@ def gen_cortex_m(ctx):
         row("flash: runtime", k["runtime"], t["runtime"]),
         row("flash: kernels (the model's resolver)", k["kernels"], t["kernels"]),
     ]
-    if "kernels_reference" in k:
+    if "kernels_reference" in k and "runtime_reference" in k:
         rows.append(row("flash: runtime + kernels, reference int8 kernels", k["runtime_reference"] +
                         k["kernels_reference"], tflm_core))
     if "runtime" in demo:

@@ -3,7 +3,9 @@
 // in assembly) run only here, never on the host, and the shared models
 // reach only some of their shapes. Random cases of every op from a fixed
 // seed (kernels/optimized/self_check.h, the generator the host's unit tests
-// use), each compared byte for byte. Prints over semihosting:
+// use), each compared byte for byte; convolutions also with the output
+// overlapping the input as an overlap plan places it. Prints over
+// semihosting:
 //   kernel check: CONV_2D 329 same, DEPTHWISE_CONV_2D 331 same, ...
 //   ok
 // or the first case that differs, and exits non-zero then.
@@ -45,6 +47,16 @@ bool CheckOp(const char* op, check::Random& random, Draw draw, Run run, Describe
   return true;
 }
 
+// A convolution with its output apart from its input, then (batch 1, when
+// it fits) D bytes below it, as an overlap plan places them.
+template <typename Case, Outcome (*kCheck)(const Case&, check::Random&, check::Workspace&, check::Placement)>
+Outcome CheckBothPlacements(const Case& c, check::Random& random, check::Workspace& ws) {
+  const Outcome apart = kCheck(c, random, ws, check::Placement::kApart);
+  if (apart != Outcome::kSame) return apart;
+  const Outcome overlapped = kCheck(c, random, ws, check::Placement::kOverlapped);
+  return overlapped == Outcome::kDifferent ? Outcome::kDifferent : Outcome::kSame;
+}
+
 void DescribeWindow(const check::Window& w, char* text, size_t size) {
   std::snprintf(text, size, "filter %ldx%ld stride %ldx%ld dilation %ldx%ld pad %ld,%ld+%ld",
                 static_cast<long>(w.filter_height), static_cast<long>(w.filter_width), static_cast<long>(w.stride_h),
@@ -63,7 +75,7 @@ int FirmwareMain() {
   int add = 0;
   const bool same =
       CheckOp<check::ConvCase>(
-          "CONV_2D", random, check::RandomConvCase, check::CheckConv,
+          "CONV_2D", random, check::RandomConvCase, CheckBothPlacements<check::ConvCase, check::CheckConv>,
           [](const check::ConvCase& c, char* text, size_t size) {
             char window[96];
             DescribeWindow(c.window, window, sizeof(window));
@@ -74,7 +86,8 @@ int FirmwareMain() {
           },
           &conv) &&
       CheckOp<check::DepthwiseCase>(
-          "DEPTHWISE_CONV_2D", random, check::RandomDepthwiseCase, check::CheckDepthwise,
+          "DEPTHWISE_CONV_2D", random, check::RandomDepthwiseCase,
+          CheckBothPlacements<check::DepthwiseCase, check::CheckDepthwise>,
           [](const check::DepthwiseCase& c, char* text, size_t size) {
             char window[96];
             DescribeWindow(c.window, window, sizeof(window));

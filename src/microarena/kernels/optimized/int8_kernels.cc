@@ -225,8 +225,15 @@ inline void PointwiseChannels(const PointwiseOperands& g, OutputStage stage, con
 // CONV_2D with a 1x1 filter, stride 1, no padding and one group (most of
 // the MACs of MobileNet- and DS-CNN-style models): a product of the pixels,
 // rows of in_channels bytes, with the filters, so pixel pairs go straight
-// to the dot products without window bookkeeping. Pixels in ascending order
-// (reads of a pair before its writes): rows ascending, as the overlap needs.
+// to the dot products without window bookkeeping.
+// The overlap (the output up to D bytes below the input, kernels/overlap.h):
+// a pair reads both its input pixels again for every channel pair while it
+// writes both its outputs. Within a row that is safe (no output of row y
+// reaches input row y). A pair across rows, the last pixel of row y with the
+// first of row y + 1, is safe when rows hold 2 or more pixels: the row-lag D
+// keeps output pixel (y + 1, 0) below input pixel (y, W - 1) (worked out in
+// docs/kernels.md). With one pixel per row it would overwrite the input
+// pixel the pair still reads, so such rows pair nothing.
 [[gnu::noinline]] void PointwiseConv(const reference::QuantizedConvParams& quant, const EvalTensor& input,
                                      const EvalTensor& filter, const EvalTensor* bias, EvalTensor& output) {
   const PointwiseOperands g{&quant, filter.As<const int8_t>(), bias != nullptr ? bias->As<const int32_t>() : nullptr,
@@ -238,8 +245,10 @@ inline void PointwiseChannels(const PointwiseOperands& g, OutputStage stage, con
   const int8_t* x = input.As<const int8_t>();
   int8_t* out = output.As<int8_t>();
   int32_t p = 0;
-  for (; p + 2 <= pixels; p += 2) PointwiseChannels<2>(g, stage, x + p * in_step, out + p * out_step);
-  if (p < pixels) PointwiseChannels<1>(g, stage, x + p * in_step, out + p * out_step);
+  if (output.dim(2) >= 2) {
+    for (; p + 2 <= pixels; p += 2) PointwiseChannels<2>(g, stage, x + p * in_step, out + p * out_step);
+  }
+  for (; p < pixels; ++p) PointwiseChannels<1>(g, stage, x + p * in_step, out + p * out_step);
 }
 
 // Bytes of the two windows SmallWindowConv copies, on the stack: windows
@@ -339,7 +348,7 @@ inline void SmallWindowChannels(const ConvGeometry& g, OutputStage stage, const 
     const int8_t* input_batch = input + b * input_batch_bytes;
     int32_t out_y = 0;
     int32_t out_x = 0;
-    for (int32_t p = 0; p < pixels; p += 2, output += 2 * g.out_channels) {
+    for (int32_t p = 0; p < pixels; p += 2) {
       const bool pair = p + 1 < pixels;
       CopyWindow(g, input_batch, out_y * params.stride_height - params.padding_height,
                  out_x * g.stride_width - g.padding_width, pad, windows);
@@ -356,8 +365,8 @@ inline void SmallWindowChannels(const ConvGeometry& g, OutputStage stage, const 
         }
       }
       SmallWindowChannels(g, stage, windows, pair, output);
+      output += (pair ? 2 : 1) * g.out_channels;
     }
-    if (pixels % 2 != 0) output -= g.out_channels;  // the last step was one pixel
   }
 }
 

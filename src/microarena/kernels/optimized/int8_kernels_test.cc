@@ -30,6 +30,7 @@ using optimized::self_check::ConvCase;
 using optimized::self_check::DepthwiseCase;
 using optimized::self_check::FullyConnectedCase;
 using optimized::self_check::Outcome;
+using optimized::self_check::Placement;
 using optimized::self_check::PoolCase;
 using optimized::self_check::Random;
 using optimized::self_check::Window;
@@ -81,9 +82,20 @@ TEST(FastConvInt8Test, MatchesTheReferenceOnEveryShapeClass) {
       {1, 5, 4, 6, 9, 3, {2, 2, 1, 1, 1, 1, 0, 0, 1}, false},
       // Batches.
       {3, 4, 4, 5, 4, 1, {3, 3, 1, 1, 1, 1, 1, 1, 1}, true},
+      // Pointwise over maps one pixel wide, narrowing and widening: overlapped,
+      // a pair across rows would overwrite the input it still reads.
+      {1, 2, 1, 8, 4, 1, {1, 1, 1, 1, 1, 1, 0, 0, 0}, true},
+      {1, 3, 1, 4, 8, 1, {1, 1, 1, 1, 1, 1, 0, 0, 0}, true},
+      {1, 4, 3, 16, 4, 1, {1, 1, 1, 1, 1, 1, 0, 0, 0}, true},
   };
   for (const ConvCase& c : cases) {
     EXPECT_EQ(optimized::self_check::CheckConv(c, random, *ws), Outcome::kSame) << Describe(c);
+    // Batch 1: again with the output D bytes below the input, as an overlap plan puts it.
+    if (c.batches == 1) {
+      // (kTooLarge: input and output at D do not fit the workspace together.)
+      EXPECT_NE(optimized::self_check::CheckConv(c, random, *ws, Placement::kOverlapped), Outcome::kDifferent)
+          << Describe(c) << ", overlapped";
+    }
   }
 }
 
@@ -92,13 +104,19 @@ TEST(FastConvInt8Test, MatchesTheReferenceOnRandomShapes) {
   Random random{7};
   auto ws = NewWorkspace();
   int compared = 0;
+  int compared_overlapped = 0;
   for (int trial = 0; trial < 400; ++trial) {
     ConvCase c{};
     if (!optimized::self_check::RandomConvCase(random, &c)) continue;
     ASSERT_EQ(optimized::self_check::CheckConv(c, random, *ws), Outcome::kSame) << Describe(c);
     ++compared;
+    const Outcome overlapped = optimized::self_check::CheckConv(c, random, *ws, Placement::kOverlapped);
+    if (overlapped == Outcome::kTooLarge) continue;
+    ASSERT_EQ(overlapped, Outcome::kSame) << Describe(c) << ", overlapped";
+    ++compared_overlapped;
   }
   EXPECT_GT(compared, 300);
+  EXPECT_GT(compared_overlapped, 100);
 }
 
 TEST(FastDepthwiseConvInt8Test, MatchesTheReferenceOnEveryShapeClass) {
@@ -121,6 +139,11 @@ TEST(FastDepthwiseConvInt8Test, MatchesTheReferenceOnEveryShapeClass) {
   };
   for (const DepthwiseCase& c : cases) {
     EXPECT_EQ(optimized::self_check::CheckDepthwise(c, random, *ws), Outcome::kSame) << Describe(c);
+    if (c.batches == 1) {
+      EXPECT_NE(optimized::self_check::CheckDepthwise(c, random, *ws, Placement::kOverlapped),
+                Outcome::kDifferent)
+          << Describe(c) << ", overlapped";
+    }
   }
 }
 
@@ -128,6 +151,7 @@ TEST(FastDepthwiseConvInt8Test, MatchesTheReferenceOnRandomShapes) {
   Random random{11};
   auto ws = NewWorkspace();
   int compared = 0;
+  int compared_overlapped = 0;
   for (int trial = 0; trial < 400; ++trial) {
     DepthwiseCase c{};
     if (!optimized::self_check::RandomDepthwiseCase(random, &c)) continue;
@@ -135,8 +159,13 @@ TEST(FastDepthwiseConvInt8Test, MatchesTheReferenceOnRandomShapes) {
     if (outcome == Outcome::kTooLarge) continue;
     ASSERT_EQ(outcome, Outcome::kSame) << Describe(c);
     ++compared;
+    const Outcome overlapped = optimized::self_check::CheckDepthwise(c, random, *ws, Placement::kOverlapped);
+    if (overlapped == Outcome::kTooLarge) continue;
+    ASSERT_EQ(overlapped, Outcome::kSame) << Describe(c) << ", overlapped";
+    ++compared_overlapped;
   }
   EXPECT_GT(compared, 250);
+  EXPECT_GT(compared_overlapped, 80);
 }
 
 TEST(FastFullyConnectedInt8Test, MatchesTheReference) {

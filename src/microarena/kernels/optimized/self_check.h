@@ -15,6 +15,7 @@
 
 #include "microarena/kernels/eval_tensor.h"
 #include "microarena/kernels/optimized/int8_kernels.h"
+#include "microarena/kernels/overlap.h"
 #include "microarena/kernels/reference/add.h"
 #include "microarena/kernels/reference/conv.h"
 #include "microarena/kernels/reference/depthwise_conv.h"
@@ -144,8 +145,14 @@ inline EvalTensor Tensor(void* data, const int32_t* dims, uint8_t rank, TensorTy
 }
 
 // A case's result. kTooLarge: its buffers exceed the workspace (or its
-// window has no output); nothing ran.
+// window has no output, or it cannot overlap); nothing ran.
 enum class Outcome { kSame, kDifferent, kTooLarge };
+
+// Where the fast path's output goes: apart from its input, or starting the
+// row-lag displacement D below it (kernels/overlap.h), as an overlap plan
+// places them (batch 1 only): the fast path then reads an input its own
+// writes may already have overrun, and must not.
+enum class Placement { kApart, kOverlapped };
 
 // Whether `count` outputs of the two runs agree; the fast run's buffer
 // starts as a pattern the reference never leaves, so an output the fast
@@ -165,8 +172,25 @@ inline bool Fits(size_t input, size_t filter, size_t output, int32_t channels) {
          channels <= Workspace::kChannels;
 }
 
+// The fast path's input: ws.input itself, or a copy D bytes above the
+// output's start in ws.actual; nullptr when the placement cannot be had.
+inline const int8_t* PlaceInput(Placement placement, Workspace& ws, size_t input_count, int32_t batches,
+                                int32_t out_height, size_t input_row, size_t output_row, int32_t stride,
+                                int32_t padding_top) {
+  if (placement == Placement::kApart) return ws.input;
+  size_t displacement = 0;
+  if (batches != 1 ||
+      !RowLagDisplacement(out_height, static_cast<int64_t>(input_row), static_cast<int64_t>(output_row), stride,
+                          padding_top, &displacement) ||
+      displacement + input_count > Workspace::kBytes) {
+    return nullptr;
+  }
+  std::memcpy(ws.actual + displacement, ws.input, input_count);
+  return ws.actual + displacement;
+}
+
 // CONV_2D.
-inline Outcome CheckConv(const ConvCase& c, Random& random, Workspace& ws) {
+inline Outcome CheckConv(const ConvCase& c, Random& random, Workspace& ws, Placement placement = Placement::kApart) {
   const Window& w = c.window;
   const int32_t out_h = OutputHeight(w, c.height);
   const int32_t out_w = OutputWidth(w, c.width);
@@ -183,11 +207,14 @@ inline Outcome CheckConv(const ConvCase& c, Random& random, Workspace& ws) {
   reference::ConvPerChannelInt8(params, quant, {c.batches, c.height, c.width, c.in_channels}, ws.input,
                                 {c.out_channels, w.filter_height, w.filter_width, group_depth}, ws.filter,
                                 c.bias ? ws.bias : nullptr, {c.batches, out_h, out_w, c.out_channels}, ws.expected);
+  const int8_t* placed = PlaceInput(placement, ws, input_count, c.batches, out_h, Count(c.width, c.in_channels),
+                                    Count(out_w, c.out_channels), w.stride_h, w.pad_h);
+  if (placed == nullptr) return Outcome::kTooLarge;
   const int32_t input_dims[] = {c.batches, c.height, c.width, c.in_channels};
   const int32_t filter_dims[] = {c.out_channels, w.filter_height, w.filter_width, group_depth};
   const int32_t output_dims[] = {c.batches, out_h, out_w, c.out_channels};
   const int32_t bias_dims[] = {c.out_channels};
-  const EvalTensor input = Tensor(ws.input, input_dims, 4, TensorType::kInt8);
+  const EvalTensor input = Tensor(const_cast<int8_t*>(placed), input_dims, 4, TensorType::kInt8);
   const EvalTensor filter = Tensor(ws.filter, filter_dims, 4, TensorType::kInt8);
   const EvalTensor bias = Tensor(ws.bias, bias_dims, 1, TensorType::kInt32);
   EvalTensor output = Tensor(ws.actual, output_dims, 4, TensorType::kInt8);
@@ -196,7 +223,8 @@ inline Outcome CheckConv(const ConvCase& c, Random& random, Workspace& ws) {
 }
 
 // DEPTHWISE_CONV_2D.
-inline Outcome CheckDepthwise(const DepthwiseCase& c, Random& random, Workspace& ws) {
+inline Outcome CheckDepthwise(const DepthwiseCase& c, Random& random, Workspace& ws,
+                              Placement placement = Placement::kApart) {
   const Window& w = c.window;
   const int32_t out_h = OutputHeight(w, c.height);
   const int32_t out_w = OutputWidth(w, c.width);
@@ -214,11 +242,14 @@ inline Outcome CheckDepthwise(const DepthwiseCase& c, Random& random, Workspace&
                                          ws.input, {1, w.filter_height, w.filter_width, out_channels}, ws.filter,
                                          c.bias ? ws.bias : nullptr, {c.batches, out_h, out_w, out_channels},
                                          ws.expected);
+  const int8_t* placed = PlaceInput(placement, ws, input_count, c.batches, out_h, Count(c.width, c.channels),
+                                    Count(out_w, out_channels), w.stride_h, w.pad_h);
+  if (placed == nullptr) return Outcome::kTooLarge;
   const int32_t input_dims[] = {c.batches, c.height, c.width, c.channels};
   const int32_t filter_dims[] = {1, w.filter_height, w.filter_width, out_channels};
   const int32_t output_dims[] = {c.batches, out_h, out_w, out_channels};
   const int32_t bias_dims[] = {out_channels};
-  const EvalTensor input = Tensor(ws.input, input_dims, 4, TensorType::kInt8);
+  const EvalTensor input = Tensor(const_cast<int8_t*>(placed), input_dims, 4, TensorType::kInt8);
   const EvalTensor filter = Tensor(ws.filter, filter_dims, 4, TensorType::kInt8);
   const EvalTensor bias = Tensor(ws.bias, bias_dims, 1, TensorType::kInt32);
   EvalTensor output = Tensor(ws.actual, output_dims, 4, TensorType::kInt8);
