@@ -9,8 +9,8 @@
 # Every run's outputs must equal TFLM's goldens byte for byte.
 # Printed next to TFLM's own figures on the same board and firmware setup at
 # -O2, with its reference kernels and with Arm's CMSIS-NN kernels; those two
-# builds are not in ../shared, so their figures are constants here, as
-# measured when the speed targets were set (rounded to 0.1 M).
+# builds are not in ../shared, so their figures are constants
+# (bench/tflm_cortex_m4_instructions.sh, shared with scripts/cortex_m.sh).
 #   bench/cortex_m_invoke.sh            (uses build/release's CLI, building it if missing)
 # Environment: MICROARENA_HOST_CLI, MICROARENA_SHARED_DIR,
 # MICROARENA_BENCH_MODELS (space-separated: only these), MICROARENA_BENCH_BUILDS
@@ -20,10 +20,7 @@ cd "$(dirname "$0")/.."
 root=$PWD
 shared=$(realpath "${MICROARENA_SHARED_DIR:-../shared}")
 models=(${MICROARENA_BENCH_MODELS:-kws_ref_model vww_96_int8 pretrainedResnet_quant ad01_int8})
-declare -A tflm_reference=([kws_ref_model]=43100000 [vww_96_int8]=100500000 [pretrainedResnet_quant]=107500000
-  [ad01_int8]=1950000)
-declare -A tflm_cmsis=([kws_ref_model]=7700000 [vww_96_int8]=24100000 [pretrainedResnet_quant]=29900000
-  [ad01_int8]=580000)
+source bench/tflm_cortex_m4_instructions.sh  # tflm_reference_instructions, cmsis_instructions
 
 for tool in arm-none-eabi-g++ qemu-system-arm; do
   command -v "$tool" >/dev/null || { echo "$tool is not installed (scripts/deps.sh installs it)" >&2; exit 1; }
@@ -75,7 +72,7 @@ for name in "${models[@]}"; do
   o2=${count[o2.$name]:-}
   ref=${count[o2_reference.$name]:-}
   printf '%-24s %12s %12s %12s %12s %12s %9s %9s %9s\n' "$name" "${os:--}" "${o2:--}" "${ref:--}" \
-    "${tflm_reference[$name]:--}" "${tflm_cmsis[$name]:--}" "$(ratio "$ref" "$o2")" \
-    "$(ratio "$o2" "${tflm_cmsis[$name]:-0}")" "$(ratio "$os" "${tflm_cmsis[$name]:-0}")"
+    "${tflm_reference_instructions[$name]:--}" "${cmsis_instructions[$name]:--}" "$(ratio "$ref" "$o2")" \
+    "$(ratio "$o2" "${cmsis_instructions[$name]:-0}")" "$(ratio "$os" "${cmsis_instructions[$name]:-0}")"
 done
 exit $status

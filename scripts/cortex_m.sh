@@ -53,15 +53,12 @@ root=$PWD
 # AllocateTensors, Invoke) and flash of its core and of the six kernels.
 tflm_stack_load=176 tflm_stack_alloc=580 tflm_stack_invoke=640
 tflm_flash_runtime=18539 tflm_flash_kernels=22207
-# TFLM with Arm's CMSIS-NN kernels on the same board and firmware setup at
-# -O2, instructions per Invoke (rounded to 0.1 M): the speed to match. The
-# fast int8 kernels must need at most these at -O2 and at most 1.3 x at -Os,
-# and kws's kernels at most 30 KB of flash at -Os (CMSIS-NN adds 42 KB).
-declare -A cmsis_instructions=([kws_ref_model]=7700000 [vww_96_int8]=24100000 [pretrainedResnet_quant]=29900000
-  [ad01_int8]=580000)
-# TFLM with its reference kernels, the same way (for the README's table).
-declare -A tflm_reference_instructions=([kws_ref_model]=43100000 [vww_96_int8]=100500000
-  [pretrainedResnet_quant]=107500000 [ad01_int8]=1950000)
+# TFLM with Arm's CMSIS-NN kernels (cmsis_instructions) and with its
+# reference kernels (for the README's table), instructions per Invoke at
+# -O2: the speed to match. The fast int8 kernels must need at most these at
+# -O2 and at most 1.3 x at -Os, and kws's kernels at most 30 KB of flash at
+# -Os (CMSIS-NN adds 42 KB).
+source bench/tflm_cortex_m4_instructions.sh
 fast_kernels_flash_limit=30720
 
 # Stops on what is missing: an error in strict mode, else a skip ($2: 1 to end

@@ -182,42 +182,33 @@ inline void ConvChannels(const ConvGeometry& g, const WindowRuns& window, const 
   }
 }
 
-// What a pointwise CONV_2D reads: fewer fields than ConvGeometry, so its
-// frames stay narrow.
-struct PointwiseOperands {
-  const reference::QuantizedConvParams* quant;
-  const int8_t* filter;
-  const int32_t* bias;  // nullptr: no bias
-  int32_t in_channels;
-  int32_t out_channels;
-};
-
-// Every output channel of one or two consecutive pixels of a pointwise
-// CONV_2D (see PointwiseConv).
-template <int kPixels>
-inline void PointwiseChannels(const PointwiseOperands& g, OutputStage stage, const int8_t* x0, int8_t* out0) {
-  const int32_t* multipliers = g.quant->output_multiplier;
-  const int8_t* shifts = g.quant->output_shift;
-  const int32_t offset = g.quant->input_offset;
-  const int32_t depth = g.in_channels;
-  const int32_t channels = g.out_channels;
+// Every output channel of the run of `depth` input bytes at x0 (out0),
+// and of the run `depth` bytes after it (out0 + out_channels) when
+// `two_pixels`: a pointwise CONV_2D's pixels, or the windows SmallWindowConv
+// copies; each output channel's filter is `depth` bytes. The operands come
+// as values, not in a struct, so SmallWindowConv (which inlines this) adds
+// no copy of them to its frame, kws's deepest.
+inline void RunChannels(const reference::QuantizedConvParams& quant, const int8_t* filter, const int32_t* bias,
+                        int32_t depth, int32_t channels, OutputStage stage, const int8_t* x0, bool two_pixels,
+                        int8_t* out0) {
+  const int32_t offset = quant.input_offset;
   int8_t* out1 = out0 + channels;
-  const int8_t* w = g.filter;
+  const int8_t* w = filter;
   int32_t o = 0;
   for (; o + 2 <= channels; o += 2, w += 2 * depth) {
     uint32_t acc[4];
-    StartPair(g.bias, o, acc);
-    if (kPixels == 2) {
+    StartPair(bias, o, acc);
+    if (two_pixels) {
       Dot2x2Strided(x0, w, depth, depth, offset, acc);
     } else {
       Dot1x2(x0, w, w + depth, depth, offset, acc);
     }
-    StorePair(stage, *g.quant, acc, o, kPixels == 2, out0, out1);
+    StorePair(stage, quant, acc, o, two_pixels, out0, out1);
   }
   if (o < channels) {  // an odd last channel
-    for (int32_t p = 0; p < kPixels; ++p) {
-      const uint32_t acc = Dot1x1(x0 + p * depth, w, depth, offset, BiasStart(g.bias, o));
-      (p == 0 ? out0 : out1)[o] = stage(acc, multipliers[o], shifts[o]);
+    for (int32_t p = 0; p < (two_pixels ? 2 : 1); ++p) {
+      const uint32_t acc = Dot1x1(x0 + p * depth, w, depth, offset, BiasStart(bias, o));
+      (p == 0 ? out0 : out1)[o] = stage(acc, quant.output_multiplier[o], quant.output_shift[o]);
     }
   }
 }
@@ -236,19 +227,25 @@ inline void PointwiseChannels(const PointwiseOperands& g, OutputStage stage, con
 // pixel the pair still reads, so such rows pair nothing.
 [[gnu::noinline]] void PointwiseConv(const reference::QuantizedConvParams& quant, const EvalTensor& input,
                                      const EvalTensor& filter, const EvalTensor* bias, EvalTensor& output) {
-  const PointwiseOperands g{&quant, filter.As<const int8_t>(), bias != nullptr ? bias->As<const int32_t>() : nullptr,
-                            input.dim(3), output.dim(3)};
+  const int8_t* weights = filter.As<const int8_t>();
+  const int32_t* biases = bias != nullptr ? bias->As<const int32_t>() : nullptr;
+  const int32_t depth = input.dim(3);
+  const int32_t channels = output.dim(3);
   const int32_t pixels = output.dim(0) * output.dim(1) * output.dim(2);  // the input's too
   const OutputStage stage(quant);
-  const auto in_step = static_cast<ptrdiff_t>(g.in_channels);
-  const auto out_step = static_cast<ptrdiff_t>(g.out_channels);
+  const auto in_step = static_cast<ptrdiff_t>(depth);
+  const auto out_step = static_cast<ptrdiff_t>(channels);
   const int8_t* x = input.As<const int8_t>();
   int8_t* out = output.As<int8_t>();
   int32_t p = 0;
   if (output.dim(2) >= 2) {
-    for (; p + 2 <= pixels; p += 2) PointwiseChannels<2>(g, stage, x + p * in_step, out + p * out_step);
+    for (; p + 2 <= pixels; p += 2) {
+      RunChannels(quant, weights, biases, depth, channels, stage, x + p * in_step, true, out + p * out_step);
+    }
   }
-  for (; p < pixels; ++p) PointwiseChannels<1>(g, stage, x + p * in_step, out + p * out_step);
+  for (; p < pixels; ++p) {
+    RunChannels(quant, weights, biases, depth, channels, stage, x + p * in_step, false, out + p * out_step);
+  }
 }
 
 // Bytes of the two windows SmallWindowConv copies, on the stack: windows
@@ -286,34 +283,6 @@ MICROARENA_NO_LIBCALL_LOOPS void CopyWindow(const ConvGeometry& g, const int8_t*
       } else {
         for (int32_t c = 0; c < channels; ++c) to[c] = pad;
       }
-    }
-  }
-}
-
-// Every output channel of one or two pixels whose windows SmallWindowConv
-// copied (the second `depth` bytes after the first).
-inline void SmallWindowChannels(const ConvGeometry& g, OutputStage stage, const int8_t* windows, bool pair,
-                                int8_t* output) {
-  const int32_t* multipliers = g.quant->output_multiplier;
-  const int8_t* shifts = g.quant->output_shift;
-  const int32_t offset = g.quant->input_offset;
-  const auto depth = static_cast<int32_t>(g.filter_channel);
-  const int8_t* w = g.filter;
-  int32_t o = 0;
-  for (; o + 2 <= g.out_channels; o += 2, w += 2 * depth) {
-    uint32_t acc[4];
-    StartPair(g.bias, o, acc);
-    if (pair) {
-      Dot2x2Strided(windows, w, depth, depth, offset, acc);
-    } else {
-      Dot1x2(windows, w, w + depth, depth, offset, acc);
-    }
-    StorePair(stage, *g.quant, acc, o, pair, output, output + g.out_channels);
-  }
-  if (o < g.out_channels) {  // an odd last channel
-    for (int32_t p = 0; p < (pair ? 2 : 1); ++p) {
-      const uint32_t acc = Dot1x1(windows + p * depth, w, depth, offset, BiasStart(g.bias, o));
-      output[p * g.out_channels + o] = stage(acc, multipliers[o], shifts[o]);
     }
   }
 }
@@ -364,7 +333,7 @@ inline void SmallWindowChannels(const ConvGeometry& g, OutputStage stage, const 
           ++out_y;
         }
       }
-      SmallWindowChannels(g, stage, windows, pair, output);
+      RunChannels(*g.quant, g.filter, g.bias, depth, g.out_channels, stage, windows, pair, output);
       output += (pair ? 2 : 1) * g.out_channels;
     }
   }
