@@ -73,6 +73,9 @@ int FirmwareMain() {
   int fully_connected = 0;
   int pool = 0;
   int add = 0;
+  int max_pool = 0;
+  int mul = 0;
+  int softmax = 0;
   const bool same =
       CheckOp<check::ConvCase>(
           "CONV_2D", random, check::RandomConvCase, CheckBothPlacements<check::ConvCase, check::CheckConv>,
@@ -109,7 +112,7 @@ int FirmwareMain() {
           },
           &fully_connected) &&
       CheckOp<check::PoolCase>(
-          "AVERAGE_POOL_2D", random, check::RandomPoolCase, check::CheckAveragePool,
+          "AVERAGE_POOL_2D", random, check::RandomPoolCase, CheckBothPlacements<check::PoolCase, check::CheckAveragePool>,
           [](const check::PoolCase& c, char* text, size_t size) {
             std::snprintf(text, size, "batches %ld input %ldx%ldx%ld filter %ldx%ld", static_cast<long>(c.batches),
                           static_cast<long>(c.height), static_cast<long>(c.width), static_cast<long>(c.channels),
@@ -121,13 +124,37 @@ int FirmwareMain() {
           [](const check::AddCase& c, char* text, size_t size) {
             std::snprintf(text, size, "%s of %ld elements", c.subtract ? "SUB" : "ADD", static_cast<long>(c.count));
           },
-          &add);
+          &add) &&
+      CheckOp<check::PoolCase>(
+          "MAX_POOL_2D", random, check::RandomPoolCase, CheckBothPlacements<check::PoolCase, check::CheckMaxPool>,
+          [](const check::PoolCase& c, char* text, size_t size) {
+            std::snprintf(text, size, "batches %ld input %ldx%ldx%ld filter %ldx%ld stride %ldx%ld",
+                          static_cast<long>(c.batches), static_cast<long>(c.height), static_cast<long>(c.width),
+                          static_cast<long>(c.channels), static_cast<long>(c.params.filter_height),
+                          static_cast<long>(c.params.filter_width), static_cast<long>(c.params.stride_height),
+                          static_cast<long>(c.params.stride_width));
+          },
+          &max_pool) &&
+      CheckOp<check::MulCase>(
+          "MUL", random, check::RandomMulCase, CheckBothPlacements<check::MulCase, check::CheckMul>,
+          [](const check::MulCase& c, char* text, size_t size) {
+            std::snprintf(text, size, "%ld elements%s%s", static_cast<long>(c.count),
+                          c.scalar1 ? ", input 1 scalar" : "", c.scalar2 ? ", input 2 scalar" : "");
+          },
+          &mul) &&
+      CheckOp<check::SoftmaxCase>(
+          "SOFTMAX", random, check::RandomSoftmaxCase, check::CheckSoftmax,
+          [](const check::SoftmaxCase& c, char* text, size_t size) {
+            std::snprintf(text, size, "%ld rows of %ld to %s%s", static_cast<long>(c.rows), static_cast<long>(c.depth),
+                          c.int16_output ? "int16" : "int8", c.flat ? ", flat" : "");
+          },
+          &softmax);
   if (!same) return 1;
-  char line[192];
+  char line[320];
   std::snprintf(line, sizeof(line),
                 "kernel check: CONV_2D %d same, DEPTHWISE_CONV_2D %d same, FULLY_CONNECTED %d same, "
-                "AVERAGE_POOL_2D %d same, ADD/SUB %d same\n",
-                conv, depthwise, fully_connected, pool, add);
+                "AVERAGE_POOL_2D %d same, ADD/SUB %d same, MAX_POOL_2D %d same, MUL %d same, SOFTMAX %d same\n",
+                conv, depthwise, fully_connected, pool, add, max_pool, mul, softmax);
   semihosting::Write(line);
   semihosting::Write("ok\n");
   return 0;

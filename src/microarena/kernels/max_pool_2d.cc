@@ -3,6 +3,7 @@
 // Prepare is shared with AVERAGE_POOL_2D (pool_common.h).
 #include <cstdint>
 
+#include "microarena/kernels/optimized/int8_kernels.h"
 #include "microarena/kernels/pool_common.h"
 #include "microarena/kernels/reference/pooling.h"
 #include "microarena/kernels/registrations.h"
@@ -11,13 +12,11 @@
 namespace microarena {
 namespace {
 
-// The int8 path, the whole Eval of kMaxPool2dInt8Kernel.
+// The int8 path, the whole Eval of kMaxPool2dInt8Kernel: the fast loop of
+// optimized/int8_kernels.h (reference/pooling.h is its oracle).
 Status EvalInt8(EvalContext& context, const void* op_data) {
   const auto& params = *static_cast<const reference::PoolParams*>(op_data);
-  const EvalTensor& input = *context.input(0);
-  EvalTensor& output = *context.output(0);
-  reference::MaxPoolInt8(params, NhwcShapeOf(input), input.As<const int8_t>(), NhwcShapeOf(output),
-                         output.As<int8_t>());
+  (void)optimized::MaxPoolInt8(params, *context.input(0), *context.output(0));
   return OkStatus();
 }
 

@@ -10,6 +10,7 @@
 // QuantizeMultiplier; it may be above 1 (positive shift).
 #include "microarena/kernels/elementwise_common.h"
 #include "microarena/kernels/int8_only.h"
+#include "microarena/kernels/optimized/int8_kernels.h"
 #include "microarena/kernels/reference/broadcast.h"
 #include "microarena/kernels/reference/mul.h"
 #include "microarena/kernels/overlap.h"
@@ -107,11 +108,24 @@ void Run(const EvalTensor& input1, const EvalTensor& input2, EvalTensor& output,
   }
 }
 
-// The int8 path, the whole Eval of kMulInt8Kernel.
+// The int8 path, the whole Eval of kMulInt8Kernel: same shapes, or one
+// operand of a single element, take the fast loop of
+// optimized/int8_kernels.h; other broadcasts the reference's.
 Status EvalInt8(EvalContext& context, const void* op_data) {
   const auto* data = static_cast<const QuantizedOpData*>(op_data);
   const reference::MulQuantizedParams& params = data->params;
-  Run<int8_t>(*context.input(0), *context.input(1), *context.output(0), data->requires_broadcast,
+  const EvalTensor& input1 = *context.input(0);
+  const EvalTensor& input2 = *context.input(1);
+  EvalTensor& output = *context.output(0);
+  const size_t count = output.element_count();
+  const bool scalar1 = input1.element_count() == 1;
+  const bool scalar2 = input2.element_count() == 1;
+  if (!data->requires_broadcast || scalar1 || scalar2) {
+    optimized::MulInt8(params, input1.As<const int8_t>(), scalar1 && count != 1, input2.As<const int8_t>(),
+                       scalar2 && count != 1, output.As<int8_t>(), count);
+    return OkStatus();
+  }
+  Run<int8_t>(input1, input2, output, data->requires_broadcast,
               [&params](int8_t x, int8_t y) { return reference::MulQuantizedElement(x, y, params); });
   return OkStatus();
 }

@@ -19,6 +19,7 @@
 
 #include "microarena/kernels/elementwise_common.h"
 #include "microarena/kernels/int8_only.h"
+#include "microarena/kernels/optimized/int8_kernels.h"
 #include "microarena/kernels/reference/softmax.h"
 #include "microarena/kernels/registrations.h"
 #include "microarena/kernels/tensor_checks.h"
@@ -166,13 +167,14 @@ Status PrepareInt8(PrepareContext& context, const void** op_data) {
 
 size_t RowsOf(const EvalTensor& input, size_t depth) { return depth == 0 ? 0 : input.element_count() / depth; }
 
-// The int8 -> int8 path, the whole Eval of kSoftmaxInt8Kernel.
+// The int8 -> int8 path, the whole Eval of kSoftmaxInt8Kernel: the fast
+// loop of optimized/int8_kernels.h (reference/softmax.h is its oracle).
 Status EvalInt8(EvalContext& context, const void* op_data) {
   const auto* data = static_cast<const SoftmaxOpData*>(op_data);
   const EvalTensor* input = context.input(0);
   const size_t depth = static_cast<size_t>(input->dim(input->rank - 1u));
-  reference::SoftmaxQuantized(data->quantized, RowsOf(*input, depth), depth, input->As<const int8_t>(),
-                              context.output(0)->As<int8_t>());
+  optimized::SoftmaxInt8(data->quantized, RowsOf(*input, depth), depth, input->As<const int8_t>(),
+                         context.output(0)->As<int8_t>());
   return OkStatus();
 }
 
@@ -188,7 +190,7 @@ Status Eval(EvalContext& context, const void* op_data) {
   } else if (input->type == TensorType::kInt16) {
     reference::SoftmaxInt16(data->int16, rows, depth, input->As<const int16_t>(), output->As<int16_t>());
   } else {
-    reference::SoftmaxQuantized(data->quantized, rows, depth, input->As<const int8_t>(), output->As<int16_t>());
+    optimized::SoftmaxInt8(data->quantized, rows, depth, input->As<const int8_t>(), output->As<int16_t>());
   }
   return OkStatus();
 }

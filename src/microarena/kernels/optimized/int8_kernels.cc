@@ -796,6 +796,142 @@ void AddInt8(const reference::AddQuantizedParams& params, const int8_t* input1, 
   }
 }
 
+// Four int8 lanes at once on Cortex-M with DSP: SSUB8 sets a GE flag per
+// byte where a - b >= 0 (signed), SEL then picks each byte from a where the
+// flag is set, else from b.
+#if MICROARENA_ARM_DSP
+MICROARENA_ALWAYS_INLINE Packed Select4(Packed a, Packed b) {
+  return static_cast<Packed>(__sel(static_cast<uint8x4_t>(a), static_cast<uint8x4_t>(b)));
+}
+MICROARENA_ALWAYS_INLINE Packed Max4(Packed a, Packed b) {
+  (void)__ssub8(a, b);
+  return Select4(a, b);
+}
+MICROARENA_ALWAYS_INLINE Packed Min4(Packed a, Packed b) {
+  (void)__ssub8(a, b);
+  return Select4(b, a);
+}
+MICROARENA_ALWAYS_INLINE Packed Splat4(int32_t value) {
+  return static_cast<Packed>(0x01010101U * (static_cast<uint32_t>(value) & 0xffU));
+}
+#endif
+
+bool MaxPoolInt8(const reference::PoolParams& params, const EvalTensor& input_tensor, EvalTensor& output_tensor) {
+  const NhwcShape input_shape = NhwcShapeOf(input_tensor);
+  const NhwcShape output_shape = NhwcShapeOf(output_tensor);
+  const int8_t* input = input_tensor.As<const int8_t>();
+  int8_t* out = output_tensor.As<int8_t>();
+#ifdef MICROARENA_REFERENCE_INT8_KERNELS
+  reference::MaxPoolInt8(params, input_shape, input, output_shape, out);
+  return true;
+#endif
+  const int32_t channels = output_shape.channels;
+  const auto input_row = static_cast<ptrdiff_t>(input_shape.width) * channels;
+  // The clamp's bounds (Prepare keeps them within int8); an empty window
+  // gives the clamped lowest value, as the reference.
+  const auto low = static_cast<int8_t>(std::max<int32_t>(params.activation_min, -128));
+  const auto high = static_cast<int8_t>(std::min<int32_t>(params.activation_max, 127));
+  for (int32_t b = 0; b < output_shape.batches; ++b) {
+    const int8_t* input_batch = input + b * input_row * input_shape.height;
+    for (int32_t out_y = 0; out_y < output_shape.height; ++out_y) {
+      for (int32_t out_x = 0; out_x < output_shape.width; ++out_x, out += channels) {
+        const reference::PoolWindow w = reference::ClipPoolWindow(params, input_shape, out_y, out_x);
+        const int32_t rows = std::max<int32_t>(0, w.y_end - w.y_begin);
+        const int32_t columns = std::max<int32_t>(0, w.x_end - w.x_begin);
+        const int8_t* window = input_batch + (w.y_origin + w.y_begin) * input_row +
+                               static_cast<ptrdiff_t>(w.x_origin + w.x_begin) * channels;
+        int32_t c = 0;
+#if MICROARENA_ARM_DSP
+        // Four channels per word; the clamp is a max and a min of words.
+        const Packed low4 = Splat4(low);
+        const Packed high4 = Splat4(high);
+        for (; c + 4 <= channels; c += 4) {
+          Packed max = Splat4(-128);
+          for (int32_t fy = 0; fy < rows; ++fy) {
+            const int8_t* tap = window + fy * input_row + c;
+            for (int32_t fx = 0; fx < columns; ++fx, tap += channels) max = Max4(max, LoadWord(tap));
+          }
+          const Packed clamped = Min4(Max4(max, low4), high4);
+          std::memcpy(out + c, &clamped, sizeof(clamped));
+        }
+#else
+        // Channels innermost in chunks of 16: the max loop vectorises.
+        constexpr int32_t kChunk = 16;
+        for (; c + kChunk <= channels; c += kChunk) {
+          int8_t max[kChunk];
+          for (int32_t i = 0; i < kChunk; ++i) max[i] = -128;
+          for (int32_t fy = 0; fy < rows; ++fy) {
+            const int8_t* tap = window + fy * input_row + c;
+            for (int32_t fx = 0; fx < columns; ++fx, tap += channels) {
+              for (int32_t i = 0; i < kChunk; ++i) max[i] = tap[i] > max[i] ? tap[i] : max[i];
+            }
+          }
+          for (int32_t i = 0; i < kChunk; ++i) {
+            const int8_t value = max[i] > low ? max[i] : low;
+            out[c + i] = value < high ? value : high;
+          }
+        }
+#endif
+        for (; c < channels; ++c) {  // the tail, one channel at a time
+          int8_t max = -128;
+          for (int32_t fy = 0; fy < rows; ++fy) {
+            const int8_t* tap = window + fy * input_row + c;
+            for (int32_t fx = 0; fx < columns; ++fx, tap += channels) max = *tap > max ? *tap : max;
+          }
+          const int8_t value = max > low ? max : low;
+          out[c] = value < high ? value : high;
+        }
+      }
+    }
+  }
+  return true;
+}
+
+namespace {
+
+// MUL's loop with the operands' kinds fixed: a scalar operand is read once,
+// before any output is written.
+template <bool kScalar1, bool kScalar2>
+void MulLoop(const reference::MulQuantizedParams& params, const int8_t* input1, const int8_t* input2,
+             int8_t* output, size_t count) {
+  // Locals: read through `params`, they would be reloaded after each store.
+  const reference::MulQuantizedParams p = params;
+  const int32_t scalar1 = p.input1_offset + int32_t{input1[0]};
+  const int32_t scalar2 = p.input2_offset + int32_t{input2[0]};
+  for (size_t i = 0; i < count; ++i) {
+    // |offset + value| <= 255: the product is exact in int32.
+    const int32_t x1 = kScalar1 ? scalar1 : p.input1_offset + int32_t{input1[i]};
+    const int32_t x2 = kScalar2 ? scalar2 : p.input2_offset + int32_t{input2[i]};
+    output[i] = ClampOutput(MultiplyByQuantizedMultiplier(x1 * x2, p.output_multiplier, p.output_shift),
+                            p.output_offset, p.activation_min, p.activation_max);
+  }
+}
+
+}  // namespace
+
+void MulInt8(const reference::MulQuantizedParams& params, const int8_t* input1, bool input1_scalar,
+             const int8_t* input2, bool input2_scalar, int8_t* output, size_t count) {
+#ifdef MICROARENA_REFERENCE_INT8_KERNELS
+  constexpr bool kShortcut = false;
+#else
+  constexpr bool kShortcut = true;
+#endif
+  // The shortcut requantization holds for shifts in [-31, 31] (Prepare
+  // refuses larger ones; a smaller one takes the reference's function).
+  if (count == 0) return;
+  if (!kShortcut || params.output_multiplier < 0 || params.output_shift < -31 || params.output_shift > 31) {
+    for (size_t i = 0; i < count; ++i) {
+      output[i] = reference::MulQuantizedElement(input1[input1_scalar ? 0 : i], input2[input2_scalar ? 0 : i], params);
+    }
+  } else if (input1_scalar) {
+    MulLoop<true, false>(params, input1, input2, output, count);
+  } else if (input2_scalar) {
+    MulLoop<false, true>(params, input1, input2, output, count);
+  } else {
+    MulLoop<false, false>(params, input1, input2, output, count);
+  }
+}
+
 template void AddInt8<false>(const reference::AddQuantizedParams&, const int8_t*, const int8_t*, int8_t*, size_t);
 template void AddInt8<true>(const reference::AddQuantizedParams&, const int8_t*, const int8_t*, int8_t*, size_t);
 

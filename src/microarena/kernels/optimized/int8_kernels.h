@@ -1,5 +1,5 @@
 // Fast int8 paths of CONV_2D, DEPTHWISE_CONV_2D, FULLY_CONNECTED,
-// AVERAGE_POOL_2D and same-shape ADD/SUB, with the
+// AVERAGE_POOL_2D, MAX_POOL_2D, same-shape ADD/SUB, MUL and SOFTMAX, with the
 // reference kernels' arguments and bytes (kernels/reference/ is their oracle:
 // tests/fast_kernels_test.cc compares them on every shape class, and the
 // shared models' goldens and the TFLM oracle compare the whole models).
@@ -36,8 +36,10 @@
 #include "microarena/kernels/reference/add.h"
 #include "microarena/kernels/reference/conv.h"
 #include "microarena/kernels/reference/fully_connected.h"
+#include "microarena/kernels/reference/mul.h"
 #include "microarena/kernels/reference/nhwc.h"
 #include "microarena/kernels/reference/pooling.h"
+#include "microarena/kernels/reference/softmax.h"
 
 namespace microarena::optimized {
 
@@ -64,6 +66,29 @@ bool AveragePoolInt8(const reference::PoolParams& params, const EvalTensor& inpu
 // registers and the requantization shortcut of optimized/requantize.h.
 // Element i is read before it is written, in ascending order, as the
 // elementwise overlap needs.
+// MAX_POOL_2D int8: the reference's max and clamp, channels innermost (four
+// per word with SSUB8/SEL on Cortex-M, chunks of 16 elsewhere), the window
+// clipped once per output pixel. Always complete (an empty window gives the
+// clamped lowest value, as the reference); bool for AveragePoolInt8's form.
+bool MaxPoolInt8(const reference::PoolParams& params, const EvalTensor& input, EvalTensor& output);
+
+// MUL of two int8 tensors, `count` outputs: each operand has `count`
+// elements, or one (`inputN_scalar`: broadcast to all). The reference's
+// per-element arithmetic with the requantization shortcut; element i is
+// read before it is written, in ascending order, as the elementwise
+// overlap needs, and a scalar operand is read before any write.
+void MulInt8(const reference::MulQuantizedParams& params, const int8_t* input1, bool input1_scalar,
+             const int8_t* input2, bool input2_scalar, int8_t* output, size_t count);
+
+// SOFTMAX of int8 input to int8 or int16 output (OutputT), `rows` rows of
+// `depth`: reference::SoftmaxQuantized's bytes, its fixed-point multiplies
+// without their branches (optimized/softmax_int8.cc says why that is
+// exact), and the exps of a row's first 16 elements kept for the second
+// pass. Input and output do not overlap.
+template <typename OutputT>
+void SoftmaxInt8(const reference::SoftmaxQuantizedParams& params, size_t rows, size_t depth, const int8_t* input,
+                 OutputT* output);
+
 template <bool kSubtract>
 void AddInt8(const reference::AddQuantizedParams& params, const int8_t* input1, const int8_t* input2,
              int8_t* output, size_t count);

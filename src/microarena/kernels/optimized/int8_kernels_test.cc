@@ -1,5 +1,6 @@
 // The fast int8 paths against their oracle, the reference kernels: the same
-// bytes on every shape class the int8 Prepare accepts (1x1 and larger
+// bytes on every shape class the int8 Prepare accepts (MAX_POOL_2D and MUL
+// too) (1x1 and larger
 // filters, strides, padding on every side, dilation, groups, depth
 // multipliers, odd channel counts and depths, batches, no bias, clamps,
 // input zero points at both ends of int8), first on named cases, then on
@@ -200,7 +201,8 @@ TEST(FastAddInt8Test, MatchesTheReferenceOnRandomParameters) {
 }
 
 // Global pools as kws's, strided ones, padded windows clipped at every
-// edge, channel counts around the 16-channel chunk, clamps.
+// edge, channel counts around the 16-channel chunk, clamps; the output
+// also D bytes below the input.
 TEST(FastAveragePoolInt8Test, MatchesTheReferenceOnRandomShapes) {
   Random random{13};
   auto ws = NewWorkspace();
@@ -208,13 +210,132 @@ TEST(FastAveragePoolInt8Test, MatchesTheReferenceOnRandomShapes) {
   for (int trial = 0; trial < 300; ++trial) {
     PoolCase c{};
     if (!optimized::self_check::RandomPoolCase(random, &c)) continue;
-    const Outcome outcome = optimized::self_check::CheckAveragePool(c, random, *ws);
-    if (outcome == Outcome::kTooLarge) continue;
-    ASSERT_EQ(outcome, Outcome::kSame) << c.batches << "x" << c.height << "x" << c.width << "x" << c.channels
-                                       << " filter " << c.params.filter_height << "x" << c.params.filter_width;
-    ++compared;
+    for (const Placement placement : {Placement::kApart, Placement::kOverlapped}) {
+      const Outcome outcome = optimized::self_check::CheckAveragePool(c, random, *ws, placement);
+      if (outcome == Outcome::kTooLarge) continue;
+      ASSERT_EQ(outcome, Outcome::kSame) << c.batches << "x" << c.height << "x" << c.width << "x" << c.channels
+                                         << " filter " << c.params.filter_height << "x" << c.params.filter_width
+                                         << (placement == Placement::kOverlapped ? " overlapped" : "");
+      ++compared;
+    }
+  }
+  EXPECT_GT(compared, 250);
+}
+
+// Windows clipped at every edge, strided and global pools, channel counts
+// around the 4-channel word and the 16-channel chunk, clamps; the output
+// also D bytes below the input, as an overlap plan places it.
+TEST(FastMaxPoolInt8Test, MatchesTheReferenceOnRandomShapes) {
+  Random random{19};
+  auto ws = NewWorkspace();
+  int compared = 0;
+  int overlapped = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    PoolCase c{};
+    if (!optimized::self_check::RandomPoolCase(random, &c)) continue;
+    for (const Placement placement : {Placement::kApart, Placement::kOverlapped}) {
+      const Outcome outcome = optimized::self_check::CheckMaxPool(c, random, *ws, placement);
+      if (outcome == Outcome::kTooLarge) continue;
+      ASSERT_EQ(outcome, Outcome::kSame)
+          << c.batches << "x" << c.height << "x" << c.width << "x" << c.channels << " filter "
+          << c.params.filter_height << "x" << c.params.filter_width << " stride " << c.params.stride_height << "x"
+          << c.params.stride_width << " clamp " << c.params.activation_min << ".." << c.params.activation_max
+          << (placement == Placement::kOverlapped ? " overlapped" : "");
+      ++(placement == Placement::kOverlapped ? overlapped : compared);
+    }
   }
   EXPECT_GT(compared, 200);
+  EXPECT_GT(overlapped, 50);
+}
+
+// A window that lies wholly in the padding has no input: the reference
+// gives the clamped lowest value, and so must the fast path (both the
+// word loop and the tail: 5 channels).
+TEST(FastMaxPoolInt8Test, AnEmptyWindowGivesTheClampedLowestValue) {
+  Random random{23};
+  auto ws = NewWorkspace();
+  PoolCase c{};
+  c.batches = 1;
+  c.height = 1;
+  c.width = 1;
+  c.channels = 5;
+  c.params.filter_height = 1;
+  c.params.filter_width = 1;
+  c.params.stride_height = 2;
+  c.params.stride_width = 2;
+  c.params.padding_height = 1;  // output row 0 reads input row -1: nothing
+  c.params.padding_width = 0;
+  c.params.activation_min = -7;
+  c.params.activation_max = 127;
+  ASSERT_EQ(optimized::self_check::CheckMaxPool(c, random, *ws), Outcome::kSame);
+  for (int i = 0; i < 5; ++i) EXPECT_EQ(ws->actual[i], -7) << "channel " << i;
+}
+
+// Same shapes, a scalar on either side; in place over input 1 too.
+TEST(FastMulInt8Test, MatchesTheReferenceOnRandomParameters) {
+  Random random{29};
+  auto ws = NewWorkspace();
+  int scalars = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    optimized::self_check::MulCase c{};
+    optimized::self_check::RandomMulCase(random, &c);
+    for (const Placement placement : {Placement::kApart, Placement::kOverlapped}) {
+      const Outcome outcome = optimized::self_check::CheckMul(c, random, *ws, placement);
+      if (outcome == Outcome::kTooLarge) continue;
+      ASSERT_EQ(outcome, Outcome::kSame) << "MUL of " << c.count << " elements" << (c.scalar1 ? ", input 1 scalar" : "")
+                                         << (c.scalar2 ? ", input 2 scalar" : "")
+                                         << (placement == Placement::kOverlapped ? ", in place" : "");
+    }
+    scalars += c.scalar1 || c.scalar2 ? 1 : 0;
+  }
+  EXPECT_GT(scalars, 40);
+}
+
+// Products at both ends (-255 x -255 and 255 x -255) with the largest
+// multipliers and left shifts: the requantization's extremes.
+TEST(FastMulInt8Test, MatchesTheReferenceOnExtremeProducts) {
+  const int8_t input1[] = {-128, 127, -128, 127, 0, -1};
+  const int8_t input2[] = {-128, -128, 127, 127, 0, 1};
+  for (const int32_t shift : {-31, -20, -8, 0, 1, 4}) {
+    for (const int32_t offset : {-127, 0, 128}) {
+      reference::MulQuantizedParams p;
+      p.input1_offset = offset;
+      p.input2_offset = -offset;
+      p.output_offset = -offset / 2;
+      p.output_multiplier = 0x7fffffff;
+      p.output_shift = shift;
+      p.activation_min = -128;
+      p.activation_max = 127;
+      int8_t actual[6];
+      optimized::MulInt8(p, input1, false, input2, false, actual, 6);
+      for (int i = 0; i < 6; ++i) {
+        EXPECT_EQ(actual[i], reference::MulQuantizedElement(input1[i], input2[i], p))
+            << "element " << i << " shift " << shift << " offset " << offset;
+      }
+    }
+  }
+}
+
+// Rows shorter and longer than the 16 cached exps, int8 and int16 outputs,
+// diff scalings where few or all diffs count, flat rows whose sum of exps
+// overflows an int8 output's format.
+TEST(FastSoftmaxInt8Test, MatchesTheReferenceOnRandomRows) {
+  Random random{31};
+  auto ws = NewWorkspace();
+  int compared = 0;
+  int flat_long = 0;
+  for (int trial = 0; trial < 300; ++trial) {
+    optimized::self_check::SoftmaxCase c{};
+    optimized::self_check::RandomSoftmaxCase(random, &c);
+    const Outcome outcome = optimized::self_check::CheckSoftmax(c, random, *ws);
+    if (outcome == Outcome::kTooLarge) continue;
+    ASSERT_EQ(outcome, Outcome::kSame) << c.rows << " rows of " << c.depth << (c.int16_output ? " to int16" : " to int8")
+                                       << (c.flat ? ", flat" : "");
+    ++compared;
+    flat_long += c.flat && c.depth > 512 ? 1 : 0;
+  }
+  EXPECT_GT(compared, 250);
+  EXPECT_GT(flat_long, 0);
 }
 
 // Long runs of the extreme products wrap the int32 sum as the reference's

@@ -20,7 +20,9 @@
 #include "microarena/kernels/reference/conv.h"
 #include "microarena/kernels/reference/depthwise_conv.h"
 #include "microarena/kernels/reference/fully_connected.h"
+#include "microarena/kernels/reference/mul.h"
 #include "microarena/kernels/reference/pooling.h"
+#include "microarena/kernels/reference/softmax.h"
 
 namespace microarena::optimized::self_check {
 
@@ -98,14 +100,27 @@ struct PoolCase {
   reference::PoolParams params;
 };
 
+// SOFTMAX of `rows` rows of `depth` int8 values to int8 or int16; `flat`
+// rows hold one value (every diff 0: the largest sums of exps).
+struct SoftmaxCase {
+  int32_t rows, depth;
+  bool int16_output, flat;
+};
+
+// MUL of `count` elements; a scalar operand has one element.
+struct MulCase {
+  int32_t count;
+  bool scalar1, scalar2;
+};
+
 // Every buffer a case uses, fixed-size (a firmware keeps it static).
 struct Workspace {
   static constexpr size_t kBytes = 8192;    // input, filter, each output
   static constexpr int32_t kChannels = 256;  // output channels (per-channel arrays)
   int8_t input[kBytes];
   int8_t filter[kBytes];
-  int8_t expected[kBytes];
-  int8_t actual[kBytes];
+  alignas(4) int8_t expected[kBytes];  // aligned: int16 outputs use them too
+  alignas(4) int8_t actual[kBytes];
   int32_t bias[kChannels];
   int32_t multipliers[kChannels];
   int8_t shifts[kChannels];
@@ -319,8 +334,11 @@ inline Outcome CheckAdd(const AddCase& c, Random& random, Workspace& ws) {
   return Compare(ws, count);
 }
 
-// AVERAGE_POOL_2D: kDifferent also when only one of the two completes.
-inline Outcome CheckAveragePool(const PoolCase& c, Random& random, Workspace& ws) {
+enum class PoolKind { kAverage, kMax };
+
+// AVERAGE_POOL_2D or MAX_POOL_2D, with the output apart from the input or D
+// bytes below it: kDifferent also when only one of the two completes.
+inline Outcome CheckPool(PoolKind kind, const PoolCase& c, Random& random, Workspace& ws, Placement placement) {
   const reference::PoolParams& p = c.params;
   const int32_t out_h = OutputSize(c.height, p.filter_height, p.stride_height, 1, p.padding_height, 0);
   const int32_t out_w = OutputSize(c.width, p.filter_width, p.stride_width, 1, p.padding_width, 0);
@@ -329,15 +347,96 @@ inline Outcome CheckAveragePool(const PoolCase& c, Random& random, Workspace& ws
   if (out_h < 1 || out_w < 1 || !Fits(input_count, 0, out_count, 0)) return Outcome::kTooLarge;
   RandomBytes(random, ws.input, input_count);
   std::memset(ws.actual, 0x5a, out_count);
-  const bool reference_complete = reference::AveragePoolInt8(p, {c.batches, c.height, c.width, c.channels}, ws.input,
-                                                             {c.batches, out_h, out_w, c.channels}, ws.expected);
+  const reference::NhwcShape input_shape{c.batches, c.height, c.width, c.channels};
+  const reference::NhwcShape output_shape{c.batches, out_h, out_w, c.channels};
+  bool reference_complete = true;
+  if (kind == PoolKind::kAverage) {
+    reference_complete = reference::AveragePoolInt8(p, input_shape, ws.input, output_shape, ws.expected);
+  } else {
+    reference::MaxPoolInt8(p, input_shape, ws.input, output_shape, ws.expected);
+  }
+  const int8_t* placed = PlaceInput(placement, ws, input_count, c.batches, out_h, Count(c.width, c.channels),
+                                    Count(out_w, c.channels), p.stride_height, p.padding_height);
+  if (placed == nullptr) return Outcome::kTooLarge;
   const int32_t input_dims[] = {c.batches, c.height, c.width, c.channels};
   const int32_t output_dims[] = {c.batches, out_h, out_w, c.channels};
-  const EvalTensor input = Tensor(ws.input, input_dims, 4, TensorType::kInt8);
+  const EvalTensor input = Tensor(const_cast<int8_t*>(placed), input_dims, 4, TensorType::kInt8);
   EvalTensor output = Tensor(ws.actual, output_dims, 4, TensorType::kInt8);
-  const bool fast_complete = optimized::AveragePoolInt8(p, input, output);
+  const bool fast_complete = kind == PoolKind::kAverage ? optimized::AveragePoolInt8(p, input, output)
+                                                        : optimized::MaxPoolInt8(p, input, output);
   if (fast_complete != reference_complete) return Outcome::kDifferent;
   return fast_complete ? Compare(ws, out_count) : Outcome::kSame;
+}
+
+inline Outcome CheckAveragePool(const PoolCase& c, Random& random, Workspace& ws,
+                                Placement placement = Placement::kApart) {
+  return CheckPool(PoolKind::kAverage, c, random, ws, placement);
+}
+
+inline Outcome CheckMaxPool(const PoolCase& c, Random& random, Workspace& ws, Placement placement = Placement::kApart) {
+  return CheckPool(PoolKind::kMax, c, random, ws, placement);
+}
+
+// MUL with random parameters in the ranges Prepare produces (multipliers
+// in [2^30, 2^31), shifts of either sign); kOverlapped writes the output
+// over input 1 (a whole operand: the elementwise overlap).
+inline Outcome CheckMul(const MulCase& c, Random& random, Workspace& ws, Placement placement = Placement::kApart) {
+  const auto count = static_cast<size_t>(c.count);
+  if (2 * count > Workspace::kBytes) return Outcome::kTooLarge;
+  if (placement == Placement::kOverlapped && c.scalar1) return Outcome::kTooLarge;
+  int8_t* input1 = ws.input;
+  int8_t* input2 = ws.input + count;
+  RandomBytes(random, ws.input, 2 * count);
+  constexpr int32_t kZeroPoints[] = {-128, 127, 0, -5, 17};
+  reference::MulQuantizedParams p;
+  p.input1_offset = -kZeroPoints[random.Next() % 5];
+  p.input2_offset = -kZeroPoints[random.Next() % 5];
+  p.output_offset = kZeroPoints[random.Next() % 5];
+  p.output_multiplier = random.Uniform(1 << 30, 0x7fffffff);
+  p.output_shift = random.Uniform(-20, 3);
+  p.activation_min = random.Next() % 2 == 0 ? -128 : p.output_offset;
+  p.activation_max = random.Next() % 3 == 0 ? 100 : 127;
+  for (size_t i = 0; i < count; ++i) {
+    ws.expected[i] = reference::MulQuantizedElement(input1[c.scalar1 ? 0 : i], input2[c.scalar2 ? 0 : i], p);
+  }
+  std::memset(ws.actual, 0x5a, count);
+  const int8_t* fast_input1 = input1;
+  if (placement == Placement::kOverlapped) {
+    std::memcpy(ws.actual, input1, count);
+    fast_input1 = ws.actual;
+  }
+  optimized::MulInt8(p, fast_input1, c.scalar1, input2, c.scalar2, ws.actual, count);
+  return Compare(ws, count);
+}
+
+// SOFTMAX with the diff scaling Prepare makes from a random beta x input
+// scale (from below 1/256, where few diffs count, to where all 256 do).
+inline Outcome CheckSoftmax(const SoftmaxCase& c, Random& random, Workspace& ws) {
+  const size_t count = Count(c.rows, c.depth);
+  const size_t out_bytes = count * (c.int16_output ? 2 : 1);
+  if (count > Workspace::kBytes || out_bytes > Workspace::kBytes) return Outcome::kTooLarge;
+  reference::SoftmaxQuantizedParams p;
+  int left_shift = 0;
+  double real_multiplier = 0.0;
+  const double beta_times_scale = static_cast<double>(random.Uniform(1, 4000)) / 16384.0;
+  if (!reference::PrepareSoftmaxDiffScaling(beta_times_scale, 1.0, &p.input_multiplier, &left_shift, &p.diff_min,
+                                            &real_multiplier)) {
+    return Outcome::kTooLarge;
+  }
+  p.input_left_shift = left_shift;
+  RandomBytes(random, ws.input, count);
+  if (c.flat) std::memset(ws.input, ws.input[0], count);
+  std::memset(ws.actual, 0x5a, out_bytes);
+  if (c.int16_output) {
+    reference::SoftmaxQuantized(p, static_cast<size_t>(c.rows), static_cast<size_t>(c.depth), ws.input,
+                                static_cast<int16_t*>(static_cast<void*>(ws.expected)));
+    optimized::SoftmaxInt8(p, static_cast<size_t>(c.rows), static_cast<size_t>(c.depth), ws.input,
+                           static_cast<int16_t*>(static_cast<void*>(ws.actual)));
+  } else {
+    reference::SoftmaxQuantized(p, static_cast<size_t>(c.rows), static_cast<size_t>(c.depth), ws.input, ws.expected);
+    optimized::SoftmaxInt8(p, static_cast<size_t>(c.rows), static_cast<size_t>(c.depth), ws.input, ws.actual);
+  }
+  return Compare(ws, out_bytes);
 }
 
 // A random window over height x width; false when it has no output.
@@ -398,6 +497,25 @@ inline void RandomFullyConnectedCase(Random& random, FullyConnectedCase* c) {
 inline bool RandomAddCase(Random& random, AddCase* c) {
   c->count = random.Uniform(1, 4000);
   c->subtract = random.Uniform(0, 1) == 1;
+  return true;
+}
+
+// Depths around the 16 cached exps and long rows (past 512 elements near
+// the maximum, an int8 output's sum overflows its format).
+inline bool RandomSoftmaxCase(Random& random, SoftmaxCase* c) {
+  const bool long_row = random.Uniform(0, 5) == 0;
+  c->depth = long_row ? random.Uniform(100, 1500) : random.Uniform(1, 40);
+  c->rows = long_row ? random.Uniform(1, 2) : random.Uniform(1, 6);
+  c->int16_output = random.Uniform(0, 2) == 0;
+  c->flat = random.Uniform(0, 4) == 0;
+  return true;
+}
+
+inline bool RandomMulCase(Random& random, MulCase* c) {
+  c->count = random.Uniform(1, 3000);
+  const int32_t kind = random.Uniform(0, 5);  // mostly same shapes
+  c->scalar1 = kind == 4;
+  c->scalar2 = kind == 5;
   return true;
 }
 
