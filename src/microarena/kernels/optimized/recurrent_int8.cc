@@ -18,26 +18,61 @@ MICROARENA_ALWAYS_INLINE uint32_t BiasStart(const int32_t* bias, int32_t o) {
 
 // One input row x (depth values) against `units` weight rows of depth
 // values each: store(o, sum) receives unit o's sum, bias included. Four
-// rows per pass of x (Dot1x4Strided), then two, then one.
+// rows per pass of x (Dot1x4Strided), then one at a time: with only these
+// two loops the caller's frame stays small on Invoke's deepest stack.
 template <typename Store>
 MICROARENA_ALWAYS_INLINE void RowTimesWeights(const int8_t* x, const int8_t* weights, int32_t depth, int32_t units,
-                                              int32_t offset, const int32_t* bias, Store store) {
+                                              int32_t offset, const int32_t* bias, const Store& store) {
   int32_t o = 0;
   for (; o + 4 <= units; o += 4) {
     uint32_t acc[4] = {BiasStart(bias, o), BiasStart(bias, o + 1), BiasStart(bias, o + 2), BiasStart(bias, o + 3)};
     Dot1x4Strided(x, weights + static_cast<ptrdiff_t>(o) * depth, depth, depth, offset, acc);
     for (int32_t i = 0; i < 4; ++i) store(o + i, acc[i]);
   }
-  if (o + 2 <= units) {
-    const int8_t* w0 = weights + static_cast<ptrdiff_t>(o) * depth;
-    uint32_t acc[2] = {BiasStart(bias, o), BiasStart(bias, o + 1)};
-    Dot1x2(x, w0, w0 + depth, depth, offset, acc);
-    store(o, acc[0]);
-    store(o + 1, acc[1]);
-    o += 2;
+  for (; o < units; ++o) {
+    store(o, Dot1x1(x, weights + static_cast<ptrdiff_t>(o) * depth, depth, offset, BiasStart(bias, o)));
   }
-  if (o < units) store(o, Dot1x1(x, weights + static_cast<ptrdiff_t>(o) * depth, depth, offset, BiasStart(bias, o)));
 }
+
+// value clamped to [low, high]. (std::min and std::max return references:
+// at -Os GCC then keeps the bounds in stack slots.)
+MICROARENA_ALWAYS_INLINE int32_t Saturate(int32_t value, int32_t low, int32_t high) {
+  value = value < low ? low : value;
+  return value > high ? high : value;
+}
+
+// The output stages of RowTimesWeights, inlined at every optimisation level
+// (at -Os a lambda would be called once per output, and its captures would
+// widen the caller's frame on Invoke's deepest stack).
+
+// SVDF's step 2: the sum requantized and saturated to StateT, then the
+// zero point added and narrowed (wrapping, as the reference), into the
+// newest column of filter f's memory.
+template <typename StateT>
+struct StoreNewestState {
+  StateT* newest;  // filter 0's newest value; filter f's is memory_size further each
+  int32_t memory_size;
+  int32_t multiplier;
+  int32_t shift;
+  int32_t zero_point;
+  MICROARENA_ALWAYS_INLINE void operator()(int32_t f, uint32_t acc) const {
+    constexpr int32_t kMin = std::numeric_limits<StateT>::min();
+    constexpr int32_t kMax = std::numeric_limits<StateT>::max();
+    const int32_t value = MultiplyByQuantizedMultiplier(static_cast<int32_t>(acc), multiplier, shift);
+    newest[static_cast<ptrdiff_t>(f) * memory_size] = static_cast<StateT>(zero_point + Saturate(value, kMin, kMax));
+  }
+};
+
+// An LSTM gate's output: the sum requantized and saturated to int16.
+struct StoreGate {
+  int16_t* out;
+  int32_t multiplier;
+  int32_t shift;
+  MICROARENA_ALWAYS_INLINE void operator()(int32_t o, uint32_t acc) const {
+    const int32_t value = MultiplyByQuantizedMultiplier(static_cast<int32_t>(acc), multiplier, shift);
+    out[o] = static_cast<int16_t>(Saturate(value, -32768, 32767));
+  }
+};
 
 // sum over m of weights[m] * (state[m] - zero_point), modulo 2^32.
 MICROARENA_ALWAYS_INLINE uint32_t TimeDot(const int8_t* state, const int8_t* weights, int32_t count,
@@ -100,20 +135,10 @@ void SvdfInteger(const reference::SvdfIntegerParams& params, const reference::Sv
   const ptrdiff_t total = filter_values * shape.batches;
   if (total > 1) std::memmove(state, state + 1, static_cast<size_t>(total - 1) * sizeof(StateT));
 
-  // Step 2: the newest column, saturated to StateT, then the zero point
-  // added and narrowed (wrapping, as the reference).
-  const int32_t feature_multiplier = params.feature_multiplier;
-  const int32_t feature_shift = params.feature_shift;
-  const int32_t state_zero_point = params.state_zero_point;
+  // Step 2: the newest column.
   for (int32_t b = 0; b < shape.batches; ++b) {
-    StateT* newest = state + b * filter_values + (memory - 1);
-    const auto store = [=](int32_t f, uint32_t acc) {
-      constexpr int32_t kMin = std::numeric_limits<StateT>::min();
-      constexpr int32_t kMax = std::numeric_limits<StateT>::max();
-      int32_t value = MultiplyByQuantizedMultiplier(static_cast<int32_t>(acc), feature_multiplier, feature_shift);
-      value = std::min(std::max(value, kMin), kMax);
-      newest[static_cast<ptrdiff_t>(f) * memory] = static_cast<StateT>(state_zero_point + value);
-    };
+    const StoreNewestState<StateT> store{state + b * filter_values + (memory - 1), memory, params.feature_multiplier,
+                                         params.feature_shift, params.state_zero_point};
     RowTimesWeights(input + static_cast<ptrdiff_t>(b) * shape.input_size, weights_feature, shape.input_size,
                     shape.filters, -params.input_zero_point, nullptr, store);
   }
@@ -124,6 +149,7 @@ void SvdfInteger(const reference::SvdfIntegerParams& params, const reference::Sv
   const int32_t output_multiplier = params.output_multiplier;
   const int32_t output_shift = params.output_shift;
   const int32_t output_zero_point = params.output_zero_point;
+  const int32_t state_zero_point = params.state_zero_point;
   for (int32_t b = 0; b < shape.batches; ++b) {
     const StateT* filter_state = state + b * filter_values;
     const StateT* filter_weights = weights_time;
@@ -153,14 +179,8 @@ void FullyConnectedInt8ToInt16(reference::LstmMultiplier scale, int32_t input_of
                                        output);
   return;
 #endif
-  const int32_t multiplier = scale.multiplier;
-  const int32_t shift = scale.shift;
   for (int32_t b = 0; b < rows; ++b) {
-    int16_t* out = output + static_cast<ptrdiff_t>(b) * output_size;
-    const auto store = [=](int32_t o, uint32_t acc) {
-      const int32_t value = MultiplyByQuantizedMultiplier(static_cast<int32_t>(acc), multiplier, shift);
-      out[o] = static_cast<int16_t>(std::min(std::max(value, int32_t{-32768}), int32_t{32767}));
-    };
+    const StoreGate store{output + static_cast<ptrdiff_t>(b) * output_size, scale.multiplier, scale.shift};
     RowTimesWeights(input + static_cast<ptrdiff_t>(b) * input_size, weights, input_size, output_size, input_offset,
                     bias, store);
   }
