@@ -5,6 +5,7 @@
 #include <cstring>
 #include <limits>
 
+#include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/optimized/int8_dot.h"
 #include "microarena/kernels/optimized/requantize.h"
 
@@ -183,6 +184,42 @@ void FullyConnectedInt8ToInt16(reference::LstmMultiplier scale, int32_t input_of
     const StoreGate store{output + static_cast<ptrdiff_t>(b) * output_size, scale.multiplier, scale.shift};
     RowTimesWeights(input + static_cast<ptrdiff_t>(b) * input_size, weights, input_size, output_size, input_offset,
                     bias, store);
+  }
+}
+
+void FullyConnectedInt16ToInt16(reference::LstmMultiplier scale, int32_t input_offset, int rows, int input_size,
+                                int output_size, const int16_t* input, const int8_t* weights, const int64_t* bias,
+                                int16_t* output) {
+#ifdef MICROARENA_REFERENCE_INT8_KERNELS
+  reference::FullyConnectedInt16ToInt16(scale, input_offset, rows, input_size, output_size, input, weights, bias,
+                                        output);
+  return;
+#endif
+  // |x + offset| <= 65,535 and |w| <= 128, so a product is below 2^23 and
+  // 255 of them sum within int32: int32 runs added to the int64 sum give
+  // the reference's int64 sum exactly (it never wraps at these sizes).
+  constexpr int32_t kRun = 255;
+  for (int32_t b = 0; b < rows; ++b) {
+    const int16_t* x = input + static_cast<ptrdiff_t>(b) * input_size;
+    int16_t* out = output + static_cast<ptrdiff_t>(b) * output_size;
+    for (int32_t o = 0; o < output_size; ++o) {
+      const int8_t* w = weights + static_cast<ptrdiff_t>(o) * input_size;
+      uint64_t sum = 0;  // modulo 2^64, as the reference's WrappingAdd64
+      for (int32_t start = 0; start < input_size; start += kRun) {
+        const int32_t end = input_size - start < kRun ? input_size : start + kRun;
+        int32_t run = 0;
+        for (int32_t k = start; k < end; ++k) run += int32_t{w[k]} * (int32_t{x[k]} + input_offset);
+        sum += static_cast<uint64_t>(static_cast<int64_t>(run));
+      }
+      if (bias != nullptr) {
+        int64_t value;  // a model's int64 bias may sit at a 4-byte offset
+        std::memcpy(&value, bias + o, sizeof(value));
+        sum += static_cast<uint64_t>(value);
+      }
+      const int32_t value =
+          fixed_point::MultiplyByQuantizedMultiplier64(static_cast<int64_t>(sum), scale.multiplier, scale.shift);
+      out[o] = static_cast<int16_t>(Saturate(value, -32768, 32767));
+    }
   }
 }
 

@@ -1,5 +1,5 @@
 // Fast integer paths of the recurrent ops: SVDF (int8 input, int8 or int16
-// state) and the int8 ("8x8->16") LSTM's gate matmuls, with the reference
+// state) and the integer LSTM's gate matmuls (8x8->16 and 16x8->16), with the reference
 // kernels' arguments and bytes (kernels/reference/svdf.h and lstm.h are
 // their oracle: optimized/recurrent_int8_test.cc and the Cortex-M firmware
 // kernel_check compare them case by case, the shared models' goldens
@@ -52,8 +52,14 @@ void FullyConnectedInt8ToInt16(reference::LstmMultiplier scale, int32_t input_of
                                int output_size, const int8_t* input, const int8_t* weights, const int32_t* bias,
                                int16_t* output);
 
-// The integer LSTM's gate matmuls for reference::LstmInteger: the 8x8->16
-// form takes the fast path above, the 16x8 form stays the reference's.
+// reference::FullyConnectedInt16ToInt16's contract and bytes (the 16x8
+// LSTM's gate matmul): int16 input, int64 bias (may be null), the int64 sum
+// taken as int32 runs of 255 products, the 64-bit rescale.
+void FullyConnectedInt16ToInt16(reference::LstmMultiplier scale, int32_t input_offset, int rows, int input_size,
+                                int output_size, const int16_t* input, const int8_t* weights, const int64_t* bias,
+                                int16_t* output);
+
+// The integer LSTM's gate matmuls for reference::LstmInteger, both forms.
 struct LstmGateFullyConnected {
   void operator()(reference::LstmMultiplier scale, int32_t input_offset, int rows, int input_size, int output_size,
                   const int8_t* input, const int8_t* weights, const int32_t* bias, int16_t* output) const {
@@ -62,7 +68,7 @@ struct LstmGateFullyConnected {
   }
   void operator()(reference::LstmMultiplier scale, int32_t input_offset, int rows, int input_size, int output_size,
                   const int16_t* input, const int8_t* weights, const int64_t* bias, int16_t* output) const {
-    reference::FullyConnectedInt16ToInt16(scale, input_offset, rows, input_size, output_size, input, weights, bias,
+    optimized::FullyConnectedInt16ToInt16(scale, input_offset, rows, input_size, output_size, input, weights, bias,
                                           output);
   }
 };

@@ -2,7 +2,8 @@
 // same output and state bytes on named cases (input sizes not multiples of
 // 4, one to many filters and units, ranks 1-3, memories of 1 to many,
 // batches, no bias, zero points at both ends of int8 and int16, int8 and
-// int16 state), then on random ones from fixed seeds
+// int16 state; the LSTM's 8x8->16 and 16x8->16 gate matmuls), then on
+// random ones from fixed seeds
 // (optimized/self_check_recurrent.h, which the Cortex-M firmware
 // examples/cortex_m/kernel_check.cc runs too).
 #include "microarena/kernels/optimized/recurrent_int8.h"
@@ -88,20 +89,26 @@ TEST(FastSvdfInt8Test, MatchesTheReferenceOnRandomShapes) {
 TEST(FastLstmGateInt8Test, MatchesTheReferenceOnNamedCases) {
   Random random{404};
   auto ws = NewWorkspace();
-  // rows, input, units, input zero point, bias.
+  // rows, input, units, input zero point, bias, int16 input (16x8).
   const LstmGateCase cases[] = {
-      // trained_lstm_int8-like: 28 inputs, 20 units, and its recurrent 20 x 20.
-      {1, 28, 20, -128, true},
-      {1, 20, 20, 0, false},
-      // Depths not multiples of 4, units around the blocks of 4 and 2.
-      {1, 1, 1, 127, true},
-      {1, 3, 2, -128, true},
-      {1, 5, 3, 0, false},
-      {1, 9, 5, 17, true},
-      {1, 64, 7, -5, true},
+      // trained_lstm_int8's gates: 28 inputs, 20 units, and its recurrent 20 x 20.
+      {1, 28, 20, -128, true, false},
+      {1, 20, 20, 0, false, false},
+      // Depths not multiples of 4, units around the blocks of 4.
+      {1, 1, 1, 127, true, false},
+      {1, 3, 2, -128, true, false},
+      {1, 5, 3, 0, false, false},
+      {1, 9, 5, 17, true, false},
+      {1, 64, 7, -5, true, false},
       // Rows (time-major batches).
-      {3, 11, 6, -128, true},
-      {2, 100, 30, 127, false},
+      {3, 11, 6, -128, true, false},
+      {2, 100, 30, 127, false, false},
+      // 16x8: depths around the int32 runs of 255 products, zero points at both ends of int16.
+      {1, 20, 20, 0, true, true},
+      {1, 7, 9, 5, true, true},
+      {1, 255, 4, 32767, false, true},
+      {1, 256, 3, -32768, true, true},
+      {2, 256, 5, -300, true, true},
   };
   for (const LstmGateCase& c : cases) {
     EXPECT_EQ(optimized::self_check::CheckLstmGate(c, random, *ws), Outcome::kSame) << Describe(c);
@@ -112,13 +119,16 @@ TEST(FastLstmGateInt8Test, MatchesTheReferenceOnRandomShapes) {
   Random random{43};
   auto ws = NewWorkspace();
   int compared = 0;
+  int int16_input = 0;
   for (int trial = 0; trial < 400; ++trial) {
     LstmGateCase c{};
     if (!optimized::self_check::RandomLstmGateCase(random, &c)) continue;
     ASSERT_EQ(optimized::self_check::CheckLstmGate(c, random, *ws), Outcome::kSame) << Describe(c);
     ++compared;
+    int16_input += c.int16_input ? 1 : 0;
   }
   EXPECT_GT(compared, 350);
+  EXPECT_GT(int16_input, 60);
 }
 
 // An int16 state's time sums wrap as the reference's. After the shift, 39
@@ -159,6 +169,25 @@ TEST(FastSvdfInt8Test, WrapsLongInt16TimeSumsAsTheReference) {
   EXPECT_EQ(expected, 63);
   EXPECT_EQ(actual, expected);
   EXPECT_EQ(actual_state, expected_state);
+}
+
+// The 16x8 gate's int64 sum: 600 products of -128 x -65535 (8,388,480 each)
+// sum to 5,033,088,000, beyond int32; the runs of 255 must not wrap. The
+// scale 2^-18 (16384 / 2^(15 + 17) after the 64-bit rescale's reduction)
+// gives 19,199.8, rounded: 19,200.
+TEST(FastLstmGateInt8Test, SumsBeyondInt32In16x8AsTheReference) {
+  const std::vector<int16_t> input(600, -32768);
+  const std::vector<int8_t> weights(600, -128);
+  reference::LstmMultiplier scale;
+  scale.multiplier = 1 << 30;
+  scale.shift = -17;
+  const int32_t offset = -32767;  // zero point 32767
+  int16_t expected = 0;
+  int16_t actual = 0;
+  reference::FullyConnectedInt16ToInt16(scale, offset, 1, 600, 1, input.data(), weights.data(), nullptr, &expected);
+  optimized::FullyConnectedInt16ToInt16(scale, offset, 1, 600, 1, input.data(), weights.data(), nullptr, &actual);
+  EXPECT_EQ(expected, 19200);
+  EXPECT_EQ(actual, expected);
 }
 
 }  // namespace

@@ -29,19 +29,21 @@ struct SvdfCase {
   int32_t steps;
 };
 
-// One LSTM gate matmul (8x8->16): `rows` input rows of input_size values
-// against `units` weight rows.
+// One LSTM gate matmul: `rows` input rows of input_size values against
+// `units` weight rows; int8 input and int32 bias (8x8->16) or int16 input
+// and int64 bias (16x8->16).
 struct LstmGateCase {
   int32_t rows, input_size, units;
   int32_t input_zero_point;
   bool bias;
+  bool int16_input;
 };
 
-// Every buffer a recurrent case uses, fixed-size (15 KB: a firmware keeps
+// Every buffer a recurrent case uses, fixed-size (16 KB: a firmware keeps
 // it static). Large enough for keyword_scrambled_8bit's SVDFs (64 x 96
 // feature weights, 32 filters x 32 memory) and trained_lstm_int8's gates.
 struct RecurrentWorkspace {
-  static constexpr size_t kInputBytes = 512;    // batches x input_size
+  static constexpr size_t kInputValues = 512;   // batches x input_size
   static constexpr size_t kWeightBytes = 6144;  // filters (or units) x input_size
   static constexpr size_t kStateValues = 1024;  // batches x filters x memory, filters x memory
   static constexpr size_t kOutputs = 256;       // batches x units; rows x units
@@ -54,21 +56,29 @@ struct RecurrentWorkspace {
     int8_t int8[kOutputs];
     int16_t int16[kOutputs];
   };
-  int8_t input[kInputBytes];
+  union Inputs {
+    int8_t int8[kInputValues];
+    int16_t int16[kInputValues];
+  };
+  union Biases {
+    int32_t int32[kSums];
+    int64_t int64[kSums];
+  };
+  Inputs input;
   int8_t weights[kWeightBytes];
   StateValues time_weights;
   StateValues expected_state;
   StateValues actual_state;
   Outputs expected;
   Outputs actual;
-  int32_t bias[kSums];
+  Biases bias;
   int32_t scratch[kSums];
   int32_t scratch_output[kSums];
 };
 
 inline bool Fits(const SvdfCase& c) {
   const size_t filters = Count(c.units, c.rank);
-  return Count(c.batches, c.input_size) <= RecurrentWorkspace::kInputBytes &&
+  return Count(c.batches, c.input_size) <= RecurrentWorkspace::kInputValues &&
          filters * static_cast<size_t>(c.input_size) <= RecurrentWorkspace::kWeightBytes &&
          Count(c.batches, c.units, c.rank, c.memory_size) <= RecurrentWorkspace::kStateValues &&
          Count(c.batches, c.units, c.rank) <= RecurrentWorkspace::kSums &&
@@ -76,7 +86,7 @@ inline bool Fits(const SvdfCase& c) {
 }
 
 inline bool Fits(const LstmGateCase& c) {
-  return Count(c.rows, c.input_size) <= RecurrentWorkspace::kInputBytes &&
+  return Count(c.rows, c.input_size) <= RecurrentWorkspace::kInputValues &&
          Count(c.units, c.input_size) <= RecurrentWorkspace::kWeightBytes &&
          Count(c.rows, c.units) <= RecurrentWorkspace::kOutputs &&
          static_cast<size_t>(c.units) <= RecurrentWorkspace::kSums;
@@ -120,7 +130,7 @@ inline Outcome CheckSvdfOf(const SvdfCase& c, Random& random, RecurrentWorkspace
                                             : static_cast<StateT>(random.Uniform(-32768, 32767));
   }
   std::memcpy(actual_state, expected_state, state_count * sizeof(StateT));
-  for (int32_t u = 0; u < c.units; ++u) ws.bias[u] = random.Uniform(-2000000, 2000000);
+  for (int32_t u = 0; u < c.units; ++u) ws.bias.int32[u] = random.Uniform(-2000000, 2000000);
   reference::SvdfIntegerParams params;
   params.input_zero_point = c.input_zero_point;
   params.state_zero_point = c.state_zero_point;
@@ -128,13 +138,13 @@ inline Outcome CheckSvdfOf(const SvdfCase& c, Random& random, RecurrentWorkspace
   // Shifts from deep saturation of the state and the output to none.
   RandomMultiplier(random, -18, 1, &params.feature_multiplier, &params.feature_shift);
   RandomMultiplier(random, sizeof(StateT) == 1 ? -16 : -30, -2, &params.output_multiplier, &params.output_shift);
-  const int32_t* bias = c.bias ? ws.bias : nullptr;
+  const int32_t* bias = c.bias ? ws.bias.int32 : nullptr;
   for (int32_t step = 0; step < c.steps; ++step) {
-    RandomBytes(random, ws.input, Count(c.batches, c.input_size));
+    RandomBytes(random, ws.input.int8, Count(c.batches, c.input_size));
     std::memset(ws.actual.int8, 0x5a, out_count);
-    reference::SvdfInteger<StateT>(params, shape, ws.input, ws.weights, time_weights, bias, expected_state,
+    reference::SvdfInteger<StateT>(params, shape, ws.input.int8, ws.weights, time_weights, bias, expected_state,
                                    ws.scratch, ws.scratch_output, ws.expected.int8);
-    optimized::SvdfInteger<StateT>(params, shape, ws.input, ws.weights, time_weights, bias, actual_state, ws.scratch,
+    optimized::SvdfInteger<StateT>(params, shape, ws.input.int8, ws.weights, time_weights, bias, actual_state, ws.scratch,
                                    ws.scratch_output, ws.actual.int8);
     if (std::memcmp(ws.expected.int8, ws.actual.int8, out_count) != 0) return Outcome::kDifferent;
   }
@@ -151,22 +161,44 @@ inline Outcome CheckSvdf(const SvdfCase& c, Random& random, RecurrentWorkspace& 
   return CheckSvdfOf<int8_t>(c, random, ws, ws.time_weights.int8, ws.expected_state.int8, ws.actual_state.int8);
 }
 
-// The 8x8->16 gate matmul with random weights, bias and scale, shifts from
-// saturating int16 to deep right shifts.
+// A gate matmul with random weights, bias and scale, shifts from saturating
+// int16 to deep right shifts.
 inline Outcome CheckLstmGate(const LstmGateCase& c, Random& random, RecurrentWorkspace& ws) {
   if (!Fits(c)) return Outcome::kTooLarge;
-  RandomBytes(random, ws.input, Count(c.rows, c.input_size));
+  const size_t input_count = Count(c.rows, c.input_size);
+  if (c.int16_input) {
+    RandomHalves(random, ws.input.int16, input_count);
+  } else {
+    RandomBytes(random, ws.input.int8, input_count);
+  }
   RandomBytes(random, ws.weights, Count(c.units, c.input_size));
-  for (int32_t u = 0; u < c.units; ++u) ws.bias[u] = random.Uniform(-2000000, 2000000);
+  for (int32_t u = 0; u < c.units; ++u) {
+    const int32_t high = random.Uniform(-2000000, 2000000);
+    if (c.int16_input) {
+      ws.bias.int64[u] = int64_t{high} * 1000 + random.Uniform(-999, 999);
+    } else {
+      ws.bias.int32[u] = high;
+    }
+  }
   reference::LstmMultiplier scale;
-  RandomMultiplier(random, -18, 2, &scale.multiplier, &scale.shift);
+  // The 16x8 form's 64-bit rescale takes shifts up to kMaxMultiplierShift64.
+  RandomMultiplier(random, c.int16_input ? -28 : -18, 2, &scale.multiplier, &scale.shift);
   const size_t out_count = Count(c.rows, c.units);
   std::memset(ws.actual.int16, 0x5a, out_count * sizeof(int16_t));
-  const int32_t* bias = c.bias ? ws.bias : nullptr;
-  reference::FullyConnectedInt8ToInt16(scale, -c.input_zero_point, c.rows, c.input_size, c.units, ws.input,
-                                       ws.weights, bias, ws.expected.int16);
-  optimized::FullyConnectedInt8ToInt16(scale, -c.input_zero_point, c.rows, c.input_size, c.units, ws.input,
-                                       ws.weights, bias, ws.actual.int16);
+  const int32_t offset = -c.input_zero_point;
+  if (c.int16_input) {
+    const int64_t* bias = c.bias ? ws.bias.int64 : nullptr;
+    reference::FullyConnectedInt16ToInt16(scale, offset, c.rows, c.input_size, c.units, ws.input.int16, ws.weights,
+                                          bias, ws.expected.int16);
+    optimized::FullyConnectedInt16ToInt16(scale, offset, c.rows, c.input_size, c.units, ws.input.int16, ws.weights,
+                                          bias, ws.actual.int16);
+  } else {
+    const int32_t* bias = c.bias ? ws.bias.int32 : nullptr;
+    reference::FullyConnectedInt8ToInt16(scale, offset, c.rows, c.input_size, c.units, ws.input.int8, ws.weights,
+                                         bias, ws.expected.int16);
+    optimized::FullyConnectedInt8ToInt16(scale, offset, c.rows, c.input_size, c.units, ws.input.int8, ws.weights,
+                                         bias, ws.actual.int16);
+  }
   return std::memcmp(ws.expected.int16, ws.actual.int16, out_count * sizeof(int16_t)) == 0 ? Outcome::kSame
                                                                                            : Outcome::kDifferent;
 }
@@ -197,13 +229,15 @@ inline bool RandomSvdfCase(Random& random, SvdfCase* c) {
   return Fits(*c);
 }
 
-// Random gate matmuls: depths around the words of 4, unit counts around the
-// blocks of 4 and 2, one to three rows.
+// Random gate matmuls: depths around the words of 4 (and, for int16 input,
+// past the int32 runs of 255), unit counts around the blocks of 4, one to
+// three rows, both input types.
 inline bool RandomLstmGateCase(Random& random, LstmGateCase* c) {
+  c->int16_input = random.Uniform(0, 3) == 0;
   c->rows = random.Uniform(1, 3);
-  c->input_size = random.Uniform(1, 100);
-  c->units = random.Uniform(1, 40);
-  c->input_zero_point = RandomZeroPoint(random, false);
+  c->input_size = random.Uniform(1, c->int16_input ? 300 : 100);
+  c->units = random.Uniform(1, c->int16_input ? 12 : 40);
+  c->input_zero_point = RandomZeroPoint(random, c->int16_input);
   c->bias = random.Uniform(0, 3) != 0;
   return Fits(*c);
 }
@@ -218,9 +252,9 @@ inline void Describe(const SvdfCase& c, char* text, size_t size) {
 }
 
 inline void Describe(const LstmGateCase& c, char* text, size_t size) {
-  std::snprintf(text, size, "rows %ld input %ld units %ld input zero point %ld%s", static_cast<long>(c.rows),
-                static_cast<long>(c.input_size), static_cast<long>(c.units), static_cast<long>(c.input_zero_point),
-                c.bias ? "" : ", no bias");
+  std::snprintf(text, size, "%s rows %ld input %ld units %ld input zero point %ld%s", c.int16_input ? "16x8" : "8x8",
+                static_cast<long>(c.rows), static_cast<long>(c.input_size), static_cast<long>(c.units),
+                static_cast<long>(c.input_zero_point), c.bias ? "" : ", no bias");
 }
 
 }  // namespace microarena::optimized::self_check
