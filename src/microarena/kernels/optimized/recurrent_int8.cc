@@ -17,9 +17,17 @@ MICROARENA_ALWAYS_INLINE uint32_t BiasStart(const int32_t* bias, int32_t o) {
   return bias != nullptr ? static_cast<uint32_t>(bias[o]) : 0U;
 }
 
+// Dot1x4Strided in a frame of its own. Inlined into the loops below at
+// -O2, its assembly (eleven registers) leaves GCC too few for the values
+// the callers keep live ("impossible constraints"); -Os calls it anyway.
+[[gnu::noinline]] void Dot1x4(const int8_t* x, const int8_t* w, int32_t stride, int32_t count, int32_t offset,
+                              uint32_t* acc) {
+  Dot1x4Strided(x, w, stride, count, offset, acc);
+}
+
 // One input row x (depth values) against `units` weight rows of depth
 // values each: store(o, sum) receives unit o's sum, bias included. Four
-// rows per pass of x (Dot1x4Strided), then one at a time: with only these
+// rows per pass of x (Dot1x4), then one at a time: with only these
 // two loops the caller's frame stays small on Invoke's deepest stack.
 template <typename Store>
 MICROARENA_ALWAYS_INLINE void RowTimesWeights(const int8_t* x, const int8_t* weights, int32_t depth, int32_t units,
@@ -27,7 +35,7 @@ MICROARENA_ALWAYS_INLINE void RowTimesWeights(const int8_t* x, const int8_t* wei
   int32_t o = 0;
   for (; o + 4 <= units; o += 4) {
     uint32_t acc[4] = {BiasStart(bias, o), BiasStart(bias, o + 1), BiasStart(bias, o + 2), BiasStart(bias, o + 3)};
-    Dot1x4Strided(x, weights + static_cast<ptrdiff_t>(o) * depth, depth, depth, offset, acc);
+    Dot1x4(x, weights + static_cast<ptrdiff_t>(o) * depth, depth, depth, offset, acc);
     for (int32_t i = 0; i < 4; ++i) store(o + i, acc[i]);
   }
   for (; o < units; ++o) {
