@@ -19,8 +19,15 @@ MICROARENA_ALWAYS_INLINE uint32_t BiasStart(const int32_t* bias, int32_t o) {
 
 // Dot1x4Strided in a frame of its own. Inlined into the loops below at
 // -O2, its assembly (eleven registers) leaves GCC too few for the values
-// the callers keep live ("impossible constraints"); -Os calls it anyway.
-[[gnu::noinline]] void Dot1x4(const int8_t* x, const int8_t* w, int32_t stride, int32_t count, int32_t offset,
+// the callers keep live ("impossible constraints"). -Os calls
+// Dot1x4Strided out of line by itself: there the wrapper is inlined, so as
+// not to add a frame to Invoke's deepest stack.
+#ifdef __OPTIMIZE_SIZE__
+MICROARENA_ALWAYS_INLINE
+#else
+[[gnu::noinline]]
+#endif
+void Dot1x4(const int8_t* x, const int8_t* w, int32_t stride, int32_t count, int32_t offset,
                               uint32_t* acc) {
   Dot1x4Strided(x, w, stride, count, offset, acc);
 }
