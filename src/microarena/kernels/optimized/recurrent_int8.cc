@@ -27,8 +27,7 @@ MICROARENA_ALWAYS_INLINE
 #else
 [[gnu::noinline]]
 #endif
-void Dot1x4(const int8_t* x, const int8_t* w, int32_t stride, int32_t count, int32_t offset,
-                              uint32_t* acc) {
+void Dot1x4(const int8_t* x, const int8_t* w, int32_t stride, int32_t count, int32_t offset, uint32_t* acc) {
   Dot1x4Strided(x, w, stride, count, offset, acc);
 }
 
