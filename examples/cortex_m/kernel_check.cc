@@ -2,17 +2,18 @@
 // itself: the DSP-instruction loops (SXTAB16, SMLAD, the loops written out
 // in assembly) run only here, never on the host, and the shared models
 // reach only some of their shapes. Random cases of every op from a fixed
-// seed (kernels/optimized/self_check.h, the generator the host's unit tests
-// use), each compared byte for byte; convolutions also with the output
+// seed (kernels/optimized/self_check.h and self_check_recurrent.h, the
+// generators the host's unit tests use), each compared byte for byte; convolutions also with the output
 // overlapping the input as an overlap plan places it. Prints over
 // semihosting:
-//   kernel check: CONV_2D 329 same, DEPTHWISE_CONV_2D 331 same, ...
+//   kernel check: CONV_2D 329 same, DEPTHWISE_CONV_2D 331 same, ..., SVDF 380 same, LSTM gate 400 same
 //   ok
 // or the first case that differs, and exits non-zero then.
 // scripts/cortex_m.sh runs it under QEMU.
 #include <cstdio>
 
 #include "microarena/kernels/optimized/self_check.h"
+#include "microarena/kernels/optimized/self_check_recurrent.h"
 #include "semihosting.h"
 
 namespace {
@@ -21,17 +22,19 @@ using microarena::optimized::self_check::Outcome;
 namespace check = microarena::optimized::self_check;
 
 check::Workspace workspace;  // 33 KB, static: the firmware has no heap
+check::RecurrentWorkspace recurrent_workspace;  // 15 KB
 
 constexpr int kCasesPerOp = 400;
 
 // Counts the cases of one op that ran; false at the first that differs.
-template <typename Case, typename Draw, typename Run, typename Describe>
-bool CheckOp(const char* op, check::Random& random, Draw draw, Run run, Describe describe, int* ran) {
+template <typename Case, typename Draw, typename Run, typename Describe, typename Workspace = check::Workspace>
+bool CheckOp(const char* op, check::Random& random, Draw draw, Run run, Describe describe, int* ran,
+             Workspace& ws = workspace) {
   *ran = 0;
   for (int trial = 0; trial < kCasesPerOp; ++trial) {
     Case c{};
     if (!draw(random, &c)) continue;
-    const Outcome outcome = run(c, random, workspace);
+    const Outcome outcome = run(c, random, ws);
     if (outcome == Outcome::kTooLarge) continue;
     if (outcome == Outcome::kDifferent) {
       char line[192];
@@ -76,6 +79,8 @@ int FirmwareMain() {
   int max_pool = 0;
   int mul = 0;
   int softmax = 0;
+  int svdf = 0;
+  int lstm_gate = 0;
   const bool same =
       CheckOp<check::ConvCase>(
           "CONV_2D", random, check::RandomConvCase, CheckBothPlacements<check::ConvCase, check::CheckConv>,
@@ -148,13 +153,22 @@ int FirmwareMain() {
             std::snprintf(text, size, "%ld rows of %ld to %s%s", static_cast<long>(c.rows), static_cast<long>(c.depth),
                           c.int16_output ? "int16" : "int8", c.flat ? ", flat" : "");
           },
-          &softmax);
+          &softmax) &&
+      CheckOp<check::SvdfCase>(
+          "SVDF", random, check::RandomSvdfCase, check::CheckSvdf,
+          [](const check::SvdfCase& c, char* text, size_t size) { check::Describe(c, text, size); }, &svdf,
+          recurrent_workspace) &&
+      CheckOp<check::LstmGateCase>(
+          "LSTM gate", random, check::RandomLstmGateCase, check::CheckLstmGate,
+          [](const check::LstmGateCase& c, char* text, size_t size) { check::Describe(c, text, size); },
+          &lstm_gate, recurrent_workspace);
   if (!same) return 1;
   char line[320];
   std::snprintf(line, sizeof(line),
                 "kernel check: CONV_2D %d same, DEPTHWISE_CONV_2D %d same, FULLY_CONNECTED %d same, "
-                "AVERAGE_POOL_2D %d same, ADD/SUB %d same, MAX_POOL_2D %d same, MUL %d same, SOFTMAX %d same\n",
-                conv, depthwise, fully_connected, pool, add, max_pool, mul, softmax);
+                "AVERAGE_POOL_2D %d same, ADD/SUB %d same, MAX_POOL_2D %d same, MUL %d same, SOFTMAX %d same, "
+                "SVDF %d same, LSTM gate %d same\n",
+                conv, depthwise, fully_connected, pool, add, max_pool, mul, softmax, svdf, lstm_gate);
   semihosting::Write(line);
   semihosting::Write("ok\n");
   return 0;

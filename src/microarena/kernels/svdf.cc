@@ -8,6 +8,9 @@
 // (optional), 4 state [batches, memory_size * filters] (variable).
 // Output: [batches, units], units = filters / rank.
 //
+// The integer variant runs the fast path of optimized/recurrent_int8.h (the
+// same bytes as reference::SvdfInteger); the float one the reference.
+//
 // Types: int8 input/weights_feature/output with int8 or int16
 // weights_time and state (the same type for both) and int32 bias; or float32
 // throughout.
@@ -15,6 +18,7 @@
 #include <cstdint>
 
 #include "microarena/kernels/fixed_point.h"
+#include "microarena/kernels/optimized/recurrent_int8.h"
 #include "microarena/kernels/reference/svdf.h"
 #include "microarena/kernels/registrations.h"
 #include "microarena/kernels/tensor_checks.h"
@@ -245,11 +249,11 @@ Status Eval(EvalContext& context, const void* op_data) {
   auto* scratch_output = static_cast<int32_t*>(context.scratch(data.scratch_output_index));
   const int32_t* bias_data = bias != nullptr ? bias->As<const int32_t>() : nullptr;
   if (data.state_type == TensorType::kInt16) {
-    reference::SvdfInteger<int16_t>(data.params, shape, input.As<const int8_t>(), weights_feature.As<const int8_t>(),
+    optimized::SvdfInteger<int16_t>(data.params, shape, input.As<const int8_t>(), weights_feature.As<const int8_t>(),
                                     weights_time.As<const int16_t>(), bias_data, state.As<int16_t>(), scratch,
                                     scratch_output, output.As<int8_t>());
   } else {
-    reference::SvdfInteger<int8_t>(data.params, shape, input.As<const int8_t>(), weights_feature.As<const int8_t>(),
+    optimized::SvdfInteger<int8_t>(data.params, shape, input.As<const int8_t>(), weights_feature.As<const int8_t>(),
                                    weights_time.As<const int8_t>(), bias_data, state.As<int8_t>(), scratch,
                                    scratch_output, output.As<int8_t>());
   }

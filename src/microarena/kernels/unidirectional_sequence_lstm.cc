@@ -13,12 +13,15 @@
 // int32 biases and an int16 cell state whose scale is a power of two; the
 // same with int16 input/hidden/output and int64 biases ("16x8"); or float32
 // throughout. The cell gate activation must be TANH (what converters write).
+// The int8 variant's gate matmuls run the fast path of
+// optimized/recurrent_int8.h (the reference's bytes).
 #include <cmath>
 #include <cstdint>
 #include <new>
 
 #include "microarena/kernels/conv_common.h"
 #include "microarena/kernels/fixed_point.h"
+#include "microarena/kernels/optimized/recurrent_int8.h"
 #include "microarena/kernels/reference/lstm.h"
 #include "microarena/kernels/registrations.h"
 #include "microarena/kernels/tensor_checks.h"
@@ -380,7 +383,7 @@ void EvalInteger(EvalContext& context, const LstmOpData& data) {
   tensors.output = context.output(0)->As<Act>();
   int16_t* buffers[4];
   for (size_t i = 0; i < 4; ++i) buffers[i] = static_cast<int16_t*>(context.scratch(data.scratch_index[i]));
-  reference::LstmInteger(data.params, data.shape, tensors, buffers);
+  reference::LstmInteger(data.params, data.shape, tensors, buffers, optimized::LstmGateFullyConnected{});
 }
 
 Status Eval(EvalContext& context, const void* op_data) {

@@ -184,6 +184,17 @@ inline void GateFullyConnected(LstmMultiplier scale, int32_t input_offset, int r
   FullyConnectedInt16ToInt16(scale, input_offset, rows, input_size, output_size, input, weights, bias, output);
 }
 
+// The gate matmuls of LstmStepInteger: GateFullyConnected by default. The
+// fast kernels pass optimized::LstmGateFullyConnected, with the same
+// contract and bytes.
+struct ReferenceGateFullyConnected {
+  template <typename Act, typename Bias>
+  void operator()(LstmMultiplier scale, int32_t input_offset, int rows, int input_size, int output_size,
+                  const Act* input, const int8_t* weights, const Bias* bias, int16_t* output) const {
+    GateFullyConnected(scale, input_offset, rows, input_size, output_size, input, weights, bias, output);
+  }
+};
+
 // output = saturate(a + b) in int16.
 inline void AddSaturatingInt16(int size, const int16_t* a, const int16_t* b, int16_t* output) {
   for (int i = 0; i < size; ++i) {
@@ -249,16 +260,17 @@ struct LstmIntegerTensors {
 };
 
 // One time step on `rows` rows. buffers: 4 arrays of rows * state_size int16.
-template <typename Act>
+// `gate_fc` computes the gate matmuls (GateFullyConnected's contract).
+template <typename Act, typename GateFc = ReferenceGateFullyConnected>
 inline void LstmStepInteger(const LstmIntegerParams& params, const LstmShape& shape, int rows,
                             const LstmIntegerTensors<Act>& tensors, const Act* x, Act* hidden, int16_t* cell, Act* y,
-                            int16_t* const buffers[4]) {
+                            int16_t* const buffers[4], GateFc gate_fc = {}) {
   const int n = rows * shape.state_size;
   auto gate = [&](int g, int16_t* out) {
-    GateFullyConnected(params.input_fc[g], params.input_offset, rows, shape.input_size, shape.state_size, x,
-                       tensors.input_weights[g], tensors.biases[g], out);
-    GateFullyConnected(params.recurrent_fc[g], params.hidden_offset, rows, shape.state_size, shape.state_size, hidden,
-                       tensors.recurrent_weights[g], static_cast<const LstmBias<Act>*>(nullptr), buffers[3]);
+    gate_fc(params.input_fc[g], params.input_offset, rows, shape.input_size, shape.state_size, x,
+            tensors.input_weights[g], tensors.biases[g], out);
+    gate_fc(params.recurrent_fc[g], params.hidden_offset, rows, shape.state_size, shape.state_size, hidden,
+            tensors.recurrent_weights[g], static_cast<const LstmBias<Act>*>(nullptr), buffers[3]);
     AddSaturatingInt16(n, out, buffers[3], out);
     if (g == kLstmCellGate) {
       TanhInt16FromPowerOfTwo(-12, n, out, out);
@@ -292,14 +304,16 @@ inline void LstmStepInteger(const LstmIntegerParams& params, const LstmShape& sh
 }
 
 // The whole sequence: time major steps all batches together; batch major
-// runs each batch's sequence on its own state row.
-template <typename Act>
+// runs each batch's sequence on its own state row. `gate_fc`: as
+// LstmStepInteger's.
+template <typename Act, typename GateFc = ReferenceGateFullyConnected>
 inline void LstmInteger(const LstmIntegerParams& params, const LstmShape& shape, const LstmIntegerTensors<Act>& tensors,
-                        int16_t* const buffers[4]) {
+                        int16_t* const buffers[4], GateFc gate_fc = {}) {
   if (shape.time_major) {
     for (int t = 0; t < shape.time_steps; ++t) {
       LstmStepInteger(params, shape, shape.batches, tensors, tensors.input + t * shape.batches * shape.input_size,
-                      tensors.hidden, tensors.cell, tensors.output + t * shape.batches * shape.state_size, buffers);
+                      tensors.hidden, tensors.cell, tensors.output + t * shape.batches * shape.state_size, buffers,
+                      gate_fc);
     }
     return;
   }
@@ -308,7 +322,7 @@ inline void LstmInteger(const LstmIntegerParams& params, const LstmShape& shape,
       const int step = b * shape.time_steps + t;
       LstmStepInteger(params, shape, 1, tensors, tensors.input + step * shape.input_size,
                       tensors.hidden + b * shape.state_size, tensors.cell + b * shape.state_size,
-                      tensors.output + step * shape.state_size, buffers);
+                      tensors.output + step * shape.state_size, buffers, gate_fc);
     }
   }
 }
