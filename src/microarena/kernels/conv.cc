@@ -10,6 +10,7 @@
 
 #include "microarena/kernels/conv_common.h"
 #include "microarena/kernels/int8_only.h"
+#include "microarena/kernels/optimized/int16_kernels.h"
 #include "microarena/kernels/optimized/int8_kernels.h"
 #include "microarena/kernels/reference/conv.h"
 #include "microarena/kernels/registrations.h"
@@ -114,16 +115,7 @@ Status Eval(EvalContext& context, const void* op_data) {
   if (input.type == TensorType::kInt16) {
     // TFLM: an int32 bias takes int32 accumulators and the 32-bit rescale;
     // an int64 bias, or none, int64 ones and the 64-bit rescale.
-    if (bias != nullptr && bias->type == TensorType::kInt32) {
-      reference::ConvPerChannelInt16(data->params, quant, NhwcShapeOf(input), input.As<const int16_t>(),
-                                     filter_shape, filter.As<const int8_t>(), bias->As<const int32_t>(),
-                                     NhwcShapeOf(output), output.As<int16_t>());
-    } else {
-      reference::ConvPerChannelInt16(data->params, quant, NhwcShapeOf(input), input.As<const int16_t>(),
-                                     filter_shape, filter.As<const int8_t>(),
-                                     bias != nullptr ? bias->As<const int64_t>() : nullptr, NhwcShapeOf(output),
-                                     output.As<int16_t>());
-    }
+    optimized::ConvInt16(data->params, quant, input, filter, bias, output);
   } else {
     reference::ConvFloat(data->params, data->activation, NhwcShapeOf(input), input.As<const float>(), filter_shape,
                          filter.As<const float>(), bias != nullptr ? bias->As<const float>() : nullptr,

@@ -10,6 +10,7 @@
 
 #include "microarena/kernels/conv_common.h"
 #include "microarena/kernels/int8_only.h"
+#include "microarena/kernels/optimized/int16_kernels.h"
 #include "microarena/kernels/optimized/int8_kernels.h"
 #include "microarena/kernels/reference/depthwise_conv.h"
 #include "microarena/kernels/registrations.h"
@@ -101,10 +102,7 @@ Status Eval(EvalContext& context, const void* op_data) {
   EvalTensor& output = *context.output(0);
   const reference::QuantizedConvParams quant = data->quant.Load(data + 1);
   if (input.type == TensorType::kInt16) {
-    reference::DepthwiseConvPerChannelInt16(data->params, data->depth_multiplier, quant, NhwcShapeOf(input),
-                                            input.As<const int16_t>(), NhwcShapeOf(filter), filter.As<const int8_t>(),
-                                            bias != nullptr ? bias->As<const int64_t>() : nullptr, NhwcShapeOf(output),
-                                            output.As<int16_t>());
+    optimized::DepthwiseConvInt16(data->params, data->depth_multiplier, quant, input, filter, bias, output);
   } else {
     reference::DepthwiseConvFloat(data->params, data->depth_multiplier, data->activation, NhwcShapeOf(input),
                                   input.As<const float>(), NhwcShapeOf(filter), filter.As<const float>(),

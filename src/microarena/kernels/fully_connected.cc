@@ -16,6 +16,7 @@
 #include "microarena/kernels/conv_common.h"
 #include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/int8_only.h"
+#include "microarena/kernels/optimized/int16_kernels.h"
 #include "microarena/kernels/optimized/int8_kernels.h"
 #include "microarena/kernels/reference/fully_connected.h"
 #include "microarena/kernels/registrations.h"
@@ -193,10 +194,10 @@ Status Eval(EvalContext& context, const void* op_data) {
   if (input.type == TensorType::kInt16) {
     // TFLM: an int32 bias takes int32 accumulators; an int64 bias, or none, int64 ones.
     if (bias != nullptr && bias->type == TensorType::kInt32) {
-      reference::FullyConnectedInt16(data->quant, shape, input.As<const int16_t>(), filter.As<const int8_t>(),
+      optimized::FullyConnectedInt16(data->quant, shape, input.As<const int16_t>(), filter.As<const int8_t>(),
                                      bias->As<const int32_t>(), output.As<int16_t>());
     } else {
-      reference::FullyConnectedInt16(data->quant, shape, input.As<const int16_t>(), filter.As<const int8_t>(),
+      optimized::FullyConnectedInt16(data->quant, shape, input.As<const int16_t>(), filter.As<const int8_t>(),
                                      bias != nullptr ? bias->As<const int64_t>() : nullptr, output.As<int16_t>());
     }
   } else {
