@@ -1,18 +1,21 @@
-// The fast int8 kernels against the reference kernels on the Cortex-M4F
-// itself: the DSP-instruction loops (SXTAB16, SMLAD, the loops written out
+// The fast int8 and 16x8 kernels against the reference kernels on the
+// Cortex-M4F itself: the DSP-instruction loops (SXTAB16, SMLAD, the loops written out
 // in assembly) run only here, never on the host, and the shared models
 // reach only some of their shapes. Random cases of every op from a fixed
-// seed (kernels/optimized/self_check.h, the generator the host's unit tests
-// use), each compared byte for byte; convolutions also with the output
-// overlapping the input as an overlap plan places it. Prints over
-// semihosting:
-//   kernel check: CONV_2D 329 same, DEPTHWISE_CONV_2D 331 same, ...
+// seed (kernels/optimized/self_check.h and self_check_int16.h, the
+// generators the host's unit tests use), each compared byte for byte;
+// convolutions also with the output overlapping the input as an overlap
+// plan places it. Prints over semihosting:
+//   kernel check: CONV_2D 329 same, DEPTHWISE_CONV_2D 331 same, ...,
+//   CONV_2D 16x8 371 same, DEPTHWISE_CONV_2D 16x8 330 same, FULLY_CONNECTED 16x8 400 same
 //   ok
 // or the first case that differs, and exits non-zero then.
 // scripts/cortex_m.sh runs it under QEMU.
 #include <cstdio>
+#include <new>
 
 #include "microarena/kernels/optimized/self_check.h"
+#include "microarena/kernels/optimized/self_check_int16.h"
 #include "semihosting.h"
 
 namespace {
@@ -20,13 +23,21 @@ namespace {
 using microarena::optimized::self_check::Outcome;
 namespace check = microarena::optimized::self_check;
 
-check::Workspace workspace;  // 33 KB, static: the firmware has no heap
+// 33 KB, static: the firmware has no heap. The 16x8 checks run after the
+// int8 ones and reuse their bytes (Workspace16 is no larger).
+union Workspaces {
+  check::Workspace int8;
+  check::Workspace16 int16;
+};
+static_assert(sizeof(check::Workspace16) <= sizeof(check::Workspace), "the 16x8 checks add no RAM");
+Workspaces workspaces;
 
 constexpr int kCasesPerOp = 400;
 
 // Counts the cases of one op that ran; false at the first that differs.
-template <typename Case, typename Draw, typename Run, typename Describe>
-bool CheckOp(const char* op, check::Random& random, Draw draw, Run run, Describe describe, int* ran) {
+template <typename Case, typename Workspace, typename Draw, typename Run, typename Describe>
+bool CheckOp(const char* op, check::Random& random, Workspace& workspace, Draw draw, Run run, Describe describe,
+             int* ran) {
   *ran = 0;
   for (int trial = 0; trial < kCasesPerOp; ++trial) {
     Case c{};
@@ -49,8 +60,8 @@ bool CheckOp(const char* op, check::Random& random, Draw draw, Run run, Describe
 
 // A convolution with its output apart from its input, then (batch 1, when
 // it fits) D bytes below it, as an overlap plan places them.
-template <typename Case, Outcome (*kCheck)(const Case&, check::Random&, check::Workspace&, check::Placement)>
-Outcome CheckBothPlacements(const Case& c, check::Random& random, check::Workspace& ws) {
+template <typename Case, typename Workspace, Outcome (*kCheck)(const Case&, check::Random&, Workspace&, check::Placement)>
+Outcome CheckBothPlacements(const Case& c, check::Random& random, Workspace& ws) {
   const Outcome apart = kCheck(c, random, ws, check::Placement::kApart);
   if (apart != Outcome::kSame) return apart;
   const Outcome overlapped = kCheck(c, random, ws, check::Placement::kOverlapped);
@@ -75,7 +86,7 @@ int FirmwareMain() {
   int add = 0;
   const bool same =
       CheckOp<check::ConvCase>(
-          "CONV_2D", random, check::RandomConvCase, CheckBothPlacements<check::ConvCase, check::CheckConv>,
+          "CONV_2D", random, workspaces.int8, check::RandomConvCase, CheckBothPlacements<check::ConvCase, check::Workspace, check::CheckConv>,
           [](const check::ConvCase& c, char* text, size_t size) {
             char window[96];
             DescribeWindow(c.window, window, sizeof(window));
@@ -86,8 +97,8 @@ int FirmwareMain() {
           },
           &conv) &&
       CheckOp<check::DepthwiseCase>(
-          "DEPTHWISE_CONV_2D", random, check::RandomDepthwiseCase,
-          CheckBothPlacements<check::DepthwiseCase, check::CheckDepthwise>,
+          "DEPTHWISE_CONV_2D", random, workspaces.int8, check::RandomDepthwiseCase,
+          CheckBothPlacements<check::DepthwiseCase, check::Workspace, check::CheckDepthwise>,
           [](const check::DepthwiseCase& c, char* text, size_t size) {
             char window[96];
             DescribeWindow(c.window, window, sizeof(window));
@@ -97,7 +108,7 @@ int FirmwareMain() {
           },
           &depthwise) &&
       CheckOp<check::FullyConnectedCase>(
-          "FULLY_CONNECTED", random,
+          "FULLY_CONNECTED", random, workspaces.int8,
           [](check::Random& r, check::FullyConnectedCase* c) {
             check::RandomFullyConnectedCase(r, c);
             return true;
@@ -109,7 +120,7 @@ int FirmwareMain() {
           },
           &fully_connected) &&
       CheckOp<check::PoolCase>(
-          "AVERAGE_POOL_2D", random, check::RandomPoolCase, check::CheckAveragePool,
+          "AVERAGE_POOL_2D", random, workspaces.int8, check::RandomPoolCase, check::CheckAveragePool,
           [](const check::PoolCase& c, char* text, size_t size) {
             std::snprintf(text, size, "batches %ld input %ldx%ldx%ld filter %ldx%ld", static_cast<long>(c.batches),
                           static_cast<long>(c.height), static_cast<long>(c.width), static_cast<long>(c.channels),
@@ -117,17 +128,62 @@ int FirmwareMain() {
           },
           &pool) &&
       CheckOp<check::AddCase>(
-          "ADD", random, check::RandomAddCase, check::CheckAdd,
+          "ADD", random, workspaces.int8, check::RandomAddCase, check::CheckAdd,
           [](const check::AddCase& c, char* text, size_t size) {
             std::snprintf(text, size, "%s of %ld elements", c.subtract ? "SUB" : "ADD", static_cast<long>(c.count));
           },
           &add);
   if (!same) return 1;
-  char line[192];
+  // The 16x8 paths, in the same bytes.
+  check::Workspace16& workspace16 = *new (&workspaces.int16) check::Workspace16;
+  int conv16 = 0;
+  int depthwise16 = 0;
+  int fully_connected16 = 0;
+  const bool same16 =
+      CheckOp<check::Conv16Case>(
+          "CONV_2D 16x8", random, workspace16, check::RandomConv16Case,
+          CheckBothPlacements<check::Conv16Case, check::Workspace16, check::CheckConv16>,
+          [](const check::Conv16Case& c16, char* text, size_t size) {
+            const check::ConvCase& c = c16.shape;
+            char window[96];
+            DescribeWindow(c.window, window, sizeof(window));
+            std::snprintf(text, size, "batches %ld input %ldx%ldx%ld -> %ld groups %ld %s bias %d operands %d",
+                          static_cast<long>(c.batches), static_cast<long>(c.height), static_cast<long>(c.width),
+                          static_cast<long>(c.in_channels), static_cast<long>(c.out_channels),
+                          static_cast<long>(c.groups), window, static_cast<int>(c16.bias),
+                          static_cast<int>(c16.operands));
+          },
+          &conv16) &&
+      CheckOp<check::Depthwise16Case>(
+          "DEPTHWISE_CONV_2D 16x8", random, workspace16, check::RandomDepthwise16Case,
+          CheckBothPlacements<check::Depthwise16Case, check::Workspace16, check::CheckDepthwise16>,
+          [](const check::Depthwise16Case& c16, char* text, size_t size) {
+            const check::DepthwiseCase& c = c16.shape;
+            char window[96];
+            DescribeWindow(c.window, window, sizeof(window));
+            std::snprintf(text, size, "batches %ld input %ldx%ldx%ld multiplier %ld %s operands %d",
+                          static_cast<long>(c.batches), static_cast<long>(c.height), static_cast<long>(c.width),
+                          static_cast<long>(c.channels), static_cast<long>(c.multiplier), window,
+                          static_cast<int>(c16.operands));
+          },
+          &depthwise16) &&
+      CheckOp<check::FullyConnected16Case>(
+          "FULLY_CONNECTED 16x8", random, workspace16, check::RandomFullyConnected16Case,
+          check::CheckFullyConnected16,
+          [](const check::FullyConnected16Case& c16, char* text, size_t size) {
+            std::snprintf(text, size, "batches %ld depth %ld units %ld bias %d operands %d",
+                          static_cast<long>(c16.shape.batches), static_cast<long>(c16.shape.depth),
+                          static_cast<long>(c16.shape.units), static_cast<int>(c16.bias),
+                          static_cast<int>(c16.operands));
+          },
+          &fully_connected16);
+  if (!same16) return 1;
+  char line[320];
   std::snprintf(line, sizeof(line),
                 "kernel check: CONV_2D %d same, DEPTHWISE_CONV_2D %d same, FULLY_CONNECTED %d same, "
-                "AVERAGE_POOL_2D %d same, ADD/SUB %d same\n",
-                conv, depthwise, fully_connected, pool, add);
+                "AVERAGE_POOL_2D %d same, ADD/SUB %d same, CONV_2D 16x8 %d same, DEPTHWISE_CONV_2D 16x8 %d same, "
+                "FULLY_CONNECTED 16x8 %d same\n",
+                conv, depthwise, fully_connected, pool, add, conv16, depthwise16, fully_connected16);
   semihosting::Write(line);
   semihosting::Write("ok\n");
   return 0;
