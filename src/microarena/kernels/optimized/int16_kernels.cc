@@ -39,12 +39,19 @@ MICROARENA_ALWAYS_INLINE SumOf<Bias> BiasStart(const Bias* bias, int32_t o) {
   return static_cast<SumOf<Bias>>(value);
 }
 
+// The 64-bit rescale, out of line: inlined at each of a block's outputs,
+// its 64-bit temporaries spill into the caller's frame, on the Invoke
+// stack's deepest path (a call costs a few instructions of its 60 or so).
+[[gnu::noinline]] int32_t Rescale64(uint64_t sum, int32_t multiplier, int shift) {
+  return fixed_point::MultiplyByQuantizedMultiplier64(static_cast<int64_t>(sum), multiplier, shift);
+}
+
 // The reference's rescale of a sum: the 32-bit MultiplyByQuantizedMultiplier
 // (requantize.h's exact shortcut) for int32 sums, the 64-bit one for int64.
 template <typename Sum>
 MICROARENA_ALWAYS_INLINE int32_t Rescale(Sum sum, int32_t multiplier, int shift) {
   if constexpr (sizeof(Sum) == sizeof(uint64_t)) {
-    return fixed_point::MultiplyByQuantizedMultiplier64(static_cast<int64_t>(sum), multiplier, shift);
+    return Rescale64(sum, multiplier, shift);
   } else {
     return MultiplyByQuantizedMultiplier(static_cast<int32_t>(sum), multiplier, shift);
   }
@@ -292,7 +299,7 @@ struct WindowRuns {
 // sum[] += the products of one window for kPixels pixels (pixel_step apart)
 // and kChannels output channels (filter_channel apart), laid out as Dot's.
 template <int kPixels, int kChannels, typename Bias>
-[[gnu::noinline]] void SumWindow(const ConvGeometry<Bias>& g, const WindowRuns& window, const int16_t* x0,
+MICROARENA_ALWAYS_INLINE void SumWindow(const ConvGeometry<Bias>& g, const WindowRuns& window, const int16_t* x0,
                                  const int8_t* w0, SumOf<Bias>* sum) {
   for (int32_t r = 0; r < window.rows; ++r, x0 += g.input_row_step, w0 += g.filter_row) {
     const int16_t* x = x0;
