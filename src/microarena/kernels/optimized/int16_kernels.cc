@@ -205,7 +205,7 @@ MICROARENA_ALWAYS_INLINE void Dot1x4Words(const int16_t* x, const int8_t* w, ptr
 // weight row c (w + c * w_step) over `count` <= kInt16DotBlock values,
 // exact in int32 (|product| <= 2^22). On Cortex-M four values a turn: per
 // pixel two loads and two PKH, per weight row a load and two SXTB16, two
-// SMLAD per pair (2 x 2: 22 instructions per 16 multiply-adds, and the loop's).
+// SMLAD per pair; the 2 x 2 and 1 x 4 blocks take the loops written out above.
 template <int kPixels, int kChannels>
 MICROARENA_ALWAYS_INLINE void DotBlock(const int16_t* x, ptrdiff_t x_step, const int8_t* w, ptrdiff_t w_step,
                                        int32_t count, int32_t* s) {
@@ -258,7 +258,7 @@ inline void Dot(const int16_t* x, ptrdiff_t x_step, const int8_t* w, ptrdiff_t w
 
 // CONV_2D's operands and layout, fixed for the op; steps count values
 // (int16 activations, int8 weights). One struct passed by reference down
-// ConvInt16 -> ConvRow -> SumWindow keeps the frames narrow.
+// WindowConv -> ConvRow keeps the frames narrow.
 template <typename Bias>
 struct ConvGeometry {
   const reference::QuantizedConvParams* quant = nullptr;
@@ -298,6 +298,8 @@ struct WindowRuns {
 
 // sum[] += the products of one window for kPixels pixels (pixel_step apart)
 // and kChannels output channels (filter_channel apart), laid out as Dot's.
+// Inlined into ConvRow: a frame of its own would add 120-136 B to the
+// Invoke stack's deepest path (inlined, ConvRow grows by about 80 B).
 template <int kPixels, int kChannels, typename Bias>
 MICROARENA_ALWAYS_INLINE void SumWindow(const ConvGeometry<Bias>& g, const WindowRuns& window, const int16_t* x0,
                                  const int8_t* w0, SumOf<Bias>* sum) {
