@@ -26,8 +26,8 @@
 #    int8 kernels (-DMICROARENA_REFERENCE_INT8_KERNELS=ON, the lean choice) at
 #    most TFLM's core + reference kernels (40,746 B), and the fast kernels at
 #    most 30 KB;
-#  - the fast int8 kernels equal the reference kernels on the device on
-#    random cases of every op (kernel_check.elf, at -Os and at -O2);
+#  - the fast int8 and 16x8 kernels equal the reference kernels on the
+#    device on random cases of every op (kernel_check.elf, at -Os and at -O2);
 #  - speed: the MLPerf models built at -O2 too (build/cortex_m_o2), outputs
 #    identical to the host's, instructions per Invoke at most TFLM + CMSIS-NN's
 #    at -O2 and at most 1.3 x theirs at -Os.
@@ -310,7 +310,7 @@ echo "== cortex_m: per model (bytes; stack per phase; ram = arena + peak stack; 
 echo "   runtime, kernels: flash; demo verifies and plans on the device, the others use a precomputed plan)"
 cat "$summary"
 
-echo "== cortex_m: the fast int8 kernels against the reference kernels on the device (kernel_check.elf)"
+echo "== cortex_m: the fast int8 and 16x8 kernels against the reference kernels on the device (kernel_check.elf)"
 kernel_check "$build" -Os
 
 # Speed at -O2, and the lean build: only with kws (TFLM's and CMSIS-NN's

@@ -10,6 +10,7 @@
 
 #include "microarena/kernels/conv_common.h"
 #include "microarena/kernels/int8_only.h"
+#include "microarena/kernels/optimized/int16_kernels.h"
 #include "microarena/kernels/optimized/int8_kernels.h"
 #include "microarena/kernels/reference/conv.h"
 #include "microarena/kernels/registrations.h"
@@ -102,34 +103,37 @@ Status EvalInt8(EvalContext& context, const void* op_data) {
   return OkStatus();
 }
 
-Status Eval(EvalContext& context, const void* op_data) {
-  if (context.input(0)->type == TensorType::kInt8) return EvalInt8(context, op_data);
+// The 16x8 path: the fast loops of optimized/int16_kernels.h. TFLM: an
+// int32 bias takes int32 accumulators and the 32-bit rescale; an int64
+// bias, or none, int64 ones and the 64-bit rescale.
+[[gnu::noinline]] Status EvalInt16(EvalContext& context, const void* op_data) {
+  const auto* data = static_cast<const ConvOpData*>(op_data);
+  const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
+  optimized::ConvInt16(data->params, data->quant.Load(data + 1), *context.input(0), *context.input(1), bias,
+                       *context.output(0));
+  return OkStatus();
+}
+
+// float32, out of line: its inlined reference loops widen the frame, which
+// the int8 and 16x8 paths' stack need not carry.
+[[gnu::noinline]] Status EvalFloat(EvalContext& context, const void* op_data) {
   const auto* data = static_cast<const ConvOpData*>(op_data);
   const EvalTensor& input = *context.input(0);
   const EvalTensor& filter = *context.input(1);
   const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
   EvalTensor& output = *context.output(0);
   const reference::ConvFilterShape filter_shape{filter.dim(0), filter.dim(1), filter.dim(2), filter.dim(3)};
-  const reference::QuantizedConvParams quant = data->quant.Load(data + 1);
-  if (input.type == TensorType::kInt16) {
-    // TFLM: an int32 bias takes int32 accumulators and the 32-bit rescale;
-    // an int64 bias, or none, int64 ones and the 64-bit rescale.
-    if (bias != nullptr && bias->type == TensorType::kInt32) {
-      reference::ConvPerChannelInt16(data->params, quant, NhwcShapeOf(input), input.As<const int16_t>(),
-                                     filter_shape, filter.As<const int8_t>(), bias->As<const int32_t>(),
-                                     NhwcShapeOf(output), output.As<int16_t>());
-    } else {
-      reference::ConvPerChannelInt16(data->params, quant, NhwcShapeOf(input), input.As<const int16_t>(),
-                                     filter_shape, filter.As<const int8_t>(),
-                                     bias != nullptr ? bias->As<const int64_t>() : nullptr, NhwcShapeOf(output),
-                                     output.As<int16_t>());
-    }
-  } else {
-    reference::ConvFloat(data->params, data->activation, NhwcShapeOf(input), input.As<const float>(), filter_shape,
-                         filter.As<const float>(), bias != nullptr ? bias->As<const float>() : nullptr,
-                         NhwcShapeOf(output), output.As<float>());
-  }
+  reference::ConvFloat(data->params, data->activation, NhwcShapeOf(input), input.As<const float>(), filter_shape,
+                       filter.As<const float>(), bias != nullptr ? bias->As<const float>() : nullptr,
+                       NhwcShapeOf(output), output.As<float>());
   return OkStatus();
+}
+
+Status Eval(EvalContext& context, const void* op_data) {
+  const TensorType type = context.input(0)->type;
+  if (type == TensorType::kInt8) return EvalInt8(context, op_data);
+  if (type == TensorType::kInt16) return EvalInt16(context, op_data);
+  return EvalFloat(context, op_data);
 }
 
 }  // namespace

@@ -16,6 +16,7 @@
 #include "microarena/kernels/conv_common.h"
 #include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/int8_only.h"
+#include "microarena/kernels/optimized/int16_kernels.h"
 #include "microarena/kernels/optimized/int8_kernels.h"
 #include "microarena/kernels/reference/fully_connected.h"
 #include "microarena/kernels/registrations.h"
@@ -182,29 +183,43 @@ Status EvalInt8(EvalContext& context, const void* op_data) {
   return OkStatus();
 }
 
-Status Eval(EvalContext& context, const void* op_data) {
-  if (context.input(0)->type == TensorType::kInt8) return EvalInt8(context, op_data);
+// The 16x8 path: the fast loops of optimized/int16_kernels.h. TFLM: an
+// int32 bias takes int32 accumulators; an int64 bias, or none, int64 ones.
+[[gnu::noinline]] Status EvalInt16(EvalContext& context, const void* op_data) {
   const auto* data = static_cast<const FullyConnectedOpData*>(op_data);
   const EvalTensor& input = *context.input(0);
   const EvalTensor& filter = *context.input(1);
   const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
   EvalTensor& output = *context.output(0);
   const reference::FullyConnectedShape shape = ShapeOf(filter, output);
-  if (input.type == TensorType::kInt16) {
-    // TFLM: an int32 bias takes int32 accumulators; an int64 bias, or none, int64 ones.
-    if (bias != nullptr && bias->type == TensorType::kInt32) {
-      reference::FullyConnectedInt16(data->quant, shape, input.As<const int16_t>(), filter.As<const int8_t>(),
-                                     bias->As<const int32_t>(), output.As<int16_t>());
-    } else {
-      reference::FullyConnectedInt16(data->quant, shape, input.As<const int16_t>(), filter.As<const int8_t>(),
-                                     bias != nullptr ? bias->As<const int64_t>() : nullptr, output.As<int16_t>());
-    }
+  if (bias != nullptr && bias->type == TensorType::kInt32) {
+    optimized::FullyConnectedInt16(data->quant, shape, input.As<const int16_t>(), filter.As<const int8_t>(),
+                                   bias->As<const int32_t>(), output.As<int16_t>());
   } else {
-    reference::FullyConnectedFloat(data->activation_min, data->activation_max, shape, input.As<const float>(),
-                                   filter.As<const float>(), bias != nullptr ? bias->As<const float>() : nullptr,
-                                   output.As<float>());
+    optimized::FullyConnectedInt16(data->quant, shape, input.As<const int16_t>(), filter.As<const int8_t>(),
+                                   bias != nullptr ? bias->As<const int64_t>() : nullptr, output.As<int16_t>());
   }
   return OkStatus();
+}
+
+// float32, out of line: its inlined reference loops widen the frame, which
+// the int8 and 16x8 paths' stack need not carry.
+[[gnu::noinline]] Status EvalFloat(EvalContext& context, const void* op_data) {
+  const auto* data = static_cast<const FullyConnectedOpData*>(op_data);
+  const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
+  EvalTensor& output = *context.output(0);
+  const reference::FullyConnectedShape shape = ShapeOf(*context.input(1), output);
+  reference::FullyConnectedFloat(data->activation_min, data->activation_max, shape,
+                                 context.input(0)->As<const float>(), context.input(1)->As<const float>(),
+                                 bias != nullptr ? bias->As<const float>() : nullptr, output.As<float>());
+  return OkStatus();
+}
+
+Status Eval(EvalContext& context, const void* op_data) {
+  const TensorType type = context.input(0)->type;
+  if (type == TensorType::kInt8) return EvalInt8(context, op_data);
+  if (type == TensorType::kInt16) return EvalInt16(context, op_data);
+  return EvalFloat(context, op_data);
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/optimized/int8_dot.h"
 #include "microarena/kernels/optimized/requantize.h"
+#include "microarena/kernels/optimized/window_clip.h"
 #include "microarena/kernels/reference/depthwise_conv.h"
 #include "microarena/kernels/tensor_checks.h"
 
@@ -19,16 +20,6 @@ using reference::NhwcShape;
 // 2^32, so adding the bias first or last gives the same bits).
 inline uint32_t BiasStart(const int32_t* bias, int32_t o) {
   return bias != nullptr ? static_cast<uint32_t>(bias[o]) : 0U;
-}
-
-// The taps of one window axis that land inside the input: taps [first,
-// end) of `taps` at origin, origin + dilation, ... over an extent of input.
-inline void ClipRange(int32_t origin, int32_t taps, int32_t dilation, int32_t extent, int32_t* first,
-                      int32_t* end) {
-  *first = origin < 0 ? (-origin + dilation - 1) / dilation : 0;
-  const int32_t room = extent - origin;  // input positions from the origin on
-  *end = room <= 0 ? 0 : std::min(taps, (room + dilation - 1) / dilation);
-  if (*end < *first) *end = *first;
 }
 
 // CONV_2D's operands and layout, fixed for the op. One struct, passed by
