@@ -829,8 +829,11 @@ bool MaxPoolInt8(const reference::PoolParams& params, const EvalTensor& input_te
         const reference::PoolWindow w = reference::ClipPoolWindow(params, input_shape, out_y, out_x);
         const int32_t rows = std::max<int32_t>(0, w.y_end - w.y_begin);
         const int32_t columns = std::max<int32_t>(0, w.x_end - w.x_begin);
-        const int8_t* window = input_batch + (w.y_origin + w.y_begin) * input_row +
-                               static_cast<ptrdiff_t>(w.x_origin + w.x_begin) * channels;
+        // An empty window reads nothing: no pointer is formed outside the input.
+        const int8_t* window = rows == 0 || columns == 0
+                                   ? input_batch
+                                   : input_batch + (w.y_origin + w.y_begin) * input_row +
+                                         static_cast<ptrdiff_t>(w.x_origin + w.x_begin) * channels;
         int32_t c = 0;
 #if MICROARENA_ARM_DSP
         // Four channels per word; the clamp is a max and a min of words.

@@ -9,6 +9,7 @@
 // Linked into neither the runtime nor the kernels.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -410,7 +411,9 @@ inline Outcome CheckMul(const MulCase& c, Random& random, Workspace& ws, Placeme
 }
 
 // SOFTMAX with the diff scaling Prepare makes from a random beta x input
-// scale (from below 1/256, where few diffs count, to where all 256 do).
+// scale, log-uniform over 2^-14 to 2^7: small ones let every diff count,
+// large ones (left shifts up to 31, the multiplier's cap) leave few above
+// diff_min.
 inline Outcome CheckSoftmax(const SoftmaxCase& c, Random& random, Workspace& ws) {
   const size_t count = Count(c.rows, c.depth);
   const size_t out_bytes = count * (c.int16_output ? 2 : 1);
@@ -418,7 +421,8 @@ inline Outcome CheckSoftmax(const SoftmaxCase& c, Random& random, Workspace& ws)
   reference::SoftmaxQuantizedParams p;
   int left_shift = 0;
   double real_multiplier = 0.0;
-  const double beta_times_scale = static_cast<double>(random.Uniform(1, 4000)) / 16384.0;
+  const double beta_times_scale =
+      std::ldexp(1.0 + static_cast<double>(random.Uniform(0, 1023)) / 1024.0, random.Uniform(-14, 6));
   if (!reference::PrepareSoftmaxDiffScaling(beta_times_scale, 1.0, &p.input_multiplier, &left_shift, &p.diff_min,
                                             &real_multiplier)) {
     return Outcome::kTooLarge;

@@ -250,12 +250,21 @@ inline Operands RandomOperands(Random& random) {
 
 inline bool RandomConv16Case(Random& random, Conv16Case* c) {
   if (!RandomConvCase(random, &c->shape)) return false;
-  if (random.Next() % 4 == 0) {  // deeper: runs of 4-value words, and blocks of 256 values
+  const uint32_t kind = random.Next() % 8;
+  if (kind < 2) {  // deeper: runs of 4-value words
     c->shape.in_channels = c->shape.groups * random.Uniform(8, 40);
     c->shape.height = random.Uniform(1, 5);
     c->shape.width = random.Uniform(1, 5);
     const Window& w = c->shape.window;
     if (OutputHeight(w, c->shape.height) < 1 || OutputWidth(w, c->shape.width) < 1) return false;
+  } else if (kind == 2) {  // window rows longer than a block of 256 values
+    c->shape.groups = 1;
+    c->shape.in_channels = random.Uniform(257, 500);
+    c->shape.out_channels = random.Uniform(1, 5);
+    c->shape.height = random.Uniform(1, 2);
+    c->shape.width = random.Uniform(1, 3);
+    c->shape.window = {1, random.Uniform(1, 2), 1, 1, 1, 1, 0, 0, 0};
+    if (OutputWidth(c->shape.window, c->shape.width) < 1) return false;
   }
   c->bias = RandomBiasKind(random);
   c->operands = RandomOperands(random);
@@ -264,12 +273,26 @@ inline bool RandomConv16Case(Random& random, Conv16Case* c) {
 
 inline bool RandomDepthwise16Case(Random& random, Depthwise16Case* c) {
   if (!RandomDepthwiseCase(random, &c->shape)) return false;
+  if (random.Next() % 8 == 0) {  // a window of more than 256 taps: summed product by product
+    const int32_t size = random.Uniform(16, 17);
+    c->shape.batches = 1;
+    c->shape.height = size;
+    c->shape.width = size;
+    c->shape.channels = random.Uniform(1, 8);
+    c->shape.multiplier = 1;
+    c->shape.window = {size, size, 1, 1, 1, 1, 0, 0, 0};
+  }
   c->operands = RandomOperands(random);
   return true;
 }
 
 inline bool RandomFullyConnected16Case(Random& random, FullyConnected16Case* c) {
   RandomFullyConnectedCase(random, &c->shape);
+  if (random.Next() % 6 == 0) {  // long sums: past 512 extreme products an int32 sum wraps
+    c->shape.batches = 1;
+    c->shape.depth = random.Uniform(513, 3000);
+    c->shape.units = random.Uniform(1, 2);
+  }
   c->bias = RandomBiasKind(random);
   c->operands = RandomOperands(random);
   return true;
