@@ -37,9 +37,12 @@ struct Random {
     return state;
   }
   // Uniform enough in [low, high] for test shapes and operands.
+  // The span is taken unsigned: high - low may exceed INT32_MAX (a span of
+  // the whole int32 range wraps to 0 and takes every value).
   int32_t Uniform(int32_t low, int32_t high) {
-    const auto span = static_cast<uint32_t>(high - low) + 1U;
-    return low + static_cast<int32_t>(Next() % span);
+    const uint32_t span = static_cast<uint32_t>(high) - static_cast<uint32_t>(low) + 1U;
+    const uint32_t step = span == 0 ? Next() : Next() % span;
+    return static_cast<int32_t>(static_cast<uint32_t>(low) + step);
   }
 };
 
