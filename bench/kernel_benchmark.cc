@@ -66,6 +66,7 @@ struct Operands {
   reference::SvdfShape svdf;
   reference::PoolParams pool;
   reference::ConvParams conv;
+  reference::QuantizedConvParams quant;
   bool scalar = false;
   reference::LstmMultiplier gate_scale;
   int32_t offset = 0;
@@ -185,34 +186,28 @@ void RegisterConv16(int32_t height, int32_t width, int32_t depth, int32_t channe
   o.out_dims = {1, height, width, channels};
   o.bias_dims = {channels};
   o.conv.padding_height = o.conv.padding_width = 1;
+  o.quant.activation_min = -32768;
+  o.quant.activation_max = 32767;
+  o.quant.output_multiplier = o.multipliers.data();
+  o.quant.output_shift = o.shifts.data();
   Operands* p = &o;
   RegisterPair(
       "CONV_2D_16x8/" + std::to_string(height) + "x" + std::to_string(width) + "x" + std::to_string(depth) + "_3x3_" +
           std::to_string(channels),
       [p] {
-        reference::QuantizedConvParams quant;
-        quant.activation_min = -32768;
-        quant.activation_max = 32767;
-        quant.output_multiplier = p->multipliers.data();
-        quant.output_shift = p->shifts.data();
         const reference::ConvFilterShape filter_shape{p->filter_dims[0], p->filter_dims[1], p->filter_dims[2],
                                                       p->filter_dims[3]};
-        reference::ConvPerChannelInt16(p->conv, quant, {1, p->dims[1], p->dims[2], p->dims[3]}, p->input16.data(),
+        reference::ConvPerChannelInt16(p->conv, p->quant, {1, p->dims[1], p->dims[2], p->dims[3]}, p->input16.data(),
                                        filter_shape, p->filter.data(), p->bias64.data(),
                                        {1, p->out_dims[1], p->out_dims[2], p->out_dims[3]}, p->output16.data());
       },
       [p] {
-        reference::QuantizedConvParams quant;
-        quant.activation_min = -32768;
-        quant.activation_max = 32767;
-        quant.output_multiplier = p->multipliers.data();
-        quant.output_shift = p->shifts.data();
         using optimized::self_check::Tensor;
         const EvalTensor input = Tensor(p->input16.data(), p->dims.data(), 4, TensorType::kInt16);
         const EvalTensor filter = Tensor(p->filter.data(), p->filter_dims.data(), 4, TensorType::kInt8);
         const EvalTensor bias = Tensor(p->bias64.data(), p->bias_dims.data(), 1, TensorType::kInt64);
         EvalTensor output = Tensor(p->output16.data(), p->out_dims.data(), 4, TensorType::kInt16);
-        optimized::ConvInt16(p->conv, quant, input, filter, &bias, output);
+        optimized::ConvInt16(p->conv, p->quant, input, filter, &bias, output);
       });
 }
 
