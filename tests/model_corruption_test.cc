@@ -37,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "microarena/base/split_mix64.h"
 #include "microarena/model/demo_model.h"
 #include "microarena/model/model_builder.h"
 #include "microarena/model/model_view.h"
@@ -54,21 +55,16 @@ constexpr size_t kMaxInflatedVectorsPerModel = 120;
 constexpr size_t kSemanticVariantsPerModel = 60;
 constexpr size_t kExternalDataVariantsPerModel = 10;
 
-// splitmix64: small, deterministic, good enough to pick positions.
+// SplitMix64: small, deterministic, good enough to pick positions.
 class Random {
  public:
-  explicit Random(uint64_t seed) : state_(seed) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
+  explicit Random(uint64_t seed) : bits_(seed) {}
+  uint64_t Next() { return bits_.Next(); }
   size_t Below(size_t bound) { return bound == 0 ? 0 : static_cast<size_t>(Next() % bound); }
   uint8_t Byte() { return static_cast<uint8_t>(Next() & 0xFF); }
 
  private:
-  uint64_t state_;
+  SplitMix64 bits_;
 };
 
 struct BaseModel {

@@ -76,6 +76,7 @@ int RunSolve(const SolveArgs& args) {
   size_t head_bytes = 0;
   bool proven = false;
   uint64_t nodes = 0;
+  OptimalSearchStats stats;
   CapacityOutcome outcome = CapacityOutcome::kNotAsked;
   if (planner == &optimal) {
     Result<OptimalResult> result = optimal.Solve(problem, Span<size_t>(offsets.data(), count));
@@ -86,6 +87,7 @@ int RunSolve(const SolveArgs& args) {
     lower_bound = result->lower_bound_bytes;
     outcome = result->capacity_outcome;
     nodes = result->nodes;
+    stats = result->stats;
   } else {
     std::vector<uint8_t> workspace(planner->WorkspaceBytes(count));
     PlanSummary summary;
@@ -117,7 +119,15 @@ int RunSolve(const SolveArgs& args) {
                                      static_cast<double>(lower_bound));
   std::printf("proven:      %s\n", proven ? "yes (optimal)" : "no");
   // Unlike the time, the same on every machine (without a time limit).
-  if (planner == &optimal) std::printf("nodes:       %llu\n", static_cast<unsigned long long>(nodes));
+  if (planner == &optimal) {
+    std::printf("nodes:       %llu\n", static_cast<unsigned long long>(nodes));
+    const auto count_of = [](uint64_t value) { return static_cast<unsigned long long>(value); };
+    std::printf("search:      %llu attempts, deepest %llu buffers placed; pruned %llu too high, %llu by a "
+                "section's stack, %llu by a fixed buffer; %llu dead ends; %llu parts from the cache\n",
+                count_of(stats.attempts), count_of(stats.deepest), count_of(stats.pruned_too_high),
+                count_of(stats.pruned_section_bound), count_of(stats.pruned_fixed),
+                count_of(stats.dead_ends), count_of(stats.cache_hits));
+  }
   std::printf("time:        %.3f s\n", seconds);
   if (args.capacity_bytes != kNoCapacity) {
     std::printf("capacity:    %zu bytes: %s\n", args.capacity_bytes,

@@ -203,6 +203,11 @@ class Search {
   // the constructor): then only found plans count.
   bool proofs() const { return proofs_; }
   uint64_t nodes() const { return nodes_; }
+  OptimalSearchStats stats() const {
+    OptimalSearchStats stats = stats_;
+    stats.cache_hits = cache_hits_;
+    return stats;
+  }
 
   // Where the anytime search stands, for the progress callback.
   void Track(const size_t* best_head, const size_t* lower_bound) {
@@ -230,6 +235,7 @@ class Search {
       for (size_t h = 0; h < kHeuristics; ++h) {
         rank_ = ranks_[h].data();
         budget_end_ = nodes_ + budget;
+        ++stats_.attempts;
         const Outcome outcome = Root();
         if (outcome == Outcome::kFound) {
           size_t top = zero_size_top_;
@@ -393,10 +399,12 @@ class Search {
     }
     const size_t u_end = stack_.size();
     if (u_begin == u_end) return Outcome::kFound;
-    const auto fail = [this, u_begin]() {
+    const auto fail = [this, u_begin](uint64_t* counter) {
+      ++*counter;
       stack_.resize(u_begin);
       return Outcome::kNone;
     };
+    stats_.deepest = std::max<uint64_t>(stats_.deepest, depth_);
 
     // Candidate offsets; a buffer that cannot fit prunes the node.
     size_t min_fixed = SIZE_MAX;
@@ -405,12 +413,12 @@ class Search {
       size_t offset = 0;
       if (fixed_[c] != kNoFixedOffset) {
         offset = static_cast<size_t>(fixed_[c]);
-        if (offset < level || fm_[c] > offset) return fail();
+        if (offset < level || fm_[c] > offset) return fail(&stats_.pruned_fixed);
         min_fixed = std::min(min_fixed, offset);
       } else {
         offset = AlignUpUnchecked(fm_[c], alignment);
       }
-      if (!Fits(offset, size_[c], capacity_)) return fail();
+      if (!Fits(offset, size_[c], capacity_)) return fail(&stats_.pruned_too_high);
       cand_[c] = offset;
     }
     // A free buffer whose candidate range meets an unplaced fixed buffer
@@ -457,7 +465,7 @@ class Search {
       for (uint32_t s = span_begin_[c]; s < span_end_[c]; ++s) {
         if (no_stack_bound_[s]) continue;
         const size_t start_at = std::max(stack_top_[s], offset);
-        if (!Fits(start_at, size, capacity_)) return fail();
+        if (!Fits(start_at, size, capacity_)) return fail(&stats_.pruned_section_bound);
         stack_top_[s] = start_at + size;
       }
     }
@@ -505,6 +513,7 @@ class Search {
       Unplace(id, mark);
       if (outcome != Outcome::kNone) break;
     }
+    if (outcome == Outcome::kNone) ++stats_.dead_ends;
     candidates_.resize(cand_begin);
     stack_.resize(u_begin);
     return outcome;
@@ -588,6 +597,7 @@ class Search {
   const size_t* best_head_ = nullptr;
   const size_t* lower_bound_ = nullptr;
   uint64_t nodes_ = 0;
+  OptimalSearchStats stats_;
   uint64_t budget_end_ = 0;
   const uint32_t* rank_ = nullptr;
   std::vector<uint32_t> cuts_;       // per boundary: unplaced buffers crossing it
@@ -743,6 +753,7 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
   result.lower_bound_bytes = lower_bound;
   result.proven_optimal = best_head == lower_bound;
   result.nodes = search.nodes();
+  result.stats = search.stats();
   result.elapsed_seconds = Seconds(Clock::now() - start);
   return result;
 }

@@ -93,6 +93,19 @@ enum class CapacityOutcome : uint8_t {
 };
 const char* CapacityOutcomeName(CapacityOutcome outcome);
 
+// Where the search spent its nodes: the figures for studying a problem it
+// does not solve (which pruning rule cuts, how deep it gets, how often it
+// restarts). Counted over every decision of one Solve.
+struct OptimalSearchStats {
+  uint64_t pruned_too_high = 0;       // nodes cut: a buffer's candidate offset leaves it above the capacity
+  uint64_t pruned_section_bound = 0;  // nodes cut: a section's stacked unplaced buffers exceed the capacity
+  uint64_t pruned_fixed = 0;          // nodes cut: a fixed buffer lies below the level or its floor
+  uint64_t dead_ends = 0;             // nodes that passed the bounds, but no child led to a plan
+  uint64_t cache_hits = 0;            // independent parts answered from the cache
+  uint64_t attempts = 0;              // searches from the root (static orders x budget rounds)
+  uint64_t deepest = 0;               // most buffers placed at once
+};
+
 struct OptimalResult {
   size_t head_bytes = 0;         // head of the plan written (the best found)
   size_t lower_bound_bytes = 0;  // proven: no plan has a smaller head
@@ -101,6 +114,7 @@ struct OptimalResult {
   bool limit_reached = false;    // the time or node limit stopped the search
   double elapsed_seconds = 0.0;
   uint64_t nodes = 0;            // search nodes visited
+  OptimalSearchStats stats;
 };
 
 class OptimalPlanner final : public Planner {

@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""The exact planner next to MiniMalloc on the same problems, in the same run.
+
+For every problem (../shared/dsa A-F, and/or a generated suite written by
+build/release/bench/generate_problems: seeded problems shaped like A-E, each with a known plan
+within its capacity), runs `minimalloc --capacity` and `microarena solve --capacity` one after
+the other (never at once; which goes first alternates), each with the same time limit, and
+reports per problem both wall times, both answers and the speed-up (MiniMalloc's time /
+microarena's). The summary: how many each solved (a plan within the capacity, or a proof that
+there is none) within the limit, the geometric mean of the speed-ups over the problems both
+solved, and the problems where MiniMalloc took more than 0.2 s and microarena was slower.
+A generated problem answered "infeasible" is a wrong answer (it has a plan) and fails the run.
+
+  bench/solver_versus_minimalloc.py [--suite dsa|generated|both] [--count 200] [--first-seed 1]
+      [--time-limit 60] [--cli build/release/tools/microarena/microarena]
+      [--generator build/release/bench/generate_problems] [--shared ../shared] [--json FILE]
+"""
+import argparse
+import csv
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def timed(cmd, limit):
+    start = time.monotonic()
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, timeout=limit + 30)
+        code = done.returncode
+        out = done.stdout + done.stderr
+    except subprocess.TimeoutExpired:
+        code, out = -1, "killed after the limit + 30 s"
+    return time.monotonic() - start, code, out
+
+
+def capacity_of(path):
+    # A-F and generated problems name their capacity: X.1048576.csv
+    return int(os.path.basename(path).split(".")[1])
+
+
+def run_minimalloc(tool, path, limit, tmp):
+    cmd = [tool, f"--input={path}", f"--output={os.path.join(tmp, 'mm.csv')}",
+           f"--capacity={capacity_of(path)}", f"--timeout={limit}s"]
+    seconds, code, out = timed(cmd, limit)
+    # MiniMalloc exits 0 with a solution, non-zero otherwise; it does not say "infeasible"
+    # apart from a timeout, so a non-zero exit under the limit counts as not solved either.
+    return seconds, "fits" if code == 0 else "unsolved"
+
+
+def run_microarena(cli, path, limit):
+    cmd = [cli, "solve", path, "--capacity", str(capacity_of(path)), "--time-limit", str(limit)]
+    seconds, code, out = timed(cmd, limit)
+    answer = {0: "fits", 3: "infeasible", 4: "unsolved"}.get(code)
+    if answer is None:
+        sys.exit(f"solver_versus_minimalloc: {' '.join(cmd)} failed ({code}):\n{out}")
+    return seconds, answer
+
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    root = os.path.dirname(here)
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--suite", choices=["dsa", "generated", "both"], default="both")
+    parser.add_argument("--count", type=int, default=200, help="generated problems")
+    parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per solver and problem")
+    parser.add_argument("--cli", default=os.path.join(root, "build/release/tools/microarena/microarena"))
+    parser.add_argument("--generator", default=os.path.join(root, "build/release/bench/generate_problems"))
+    parser.add_argument("--shared", default=os.environ.get("MICROARENA_SHARED_DIR", os.path.join(root, "../shared")))
+    parser.add_argument("--json", help="write every row and the summary here")
+    args = parser.parse_args()
+
+    minimalloc = os.path.join(args.shared, "tools/minimalloc")
+    for tool in (minimalloc, args.cli):
+        if not os.access(tool, os.X_OK):
+            sys.exit(f"solver_versus_minimalloc: {tool} is missing (build, or pass --shared / --cli)")
+    with tempfile.TemporaryDirectory() as tmp:
+        problems = []
+        if args.suite in ("dsa", "both"):
+            dsa = os.path.join(args.shared, "dsa")
+            problems += [os.path.join(dsa, f"{p}.1048576.csv") for p in "ABCDEF"]
+        if args.suite in ("generated", "both"):
+            gen_dir = os.path.join(tmp, "generated")
+            done = subprocess.run([args.generator, "--out", gen_dir, "--count", str(args.count),
+                                   "--first-seed", str(args.first_seed)], capture_output=True, text=True)
+            if done.returncode != 0:
+                sys.exit(f"solver_versus_minimalloc: generate_problems failed: {done.stderr}")
+            problems += [os.path.join(gen_dir, f"g{row['problem'][1:]}.1048576.csv")
+                         for row in csv.DictReader(done.stdout.splitlines())]
+        rows = []
+        print(f"{'problem':>8} {'minimalloc s':>13} {'microarena s':>13} {'speed-up':>9}  answers")
+        for index, path in enumerate(problems):
+            name = os.path.basename(path).split(".")[0]
+            if index % 2 == 0:
+                mm = run_minimalloc(minimalloc, path, args.time_limit, tmp)
+                ma = run_microarena(args.cli, path, args.time_limit)
+            else:
+                ma = run_microarena(args.cli, path, args.time_limit)
+                mm = run_minimalloc(minimalloc, path, args.time_limit, tmp)
+            generated = name.startswith("g")
+            if generated and ma[1] == "infeasible":
+                sys.exit(f"solver_versus_minimalloc: {name} answered infeasible but has a plan")
+            row = {"problem": name, "minimalloc_s": mm[0], "minimalloc": mm[1],
+                   "microarena_s": ma[0], "microarena": ma[1]}
+            row["speedup"] = mm[0] / ma[0] if mm[1] != "unsolved" and ma[1] != "unsolved" else None
+            rows.append(row)
+            speedup = f"{row['speedup']:.2f}x" if row["speedup"] else "-"
+            print(f"{name:>8} {mm[0]:13.3f} {ma[0]:13.3f} {speedup:>9}  {mm[1]} / {ma[1]}", flush=True)
+
+    both = [r["speedup"] for r in rows if r["speedup"]]
+    slower = [r["problem"] for r in rows
+              if r["minimalloc"] != "unsolved" and r["minimalloc_s"] > 0.2
+              and (r["microarena"] == "unsolved" or r["microarena_s"] > r["minimalloc_s"])]
+    summary = {
+        "problems": len(rows),
+        "time_limit_s": args.time_limit,
+        "minimalloc_solved": sum(r["minimalloc"] != "unsolved" for r in rows),
+        "microarena_solved": sum(r["microarena"] != "unsolved" for r in rows),
+        "both_solved": len(both),
+        "geomean_speedup": math.exp(sum(math.log(s) for s in both) / len(both)) if both else None,
+        "slower_where_minimalloc_over_0.2s": slower,
+        "solved_only_by_microarena": [r["problem"] for r in rows
+                                      if r["microarena"] != "unsolved" and r["minimalloc"] == "unsolved"],
+        "solved_only_by_minimalloc": [r["problem"] for r in rows
+                                      if r["minimalloc"] != "unsolved" and r["microarena"] == "unsolved"],
+    }
+    print(f"\nsolved within {args.time_limit:g} s: microarena {summary['microarena_solved']}/{len(rows)}, "
+          f"MiniMalloc {summary['minimalloc_solved']}/{len(rows)}")
+    if both:
+        print(f"geometric mean speed-up (MiniMalloc time / microarena time) over the {len(both)} "
+              f"both solved: {summary['geomean_speedup']:.2f}x")
+    print(f"solved only by microarena: {' '.join(summary['solved_only_by_microarena']) or '-'}")
+    print(f"solved only by MiniMalloc: {' '.join(summary['solved_only_by_minimalloc']) or '-'}")
+    print(f"MiniMalloc over 0.2 s and microarena slower: {' '.join(slower) or 'none'}")
+    if args.json:
+        with open(args.json, "w") as out:
+            json.dump({"rows": rows, "summary": summary}, out, indent=1)
+
+
+if __name__ == "__main__":
+    main()

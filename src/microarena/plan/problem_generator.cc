@@ -1,0 +1,116 @@
+#include "microarena/plan/problem_generator.h"
+
+#include <string>
+#include <utility>
+
+#include "microarena/base/split_mix64.h"
+
+namespace microarena {
+namespace {
+
+// Uniform draws over SplitMix64 bits.
+class Random {
+ public:
+  explicit Random(uint64_t seed) : bits_(seed) {}
+  uint64_t Next() { return bits_.Next(); }
+  // Uniform in [0, bound), bound > 0 (rejection: no modulo bias).
+  uint64_t Below(uint64_t bound) {
+    const uint64_t limit = UINT64_MAX - UINT64_MAX % bound;
+    uint64_t value = Next();
+    while (value >= limit) value = Next();
+    return value % bound;
+  }
+  // Uniform in [low, high], low <= high.
+  uint32_t Between(uint32_t low, uint32_t high) {
+    return low + static_cast<uint32_t>(Below(uint64_t{high} - low + 1));
+  }
+
+ private:
+  SplitMix64 bits_;
+};
+
+// A rectangle of the grid: steps [t0, t1) x space [s0, s1), in units.
+struct Piece {
+  uint32_t t0, t1, s0, s1;
+  bool cut_space_next;  // the axis of its next cut
+  uint64_t Area() const { return uint64_t{t1 - t0} * (s1 - s0); }
+};
+
+}  // namespace
+
+Result<GeneratedProblem> GenerateProblem(const ProblemGeneratorOptions& options) {
+  if (options.min_buffers > options.max_buffers || options.min_dropped > options.max_dropped) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "problem generator: a minimum above its maximum (buffers %u..%u, "
+                         "dropped %u..%u)",
+                         options.min_buffers, options.max_buffers, options.min_dropped,
+                         options.max_dropped);
+  }
+  if (options.min_buffers <= options.max_dropped) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "problem generator: %u pieces with up to %u dropped may leave none",
+                         options.min_buffers, options.max_dropped);
+  }
+  const uint64_t cells = uint64_t{options.units} * options.units;
+  if (options.units == 0 || options.unit_bytes == 0 || options.unit_steps == 0 ||
+      options.max_buffers > cells) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "problem generator: a %u x %u grid cannot hold %u pieces",
+                         options.units, options.units, options.max_buffers);
+  }
+  if (uint64_t{options.units} * options.unit_steps > INT32_MAX ||
+      uint64_t{options.units} * options.unit_bytes > SIZE_MAX / 2) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "problem generator: %u units of %u steps or %u bytes overflow",
+                         options.units, options.unit_steps, options.unit_bytes);
+  }
+  Random random(options.seed);
+  const uint32_t pieces_wanted = random.Between(options.min_buffers, options.max_buffers);
+  const uint32_t dropped = random.Between(options.min_dropped, options.max_dropped);
+
+  std::vector<Piece> pieces{{0, options.units, 0, options.units, true}};
+  uint64_t total_area = cells;  // the pieces always tile the whole grid
+  while (pieces.size() < pieces_wanted) {
+    // A piece by area: the first whose running sum passes the draw.
+    uint64_t draw = random.Below(total_area);
+    size_t index = 0;
+    while (draw >= pieces[index].Area()) draw -= pieces[index++].Area();
+    Piece& piece = pieces[index];
+    const bool space = piece.cut_space_next;
+    const uint32_t low = space ? piece.s0 : piece.t0;
+    const uint32_t high = space ? piece.s1 : piece.t1;
+    piece.cut_space_next = !space;  // a piece one unit thin is cut the other way next time
+    if (high - low < 2) continue;
+    const uint32_t cut = random.Between(low + 1, high - 1);
+    Piece upper = piece;
+    if (space) {
+      piece.s1 = cut;
+      upper.s0 = cut;
+    } else {
+      piece.t1 = cut;
+      upper.t0 = cut;
+    }
+    pieces.push_back(upper);
+  }
+  // Fisher-Yates, then the first `dropped` pieces go.
+  for (size_t i = pieces.size() - 1; i > 0; --i) {
+    std::swap(pieces[i], pieces[random.Below(i + 1)]);
+  }
+
+  GeneratedProblem generated;
+  generated.capacity_bytes = size_t{options.units} * options.unit_bytes;
+  generated.dropped = dropped;
+  for (size_t i = dropped; i < pieces.size(); ++i) {
+    const Piece& piece = pieces[i];
+    BufferRequest buffer;
+    buffer.lifetime.first_op = static_cast<int32_t>(piece.t0 * options.unit_steps);
+    buffer.lifetime.end_op = static_cast<int32_t>(piece.t1 * options.unit_steps);
+    buffer.size_bytes = size_t{piece.s1 - piece.s0} * options.unit_bytes;
+    generated.problem.ids.push_back(std::to_string(i - dropped));
+    generated.problem.buffers.push_back(buffer);
+    generated.witness_offsets.push_back(size_t{piece.s0} * options.unit_bytes);
+  }
+  return generated;
+}
+
+}  // namespace microarena

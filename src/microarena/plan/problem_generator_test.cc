@@ -1,0 +1,135 @@
+#include "microarena/plan/problem_generator.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "microarena/plan/check.h"
+
+namespace microarena {
+namespace {
+
+PlanningProblem AsProblem(const GeneratedProblem& generated) {
+  PlanningProblem problem;
+  problem.buffers = Span<const BufferRequest>(generated.problem.buffers.data(),
+                                              generated.problem.buffers.size());
+  problem.alignment_bytes = 1;
+  return problem;
+}
+
+size_t HeadOf(const GeneratedProblem& generated) {
+  size_t head = 0;
+  for (size_t i = 0; i < generated.witness_offsets.size(); ++i) {
+    head = std::max(head, generated.witness_offsets[i] + generated.problem.buffers[i].size_bytes);
+  }
+  return head;
+}
+
+TEST(ProblemGenerator, WitnessIsAPlanWithinTheCapacity) {
+  for (uint64_t seed = 1; seed <= 40; ++seed) {
+    ProblemGeneratorOptions options;
+    options.seed = seed;
+    Result<GeneratedProblem> generated = GenerateProblem(options);
+    ASSERT_TRUE(generated.ok()) << generated.status().message();
+    EXPECT_EQ(generated->capacity_bytes, 1048576u);
+    const size_t count = generated->problem.buffers.size();
+    EXPECT_GE(count + generated->dropped, 150u) << "seed " << seed;
+    EXPECT_LE(count + generated->dropped, 300u) << "seed " << seed;
+    EXPECT_LE(generated->dropped, 6u);
+    ASSERT_EQ(generated->witness_offsets.size(), count);
+    ASSERT_EQ(generated->problem.ids.size(), count);
+    const Status checked =
+        CheckPlan(AsProblem(*generated),
+                  Span<const size_t>(generated->witness_offsets.data(), count),
+                  HeadOf(*generated), generated->capacity_bytes);
+    EXPECT_TRUE(checked.ok()) << "seed " << seed << ": " << checked.message();
+    for (const BufferRequest& buffer : generated->problem.buffers) {
+      EXPECT_EQ(buffer.size_bytes % 1024, 0u);
+      EXPECT_GT(buffer.size_bytes, 0u);
+      EXPECT_EQ(buffer.lifetime.first_op % 1024, 0);
+      EXPECT_LT(buffer.lifetime.first_op, buffer.lifetime.end_op);
+      EXPECT_LE(buffer.lifetime.end_op, 1048576);
+    }
+  }
+}
+
+// With nothing dropped the pieces tile the whole rectangle: at every step
+// the live bytes are exactly the capacity (sum of sizes over the buffers
+// live there), and the areas add up to steps x capacity.
+TEST(ProblemGenerator, WithoutDropsThePiecesTileTheRectangle) {
+  ProblemGeneratorOptions options;
+  options.seed = 7;
+  options.min_dropped = options.max_dropped = 0;
+  options.units = 64;
+  options.min_buffers = options.max_buffers = 40;
+  Result<GeneratedProblem> generated = GenerateProblem(options);
+  ASSERT_TRUE(generated.ok()) << generated.status().message();
+  ASSERT_EQ(generated->problem.buffers.size(), 40u);
+  std::vector<size_t> live(64 * 1024, 0);
+  unsigned __int128 area = 0;
+  for (const BufferRequest& buffer : generated->problem.buffers) {
+    for (int32_t step = buffer.lifetime.first_op; step < buffer.lifetime.end_op; ++step) {
+      live[static_cast<size_t>(step)] += buffer.size_bytes;
+    }
+    area += static_cast<unsigned __int128>(buffer.size_bytes) * buffer.lifetime.length();
+  }
+  EXPECT_TRUE(std::all_of(live.begin(), live.end(), [](size_t bytes) { return bytes == 65536; }));
+  EXPECT_TRUE(area == static_cast<unsigned __int128>(65536) * 65536);
+}
+
+TEST(ProblemGenerator, SameSeedSameProblemOtherSeedOther) {
+  ProblemGeneratorOptions options;
+  options.seed = 12;
+  Result<GeneratedProblem> first = GenerateProblem(options);
+  Result<GeneratedProblem> again = GenerateProblem(options);
+  options.seed = 13;
+  Result<GeneratedProblem> other = GenerateProblem(options);
+  ASSERT_TRUE(first.ok() && again.ok() && other.ok());
+  const std::string text = FormatProblemCsv(first->problem, Span<const size_t>());
+  EXPECT_EQ(text, FormatProblemCsv(again->problem, Span<const size_t>()));
+  EXPECT_NE(text, FormatProblemCsv(other->problem, Span<const size_t>()));
+  EXPECT_EQ(first->witness_offsets, again->witness_offsets);
+}
+
+// Cuts alternate between the axes: sizes and lifetimes both vary (neither
+// axis is left uncut, as in A-E: 64-112 distinct sizes, 70-114 step ends).
+TEST(ProblemGenerator, BothAxesAreCut) {
+  ProblemGeneratorOptions options;
+  options.seed = 3;
+  Result<GeneratedProblem> generated = GenerateProblem(options);
+  ASSERT_TRUE(generated.ok());
+  std::map<size_t, int> sizes;
+  std::map<int32_t, int> lengths;
+  for (const BufferRequest& buffer : generated->problem.buffers) {
+    ++sizes[buffer.size_bytes];
+    ++lengths[buffer.lifetime.length()];
+  }
+  EXPECT_GT(sizes.size(), 20u);
+  EXPECT_GT(lengths.size(), 20u);
+}
+
+TEST(ProblemGenerator, RejectsOptionsThatCannotMakeAProblem) {
+  ProblemGeneratorOptions options;
+  options.min_buffers = 10;
+  options.max_buffers = 5;
+  EXPECT_FALSE(GenerateProblem(options).ok());
+  options = {};
+  options.min_buffers = 4;
+  options.max_dropped = 4;
+  Result<GeneratedProblem> none_left = GenerateProblem(options);
+  ASSERT_FALSE(none_left.ok());
+  EXPECT_NE(std::string(none_left.status().message()).find("4 pieces with up to 4 dropped"),
+            std::string::npos);
+  options = {};
+  options.units = 8;  // 64 cells cannot hold 150 pieces
+  EXPECT_FALSE(GenerateProblem(options).ok());
+  options = {};
+  options.unit_steps = 1u << 22;  // 1024 units x 2^22 steps overflow int32
+  EXPECT_FALSE(GenerateProblem(options).ok());
+}
+
+}  // namespace
+}  // namespace microarena
