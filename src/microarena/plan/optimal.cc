@@ -106,6 +106,7 @@ class Search {
       if (displacement == 0) proofs_ = false;
     }
     if (!permitted.empty() && has_fixed_) proofs_ = false;
+    has_permissions_ = !permitted.empty();
     const auto permission_between = [&permitted](uint32_t a, uint32_t b) -> const std::pair<std::pair<uint32_t, uint32_t>, size_t>* {
       for (const auto& entry : permitted) {
         if ((entry.first.first == a && entry.first.second == b) || (entry.first.first == b && entry.first.second == a)) {
@@ -260,6 +261,14 @@ class Search {
   static constexpr uint32_t kNone = UINT32_MAX;
 
   static constexpr size_t kMinCachedPart = 3;
+  static constexpr size_t kMinDeadStates = size_t{1} << 12;  // 96 KiB
+  static constexpr size_t kMaxDeadStates = size_t{1} << 22;  // 96 MiB
+
+  struct DeadState {
+    uint64_t low = 0;
+    uint64_t high = 0;      // 0: empty slot
+    size_t capacity = 0;    // the capacity it was proven dead under
+  };
   static constexpr size_t kMaxCacheBytes = size_t{256} << 20;
 
   struct CachedPart {
@@ -469,6 +478,15 @@ class Search {
         stack_top_[s] = start_at + size;
       }
     }
+    // A state that failed before (in this attempt or an earlier one)
+    // fails again: skip it.
+    DeadState state;
+    const bool keyed = StateKey(u_begin, u_end, level, last_rank, &state);
+    if (keyed && IsDead(state)) {
+      ++stats_.dead_state_hits;
+      stack_.resize(u_begin);
+      return Outcome::kNone;
+    }
     // Dominance: a buffer whose candidate range ends at or below offset o
     // would have to sit in an empty slot under o; so nothing goes at o.
     size_t first_top = SIZE_MAX;
@@ -513,10 +531,80 @@ class Search {
       Unplace(id, mark);
       if (outcome != Outcome::kNone) break;
     }
-    if (outcome == Outcome::kNone) ++stats_.dead_ends;
+    if (outcome == Outcome::kNone) {
+      ++stats_.dead_ends;
+      if (keyed) MarkDead(state);
+    }
     candidates_.resize(cand_begin);
     stack_.resize(u_begin);
     return outcome;
+  }
+
+  // Everything the plans below a node depend on, hashed to 128 bits: the
+  // level, and per unplaced buffer its id, its floor, whether the rank rule
+  // keeps it off the level, and the tops of the buffers already placed in
+  // this part that it may not sit directly on (OnWrongTwin). A subtree
+  // searched to the end without a plan proves every equal state dead, under
+  // any static order: the orders change the sequence in which buffers at
+  // one offset are placed, never which arrangements are reached (the twin
+  // rule does not read the order). (Two different states share a key with probability about
+  // 2^-128 per pair; the states stored number at most kMaxDeadStates.)
+  // Not used with fixed buffers or overlap permissions (model problems,
+  // which the search settles in few nodes): their rules read more state.
+  bool StateKey(size_t u_begin, size_t u_end, size_t level, uint32_t last_rank,
+                DeadState* state) {
+    if (has_fixed_ || has_permissions_ || u_end - u_begin < kMinCachedPart) return false;
+    if (dead_states_.empty()) {
+      if (nodes_ < options_.dead_states_after_nodes) return false;
+      dead_states_.resize(kMinDeadStates);
+    }
+    uint64_t low = 0x243F6A8885A308D3ULL ^ Mix(level);
+    uint64_t high = 0x13198A2E03707344ULL ^ Mix(level * 0xD6E8FEB86659FD93ULL + 1);
+    for (size_t k = u_begin; k < u_end; ++k) {
+      const uint32_t c = stack_[k];
+      const bool excluded = cand_[c] == level && last_rank != kNone && rank_[c] < last_rank;
+      uint64_t item = (uint64_t{c} << 1 | (excluded ? 1 : 0)) * 0xA0761D6478BD642FULL ^ fm_[c];
+      for (uint32_t x : twins_[c]) {
+        if (!placed_[x] || place_depth_[x] < part_depth_) continue;
+        if (WrongTwin(x, c)) {
+          item = Mix(item) ^ (solution_[x] + size_[x]);
+        }
+      }
+      // Sums: the same set in any order gives the same key.
+      low += Mix(item);
+      high += Mix(item ^ 0x5851F42D4C957F2DULL);
+    }
+    state->low = low;
+    state->high = high | 1;  // never the empty slot's 0
+    return true;
+  }
+
+  static uint64_t Mix(uint64_t z) {
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+  }
+
+  // A direct-mapped table: a new dead state replaces whatever was in its
+  // slot (losing a state costs only a repeated search, never a wrong answer).
+  // It grows 4x (keeping its states) once it has taken twice its slots,
+  // up to kMaxDeadStates. A state dead under a capacity is dead under every
+  // smaller one.
+  bool IsDead(const DeadState& state) const {
+    const DeadState& slot = dead_states_[state.low & (dead_states_.size() - 1)];
+    return slot.low == state.low && slot.high == state.high && slot.capacity >= capacity_;
+  }
+  void MarkDead(DeadState state) {
+    state.capacity = capacity_;
+    if (++dead_states_stored_ > 2 * dead_states_.size() && dead_states_.size() < kMaxDeadStates) {
+      std::vector<DeadState> larger(dead_states_.size() * 4);
+      for (const DeadState& kept : dead_states_) {
+        if (kept.high != 0) larger[kept.low & (larger.size() - 1)] = kept;
+      }
+      dead_states_.swap(larger);
+      dead_states_stored_ = 0;
+    }
+    dead_states_[state.low & (dead_states_.size() - 1)] = state;
   }
 
   // The node order: by candidate offset, then rank.
@@ -527,7 +615,7 @@ class Search {
   // True when `c` at `offset` would sit directly on a buffer x with the
   // same lifetime, placed in the current part, that should be the upper one
   // of the two: swapping two such neighbours gives a plan as good, and the
-  // one kept has the larger buffer (then the lower rank) underneath. (Only
+  // one kept has the larger buffer (then the lower index) underneath. (Only
   // x of the current part: a part's answer must depend on its floors alone,
   // for the cache.)
   bool OnWrongTwin(uint32_t c, size_t offset) const {
@@ -535,9 +623,16 @@ class Search {
       if (!placed_[x] || place_depth_[x] < part_depth_ || solution_[x] + size_[x] != offset) {
         continue;
       }
-      if (size_[x] < size_[c] || (size_[x] == size_[c] && rank_[x] > rank_[c])) return true;
+      if (WrongTwin(x, c)) return true;
     }
     return false;
+  }
+
+  // True when twin `x` must not lie directly under `c`: it is smaller, or as
+  // large with a higher index. (The index, not the rank, so that the rule,
+  // and with it every subtree's answer, is the same under every order.)
+  bool WrongTwin(uint32_t x, uint32_t c) const {
+    return size_[x] < size_[c] || (size_[x] == size_[c] && x > c);
   }
 
   // Puts `id` at `offset`; returns the undo mark for Unplace.
@@ -618,6 +713,9 @@ class Search {
   size_t cache_bytes_ = 0;
   uint64_t cache_hits_ = 0;
   std::vector<uint64_t> key_;
+  bool has_permissions_ = false;
+  std::vector<DeadState> dead_states_;   // states proven dead (size a power of two)
+  uint64_t dead_states_stored_ = 0;      // since the table last grew
 };
 
 }  // namespace

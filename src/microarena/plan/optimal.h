@@ -33,10 +33,17 @@
 //      at o == L only buffers after the last one in the static order; no b
 //      when another buffer c would fit entirely below o (c belongs there);
 //      no b above an unplaced fixed buffer's offset; not b directly on a
-//      buffer with the same lifetime that is smaller (swap them).
+//      buffer with the same lifetime that is smaller, or as large with a
+//      higher index (swap them).
 //   5. Restarts: three static orders (lifetime length, area, busiest section,
 //      as in MiniMalloc) are tried in turn with a node budget doubling each
-//      round; an exhausted search under any order is a proof.
+//      round; an exhausted search under any order is a proof. States whose
+//      subtree was searched to the end without a plan are remembered (a
+//      128-bit key of the level, the unplaced buffers with their floors and
+//      rule flags; a lossy table) and skipped when met again, by another
+//      path or in a later restart under any order: the orders change the
+//      sequence of placements at one offset, never the plans reachable, so
+//      a dead state is dead under all of them and every smaller capacity.
 //   6. Minimising: rounds with a growing node budget, each first asking for a
 //      plan at the lower bound, then bisecting between the lower bound and
 //      the best head. A proven "no" raises the lower bound; a plan lowers
@@ -79,6 +86,10 @@ struct OptimalOptions {
   double time_limit_seconds = 10.0;      // <= 0: no limit
   size_t capacity_bytes = kNoCapacity;   // if set: find a plan within it, or prove there is none
   uint64_t node_limit = 0;               // 0: no limit; a limit makes the result deterministic
+  // States whose subtree was searched without a plan are remembered (a
+  // table of 96 KiB that grows to at most 96 MiB) and skipped when met
+  // again, once a search has visited this many nodes; UINT64_MAX: never.
+  uint64_t dead_states_after_nodes = 16384;
   // Called about every progress_interval_seconds while searching; may be empty.
   std::function<void(const OptimalProgress&)> progress;
   double progress_interval_seconds = 0.5;
@@ -102,6 +113,7 @@ struct OptimalSearchStats {
   uint64_t pruned_fixed = 0;          // nodes cut: a fixed buffer lies below the level or its floor
   uint64_t dead_ends = 0;             // nodes that passed the bounds, but no child led to a plan
   uint64_t cache_hits = 0;            // independent parts answered from the cache
+  uint64_t dead_state_hits = 0;       // nodes skipped: the same state failed before
   uint64_t attempts = 0;              // searches from the root (static orders x budget rounds)
   uint64_t deepest = 0;               // most buffers placed at once
 };

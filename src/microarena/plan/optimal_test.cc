@@ -167,10 +167,13 @@ size_t BruteForceMinimumHead(const std::vector<BufferRequest>& buffers, size_t a
   return best;
 }
 
-TEST(OptimalPlan, MatchesBruteForceOnSmallRandomProblems) {
-  // Random tiny problems, some with fixed offsets, some with an alignment
-  // larger than the size unit: the proven minimum must be the brute-force
-  // minimum, and the capacity answers must agree with it on both sides.
+// Random tiny problems, some with fixed offsets, some with an alignment
+// larger than the size unit: the proven minimum must be the brute-force
+// minimum, and the capacity answers must agree with it on both sides.
+// `dead_states_after_nodes` 0 keeps the table of dead states from the
+// first node (the default takes it only in large searches), so that its
+// skips are checked against the brute force too.
+void ExpectBruteForceMinimum(uint64_t dead_states_after_nodes) {
   std::mt19937 random(20240611);
   int searched = 0;
   int proofs = 0;
@@ -193,6 +196,7 @@ TEST(OptimalPlan, MatchesBruteForceOnSmallRandomProblems) {
     const PlanningProblem problem = MakeProblem(buffers, alignment);
     OptimalOptions options;
     options.time_limit_seconds = 0;  // no limit: tiny problems
+    options.dead_states_after_nodes = dead_states_after_nodes;
     std::vector<size_t> offsets;
     const OptimalResult result = SolveChecked(problem, options, &offsets);
     EXPECT_TRUE(result.proven_optimal);
@@ -209,6 +213,45 @@ TEST(OptimalPlan, MatchesBruteForceOnSmallRandomProblems) {
   std::printf("  searched %d minimisations, %d infeasibility proofs\n", searched, proofs);
   EXPECT_GE(searched, 20);
   EXPECT_GE(proofs, 20);
+}
+
+TEST(OptimalPlan, MatchesBruteForceOnSmallRandomProblems) { ExpectBruteForceMinimum(16384); }
+
+TEST(OptimalPlan, MatchesBruteForceWithDeadStatesFromTheFirstNode) {
+  ExpectBruteForceMinimum(0);
+}
+
+// A wrong skip of a dead state shows as a plan not found: generated
+// problems (each with a known plan) at their capacity, with the table of
+// dead states from the first node, must all be solved, where a wrongly
+// skipped state would leave the search exhausted ("infeasible") or lost.
+// 20-40 pieces, 1-3 dropped: the largest of the 300 needs about 60,000
+// nodes without the table (measured), so 400,000 leaves room.
+TEST(OptimalPlan, DeadStatesLoseNoPlan) {
+  uint64_t skipped_states = 0;
+  for (uint64_t seed = 1; seed <= 300; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    ProblemGeneratorOptions generator;
+    generator.seed = seed;
+    generator.min_buffers = 20;
+    generator.max_buffers = 40;
+    generator.min_dropped = 1;
+    generator.max_dropped = 3;
+    Result<GeneratedProblem> generated = GenerateProblem(generator);
+    ASSERT_TRUE(generated.ok()) << generated.status().message();
+    const PlanningProblem problem = MakeProblem(generated->problem.buffers, 1);
+    OptimalOptions options;
+    options.time_limit_seconds = 0;
+    options.node_limit = 400000;
+    options.dead_states_after_nodes = 0;
+    options.capacity_bytes = generated->capacity_bytes;
+    std::vector<size_t> offsets;
+    const OptimalResult result = SolveChecked(problem, options, &offsets);
+    EXPECT_EQ(result.capacity_outcome, CapacityOutcome::kFits) << result.nodes << " nodes";
+    skipped_states += result.stats.dead_state_hits;
+  }
+  std::printf("  %llu states skipped as dead\n", static_cast<unsigned long long>(skipped_states));
+  EXPECT_GT(skipped_states, 100u);
 }
 
 TEST(OptimalPlan, NodeLimitIsDeterministic) {
@@ -278,7 +321,7 @@ TEST(OptimalPlan, DsaProblemsFitTheirCapacity) {
   const bool all = false;
 #endif
   // A node budget instead of a clock, so the verdict is the same on any
-  // machine: E, the hardest, needs about 7.2 million nodes (6 s here).
+  // machine: E, the hardest, needs about 3.6 million nodes (6 s here).
   const uint64_t node_limit = 60'000'000;
   for (const DsaFile& file : files) {
     SCOPED_TRACE(file.stem);
