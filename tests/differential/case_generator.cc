@@ -5,6 +5,7 @@
 #include <cstring>
 #include <utility>
 
+#include "microarena/base/split_mix64.h"
 #include "microarena/model/model_builder.h"
 
 namespace microarena::differential {
@@ -16,13 +17,8 @@ using Shape = std::vector<int32_t>;
 // splitmix64: fully specified, so a seed means the same case everywhere.
 class Random {
  public:
-  explicit Random(uint64_t seed) : state_(seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull) {}
-  uint64_t Next() {
-    uint64_t z = (state_ += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-  }
+  explicit Random(uint64_t seed) : bits_(seed * 0x9E3779B97F4A7C15ull + 0x2545F4914F6CDD1Dull) {}
+  uint64_t Next() { return bits_.Next(); }
   int32_t Range(int32_t lo, int32_t hi) {  // inclusive
     return lo + static_cast<int32_t>(Next() % static_cast<uint64_t>(hi - lo + 1));
   }
@@ -54,7 +50,7 @@ class Random {
   }
 
  private:
-  uint64_t state_;
+  SplitMix64 bits_;
 };
 
 size_t Elements(const Shape& shape) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "microarena/base/align.h"
+#include "microarena/base/split_mix64.h"
 #include "microarena/plan/greedy.h"
 #include "microarena/plan/lower_bound.h"
 
@@ -204,11 +205,7 @@ class Search {
   // the constructor): then only found plans count.
   bool proofs() const { return proofs_; }
   uint64_t nodes() const { return nodes_; }
-  OptimalSearchStats stats() const {
-    OptimalSearchStats stats = stats_;
-    stats.cache_hits = cache_hits_;
-    return stats;
-  }
+  const OptimalSearchStats& stats() const { return stats_; }
 
   // Where the anytime search stands, for the progress callback.
   void Track(const size_t* best_head, const size_t* lower_bound) {
@@ -261,15 +258,15 @@ class Search {
   static constexpr uint32_t kNone = UINT32_MAX;
 
   static constexpr size_t kMinCachedPart = 3;
+  static constexpr size_t kMaxCacheBytes = size_t{256} << 20;
   static constexpr size_t kMinDeadStates = size_t{1} << 12;  // 96 KiB
   static constexpr size_t kMaxDeadStates = size_t{1} << 22;  // 96 MiB
 
   struct DeadState {
     uint64_t low = 0;
-    uint64_t high = 0;      // 0: empty slot
-    size_t capacity = 0;    // the capacity it was proven dead under
+    uint64_t high = 0;    // 0: empty slot
+    size_t capacity = 0;  // the capacity it was proven dead under
   };
-  static constexpr size_t kMaxCacheBytes = size_t{256} << 20;
 
   struct CachedPart {
     bool found = false;
@@ -363,7 +360,7 @@ class Search {
     }
     const auto hit = cache_.find(key_);
     if (hit != cache_.end()) {
-      ++cache_hits_;
+      ++stats_.cache_hits;
       if (!hit->second.found) return Outcome::kNone;
       for (size_t k = part_begin; k < part_end; ++k) {
         solution_[stack_[k]] = hit->second.offsets[k - part_begin];
@@ -547,8 +544,8 @@ class Search {
   // searched to the end without a plan proves every equal state dead, under
   // any static order: the orders change the sequence in which buffers at
   // one offset are placed, never which arrangements are reached (the twin
-  // rule does not read the order). (Two different states share a key with probability about
-  // 2^-128 per pair; the states stored number at most kMaxDeadStates.)
+  // rule does not read the order). (Two different states share a key with
+  // probability about 2^-128 per pair; at most kMaxDeadStates are stored.)
   // Not used with fixed buffers or overlap permissions (model problems,
   // which the search settles in few nodes): their rules read more state.
   bool StateKey(size_t u_begin, size_t u_end, size_t level, uint32_t last_rank,
@@ -579,11 +576,7 @@ class Search {
     return true;
   }
 
-  static uint64_t Mix(uint64_t z) {
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-  }
+  static uint64_t Mix(uint64_t z) { return SplitMix64::Mix(z); }
 
   // A direct-mapped table: a new dead state replaces whatever was in its
   // slot (losing a state costs only a repeated search, never a wrong answer).
@@ -711,7 +704,6 @@ class Search {
   // Answers for parts, valid for capacity_ (cleared when it changes).
   std::unordered_map<std::vector<uint64_t>, CachedPart, KeyHash> cache_;
   size_t cache_bytes_ = 0;
-  uint64_t cache_hits_ = 0;
   std::vector<uint64_t> key_;
   bool has_permissions_ = false;
   std::vector<DeadState> dead_states_;   // states proven dead (size a power of two)
