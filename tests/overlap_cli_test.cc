@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/cli_json.h"
 #include "tests/support/test_support.h"
 
 namespace microarena {
@@ -14,11 +15,7 @@ using nlohmann::json;
 using testing::RunCli;
 using testing::SharedDir;
 
-json RunJson(const std::vector<std::string>& args) {
-  testing::CommandResult result = RunCli(args);
-  EXPECT_EQ(result.exit_code, 0) << result.stderr_text;
-  return json::parse(result.stdout_text);
-}
+json RunJson(const std::vector<std::string>& args) { return testing::RunCliJson(args); }
 
 // vww_96_int8's busiest op is the 1x1 CONV_2D from tensor 59 (1x48x48x8) to
 // tensor 60 (1x48x48x16). By hand: R_in = 48*8 = 384 B, R_out = 48*16 = 768 B,

@@ -87,6 +87,7 @@ Command RegisterPlanCommand(CLI::App& app) {
     bool overlap = false;
     bool precomputed_plan = false;
     bool trust_offline_plan = false;
+    bool tile = false;
     std::string runtime;  // empty: microarena's own plan; "tflm": stock TFLM's arena
     std::string target = "host";
   };
@@ -136,6 +137,11 @@ Command RegisterPlanCommand(CLI::App& app) {
                 "let an op's output share bytes with an input that dies there where the kernel\n"
                 "approves it (elementwise in place, convolutions and pools with a row lag); the plan\n"
                 "without overlap is kept when its arena is smaller (both are measured)");
+  sub->add_flag("--tile", options->tile,
+                "run runs of CONV_2D, DEPTHWISE_CONV_2D, pools, PAD, ADD and RELU band by band so that\n"
+                "their inner feature maps are windows of rows, not whole (docs/tiling.md): searches the\n"
+                "segments and rows per band that make the head smallest; line buffers, 0 extra MACs.\n"
+                "Stored order; not with --header, --precomputed-plan or several models");
   sub->add_flag("--trust-offline-plan", options->trust_offline_plan,
                 "measure the runtime figures with the model's offline plan trusted where it puts live\n"
                 "tensors in shared bytes (as TFLM does; Arm Vela's output). The plan itself always\n"
@@ -180,7 +186,7 @@ Command RegisterPlanCommand(CLI::App& app) {
           return UsageError("--target '%s' is unknown (use one of: %s)", options->target.c_str(), TargetLayoutNames());
         }
         if (options->runtime == "tflm") {
-          for (const char* name : {"--order", "--planner", "--align", "--time-limit", "--timeline", "--html",
+          for (const char* name : {"--order", "--planner", "--align", "--time-limit", "--timeline", "--html", "--tile",
                                    "--columns", "--overlap", "--trust-offline-plan", "--csv", "--name-width",
                                    "--header", "--header-namespace", "--precomputed-plan"}) {
             if (sub->count(name) > 0) {
@@ -215,6 +221,10 @@ Command RegisterPlanCommand(CLI::App& app) {
               "--header describes the model file as it is; for the best order, write that model first "
               "(microarena optimize MODEL -o OUT.tflite --order best) and run plan OUT.tflite --header");
         }
+        if (options->tile && (options->order == "best" || !options->header_path.empty() ||
+                              options->precomputed_plan || options->model_paths.size() > 1)) {
+          return UsageError("--tile takes one model in its stored order, without --header or --precomputed-plan");
+        }
         if (options->model_paths.size() > 1) {
           if (!options->header_path.empty() || !options->html_path.empty() || !options->csv_path.empty() ||
               options->timeline || options->order != "stored" || options->overlap) {
@@ -243,6 +253,7 @@ Command RegisterPlanCommand(CLI::App& app) {
         job_options.trust_offline_plan = options->trust_offline_plan;
         job_options.precomputed_plan = options->precomputed_plan;
         job_options.target = target;
+        job_options.tile = options->tile;
         const bool show_progress = ::isatty(STDERR_FILENO) != 0 && !options->json;
         if (show_progress) {
           job_options.plan.progress = [](const OptimalProgress& p) {
@@ -305,6 +316,7 @@ Command RegisterPlanCommand(CLI::App& app) {
           report::PlanTextOptions text_options;
           text_options.name_width = options->name_width;
           std::fputs(report::PlanText(file->view(), file->path(), plan, text_options).c_str(), stdout);
+          if (job->tiling) std::fputs(report::TilingText(file->view(), *job->tiling, plan.head_bytes).c_str(), stdout);
           if (options->overlap && !job->overlap_used) {
             std::printf("\noverlap not used: the arena without it is smaller (with it: %s)\n",
                         report::Bytes(job->overlap_arena_bytes).c_str());

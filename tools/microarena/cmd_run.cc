@@ -37,6 +37,7 @@ Command RegisterRunCommand(CLI::App& app) {
     bool copy_weights = false;
     bool json = false;
     bool overlap = false;
+    bool tile = false;
     bool trust_offline_plan = false;
     std::string dump_dir;
   };
@@ -80,6 +81,10 @@ Command RegisterRunCommand(CLI::App& app) {
                     "input that dies there), with the exact planner unless --planner names one;\n"
                     "used only when it makes the arena smaller (both are measured); outputs stay bit-exact");
   dump->excludes(overlap);
+  CLI::Option* tile = sub->add_flag("--tile", options->tile,
+                                    "run runs of spatial ops band by band, as `plan --tile` chooses (their inner\n"
+                                    "feature maps kept as windows of rows); outputs stay bit-exact");
+  dump->excludes(tile);
   sub->add_flag("--trust-offline-plan", options->trust_offline_plan,
                 "accept the model's offline plan (OfflineMemoryAllocation) where it puts live tensors\n"
                 "in shared bytes, as TFLM does: Arm Vela's output does so on purpose. Only for models\n"
@@ -111,6 +116,7 @@ Command RegisterRunCommand(CLI::App& app) {
             // With --overlap and no planner named, the exact planner (under a
             // node limit) plans the head.
             job_options.exact_overlap_plan = options->overlap && options->planner == "auto";
+            job_options.tile = options->tile;
             size_t exact_minimum_bytes = 0;
             Result<report::RunJob> job = report::RunModelJob(file->view(), job_options, &exact_minimum_bytes);
             if (!job.ok()) {

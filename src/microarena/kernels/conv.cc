@@ -94,11 +94,12 @@ Status PrepareOp(PrepareContext& context, const void** op_data) {
 }
 
 // The int8 path, the whole Eval of kConv2dInt8Kernel: the fast loops of
-// optimized/int8_kernels.h (reference/conv.h is their oracle).
-Status EvalInt8(EvalContext& context, const void* op_data) {
-  const auto* data = static_cast<const ConvOpData*>(op_data);
+// optimized/int8_kernels.h (reference/conv.h is their oracle). `params`: the
+// op data's, or a band's copy (EvalConvBand, conv_common.h).
+[[gnu::always_inline]] inline Status EvalInt8With(EvalContext& context, const ConvOpData* data,
+                                                const reference::ConvParams& params) {
   const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
-  optimized::ConvInt8(data->params, data->quant.Load(data + 1), *context.input(0), *context.input(1), bias,
+  optimized::ConvInt8(params, data->quant.Load(data + 1), *context.input(0), *context.input(1), bias,
                       *context.output(0));
   return OkStatus();
 }
@@ -106,39 +107,35 @@ Status EvalInt8(EvalContext& context, const void* op_data) {
 // The 16x8 path: the fast loops of optimized/int16_kernels.h. TFLM: an
 // int32 bias takes int32 accumulators and the 32-bit rescale; an int64
 // bias, or none, int64 ones and the 64-bit rescale.
-[[gnu::noinline]] Status EvalInt16(EvalContext& context, const void* op_data) {
-  const auto* data = static_cast<const ConvOpData*>(op_data);
+[[gnu::noinline]] Status EvalInt16(EvalContext& context, const ConvOpData* data, const reference::ConvParams& params) {
   const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
-  optimized::ConvInt16(data->params, data->quant.Load(data + 1), *context.input(0), *context.input(1), bias,
+  optimized::ConvInt16(params, data->quant.Load(data + 1), *context.input(0), *context.input(1), bias,
                        *context.output(0));
   return OkStatus();
 }
 
 // float32, out of line: its inlined reference loops widen the frame, which
 // the int8 and 16x8 paths' stack need not carry.
-[[gnu::noinline]] Status EvalFloat(EvalContext& context, const void* op_data) {
-  const auto* data = static_cast<const ConvOpData*>(op_data);
+[[gnu::noinline]] Status EvalFloat(EvalContext& context, const ConvOpData* data, const reference::ConvParams& params) {
   const EvalTensor& input = *context.input(0);
   const EvalTensor& filter = *context.input(1);
   const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
   EvalTensor& output = *context.output(0);
   const reference::ConvFilterShape filter_shape{filter.dim(0), filter.dim(1), filter.dim(2), filter.dim(3)};
-  reference::ConvFloat(data->params, data->activation, NhwcShapeOf(input), input.As<const float>(), filter_shape,
+  reference::ConvFloat(params, data->activation, NhwcShapeOf(input), input.As<const float>(), filter_shape,
                        filter.As<const float>(), bias != nullptr ? bias->As<const float>() : nullptr,
                        NhwcShapeOf(output), output.As<float>());
   return OkStatus();
 }
 
-Status Eval(EvalContext& context, const void* op_data) {
-  const TensorType type = context.input(0)->type;
-  if (type == TensorType::kInt8) return EvalInt8(context, op_data);
-  if (type == TensorType::kInt16) return EvalInt16(context, op_data);
-  return EvalFloat(context, op_data);
-}
+// Every type, by the input's.
+constexpr ConvBody<ConvOpData> kEvalByType = EvalConvByType<ConvOpData, EvalInt8With, EvalInt16, EvalFloat>;
 
 }  // namespace
 
-const KernelRegistration kConv2dKernel = {BuiltinOp::kConv2d, PrepareOp<false>, Eval};
-const KernelRegistration kConv2dInt8Kernel = {BuiltinOp::kConv2d, PrepareOp<true>, EvalInt8};
+const KernelRegistration kConv2dKernel = {BuiltinOp::kConv2d, PrepareOp<false>, EvalConv<ConvOpData, kEvalByType>,
+                                          false, EvalConvBand<ConvOpData, kEvalByType>};
+const KernelRegistration kConv2dInt8Kernel = {BuiltinOp::kConv2d, PrepareOp<true>, EvalConv<ConvOpData, EvalInt8With>,
+                                              false, EvalConvBand<ConvOpData, EvalInt8With>};
 
 }  // namespace microarena

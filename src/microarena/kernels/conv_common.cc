@@ -6,7 +6,7 @@
 #include "microarena/kernels/activation_range.h"
 #include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/tensor_checks.h"
-#include "microarena/kernels/window.h"
+#include "microarena/model/window.h"
 
 namespace microarena {
 

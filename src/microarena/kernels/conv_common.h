@@ -225,4 +225,33 @@ Status PrepareConvOpData(PrepareContext& context, const Options& options, const 
   return DeclareRowLagOverlap(context, (*data)->params.stride_height, (*data)->params.padding_height);
 }
 
+// The Eval of CONV_2D and DEPTHWISE_CONV_2D (op data starting with their
+// ConvParams `params`) around a body that takes the params separately: the
+// op data's for a whole run, a copy with the padding above shifted to the
+// views for a band of rows (kernel.h, eval_band).
+template <typename OpData>
+using ConvBody = Status (*)(EvalContext& context, const OpData* data, const reference::ConvParams& params);
+
+template <typename OpData, ConvBody<OpData> kInt8, ConvBody<OpData> kInt16, ConvBody<OpData> kFloat>
+Status EvalConvByType(EvalContext& context, const OpData* data, const reference::ConvParams& params) {
+  const TensorType type = context.input(0)->type;
+  if (type == TensorType::kInt8) return kInt8(context, data, params);
+  if (type == TensorType::kInt16) return kInt16(context, data, params);
+  return kFloat(context, data, params);
+}
+
+template <typename OpData, ConvBody<OpData> kBody>
+Status EvalConv(EvalContext& context, const void* op_data) {
+  const auto* data = static_cast<const OpData*>(op_data);
+  return kBody(context, data, data->params);
+}
+
+template <typename OpData, ConvBody<OpData> kBody>
+Status EvalConvBand(EvalContext& context, const void* op_data, int32_t output_first_row, int32_t input_first_row) {
+  const auto* data = static_cast<const OpData*>(op_data);
+  reference::ConvParams params = data->params;
+  params.padding_height += input_first_row - output_first_row * params.stride_height;
+  return kBody(context, data, params);
+}
+
 }  // namespace microarena

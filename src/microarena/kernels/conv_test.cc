@@ -9,7 +9,7 @@
 
 #include "microarena/kernels/activation_range.h"
 #include "microarena/kernels/conv_test_util.h"
-#include "microarena/kernels/window.h"
+#include "microarena/model/window.h"
 
 namespace microarena {
 namespace {

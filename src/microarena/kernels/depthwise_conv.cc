@@ -85,48 +85,49 @@ Status PrepareOp(PrepareContext& context, const void** op_data) {
 
 // The int8 path, the whole Eval of kDepthwiseConv2dInt8Kernel: the fast loops
 // of optimized/int8_kernels.h (reference/depthwise_conv.h is their oracle).
-Status EvalInt8(EvalContext& context, const void* op_data) {
-  const auto* data = static_cast<const DepthwiseConvOpData*>(op_data);
+// `params`: the op data's, or a band's copy (EvalConvBand, conv_common.h).
+[[gnu::always_inline]] inline Status EvalInt8With(EvalContext& context, const DepthwiseConvOpData* data,
+                                                const reference::ConvParams& params) {
   const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
-  optimized::DepthwiseConvInt8(data->params, data->depth_multiplier, data->quant.Load(data + 1), *context.input(0),
+  optimized::DepthwiseConvInt8(params, data->depth_multiplier, data->quant.Load(data + 1), *context.input(0),
                                *context.input(1), bias, *context.output(0));
   return OkStatus();
 }
 
 // The 16x8 path: the fast loops of optimized/int16_kernels.h (int64 sums).
-[[gnu::noinline]] Status EvalInt16(EvalContext& context, const void* op_data) {
-  const auto* data = static_cast<const DepthwiseConvOpData*>(op_data);
+[[gnu::noinline]] Status EvalInt16(EvalContext& context, const DepthwiseConvOpData* data,
+                                   const reference::ConvParams& params) {
   const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
-  optimized::DepthwiseConvInt16(data->params, data->depth_multiplier, data->quant.Load(data + 1), *context.input(0),
+  optimized::DepthwiseConvInt16(params, data->depth_multiplier, data->quant.Load(data + 1), *context.input(0),
                                 *context.input(1), bias, *context.output(0));
   return OkStatus();
 }
 
 // float32, out of line: its inlined reference loops widen the frame, which
 // the int8 and 16x8 paths' stack need not carry.
-[[gnu::noinline]] Status EvalFloat(EvalContext& context, const void* op_data) {
-  const auto* data = static_cast<const DepthwiseConvOpData*>(op_data);
+[[gnu::noinline]] Status EvalFloat(EvalContext& context, const DepthwiseConvOpData* data,
+                                   const reference::ConvParams& params) {
   const EvalTensor& input = *context.input(0);
   const EvalTensor& filter = *context.input(1);
   const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
   EvalTensor& output = *context.output(0);
-  reference::DepthwiseConvFloat(data->params, data->depth_multiplier, data->activation, NhwcShapeOf(input),
+  reference::DepthwiseConvFloat(params, data->depth_multiplier, data->activation, NhwcShapeOf(input),
                                 input.As<const float>(), NhwcShapeOf(filter), filter.As<const float>(),
                                 bias != nullptr ? bias->As<const float>() : nullptr, NhwcShapeOf(output),
                                 output.As<float>());
   return OkStatus();
 }
 
-Status Eval(EvalContext& context, const void* op_data) {
-  const TensorType type = context.input(0)->type;
-  if (type == TensorType::kInt8) return EvalInt8(context, op_data);
-  if (type == TensorType::kInt16) return EvalInt16(context, op_data);
-  return EvalFloat(context, op_data);
-}
+// Every type, by the input's.
+constexpr ConvBody<DepthwiseConvOpData> kEvalByType = EvalConvByType<DepthwiseConvOpData, EvalInt8With, EvalInt16, EvalFloat>;
 
 }  // namespace
 
-const KernelRegistration kDepthwiseConv2dKernel = {BuiltinOp::kDepthwiseConv2d, PrepareOp<false>, Eval};
-const KernelRegistration kDepthwiseConv2dInt8Kernel = {BuiltinOp::kDepthwiseConv2d, PrepareOp<true>, EvalInt8};
+const KernelRegistration kDepthwiseConv2dKernel = {BuiltinOp::kDepthwiseConv2d, PrepareOp<false>,
+                                                   EvalConv<DepthwiseConvOpData, kEvalByType>, false,
+                                                   EvalConvBand<DepthwiseConvOpData, kEvalByType>};
+const KernelRegistration kDepthwiseConv2dInt8Kernel = {BuiltinOp::kDepthwiseConv2d, PrepareOp<true>,
+                                                       EvalConv<DepthwiseConvOpData, EvalInt8With>, false,
+                                                       EvalConvBand<DepthwiseConvOpData, EvalInt8With>};
 
 }  // namespace microarena

@@ -141,6 +141,13 @@ struct KernelRegistration {
   // so the interpreter may serve it from the model's flash
   // (runtime/kernel_data.h).
   bool op_data_in_ram = false;
+  // Runs the op on a band of rows (analysis/tiling.h): output 0 is a view of
+  // the output map's rows from `output_first_row` on, input 0 a view of the
+  // input map's rows from `input_first_row` on; the op shifts its window
+  // (padding above) to match. nullptr: the op runs in bands only when its
+  // rows map one to one (elementwise), through `eval` on the views.
+  Status (*eval_band)(EvalContext& context, const void* op_data, int32_t output_first_row,
+                      int32_t input_first_row) = nullptr;
 };
 
 }  // namespace microarena

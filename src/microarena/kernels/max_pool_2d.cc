@@ -35,9 +35,20 @@ Status Eval(EvalContext& context, const void* op_data) {
   return OkStatus();
 }
 
+// A band of rows (kernel.h): a copy of the window with its padding above
+// seen from the views.
+template <Status (*kEval)(EvalContext&, const void*)>
+Status EvalBand(EvalContext& context, const void* op_data, int32_t output_first_row, int32_t input_first_row) {
+  reference::PoolParams params = *static_cast<const reference::PoolParams*>(op_data);
+  params.padding_height += input_first_row - output_first_row * params.stride_height;
+  return kEval(context, &params);
+}
+
 }  // namespace
 
-const KernelRegistration kMaxPool2dKernel = {BuiltinOp::kMaxPool2d, PreparePool<false>, Eval};
-const KernelRegistration kMaxPool2dInt8Kernel = {BuiltinOp::kMaxPool2d, PreparePool<true>, EvalInt8};
+const KernelRegistration kMaxPool2dKernel = {BuiltinOp::kMaxPool2d, PreparePool<false>, Eval, false,
+                                                 EvalBand<Eval>};
+const KernelRegistration kMaxPool2dInt8Kernel = {BuiltinOp::kMaxPool2d, PreparePool<true>, EvalInt8, false,
+                                                     EvalBand<EvalInt8>};
 
 }  // namespace microarena

@@ -15,7 +15,7 @@
 #include "microarena/kernels/reference/depthwise_conv.h"
 #include "microarena/kernels/reference/pooling.h"
 #include "microarena/kernels/reference/quantize.h"
-#include "microarena/kernels/window.h"
+#include "microarena/model/window.h"
 
 namespace microarena {
 namespace {

@@ -144,9 +144,25 @@ Status Eval(EvalContext& context, const void* op_data) {
   return OkStatus();
 }
 
+// A band of rows (kernel.h) of a 4-D map: the rows padded above and below
+// this band, and the input rows it holds.
+Status EvalBand(EvalContext& context, const void* op_data, int32_t output_first_row, int32_t input_first_row) {
+  PadData data = *static_cast<const PadData*>(op_data);
+  const EvalTensor& input = *context.input(0);
+  const EvalTensor& output = *context.output(0);
+  if (input.rank != 4 || output.rank != 4) {
+    return Status::Error(ErrorCode::kInternal, "PAD runs in bands only on 4-D maps (rank %d)", input.rank);
+  }
+  constexpr size_t kRows = reference::kPadMaxRank - 3;  // dimension 1 of 4, after the leading 1
+  data.params.input_dims[kRows] = input.dim(1);
+  data.params.before[kRows] += input_first_row - output_first_row;
+  data.params.after[kRows] = output.dim(1) - data.params.before[kRows] - input.dim(1);
+  return Eval(context, &data);
+}
+
 }  // namespace
 
-const KernelRegistration kPadKernel = {BuiltinOp::kPad, Prepare, Eval};
-const KernelRegistration kPadv2Kernel = {BuiltinOp::kPadv2, Prepare, Eval};
+const KernelRegistration kPadKernel = {BuiltinOp::kPad, Prepare, Eval, false, EvalBand};
+const KernelRegistration kPadv2Kernel = {BuiltinOp::kPadv2, Prepare, Eval, false, EvalBand};
 
 }  // namespace microarena

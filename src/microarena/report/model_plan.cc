@@ -1,5 +1,7 @@
 #include "microarena/report/model_plan.h"
 
+#include <algorithm>
+
 #include <chrono>
 
 #include "microarena/analysis/offline_plan.h"
@@ -124,11 +126,21 @@ Result<ModelPlan> PlanModel(const ModelView& model, const ModelPlanOptions& opti
                                      lifetime_options, Span<BufferRequest>(plan.buffers.data(), plan.buffers.size())));
   plan.buffers.resize(count);
   plan.order = options.order;
+  if (!options.tiling.empty()) {
+    if (!options.order.empty()) {
+      return Status::Error(ErrorCode::kUnsupported, "a tiling is planned in the stored operator order only");
+    }
+    MICROARENA_RETURN_IF_ERROR(ApplyTiling(model, Span<const TiledSegment>(options.tiling.data(), options.tiling.size()),
+                                           options.alignment_bytes,
+                                           Span<BufferRequest>(plan.buffers.data(), plan.buffers.size())));
+    plan.tiling = options.tiling;
+  }
   if (model.subgraph_count() > 1) plan.steps = ListSteps(model);
   size_t scratch_seen = 0;
   for (const BufferRequest& buffer : plan.buffers) {
+    // A tiled window asks for its rows only (at most its aligned size).
     plan.requested_bytes.push_back(buffer.kind == BufferKind::kTensor
-                                       ? model.subgraph(static_cast<size_t>(buffer.subgraph_index)).tensor(static_cast<size_t>(buffer.owner_index)).byte_size()
+                                       ? std::min(buffer.size_bytes, model.subgraph(static_cast<size_t>(buffer.subgraph_index)).tensor(static_cast<size_t>(buffer.owner_index)).byte_size())
                                        : options.scratch[scratch_seen++].size_bytes);
   }
   std::vector<OverlapPermission> permissions(options.overlap ? options.overlaps.size() : 0);
@@ -139,6 +151,15 @@ Result<ModelPlan> PlanModel(const ModelView& model, const ModelPlanOptions& opti
                         Span<const OverlapDeclaration>(options.overlaps.data(), options.overlaps.size()),
                         lifetime_options.order, Span<OverlapPermission>(permissions.data(), permissions.size())));
     permissions.resize(permitted);
+    // Kernels approve overlaps of whole maps; a tiled segment's are windows.
+    const Span<const TiledSegment> tiling(options.tiling.data(), options.tiling.size());
+    const auto tiled = [&](uint32_t buffer) {
+      const BufferRequest& request = plan.buffers[buffer];
+      return request.kind == BufferKind::kTensor && IsTiledTensor(model, tiling, request.owner_index);
+    };
+    permissions.erase(std::remove_if(permissions.begin(), permissions.end(),
+                                     [&](const OverlapPermission& p) { return tiled(p.input_buffer) || tiled(p.output_buffer); }),
+                      permissions.end());
   }
   PlanningProblem problem;
   problem.buffers = Span<const BufferRequest>(plan.buffers.data(), plan.buffers.size());

@@ -10,6 +10,7 @@
 
 #include "microarena/analysis/lifetimes.h"
 #include "microarena/analysis/overlaps.h"
+#include "microarena/analysis/tiling.h"
 #include "microarena/base/result.h"
 #include "microarena/model/model_view.h"
 #include "microarena/plan/optimal.h"
@@ -36,6 +37,9 @@ struct ModelPlanOptions {
   // planners get the same permissions (linear and greedy-tflm ignore them).
   bool overlap = false;
   std::vector<OverlapDeclaration> overlaps;
+  // Segments run band by band (analysis/tiling.h): their inner maps planned
+  // as windows of rows. Stored order only; overlaps on their maps dropped.
+  std::vector<TiledSegment> tiling;
 };
 
 // One approved overlap: the output of an op may start min_displacement_bytes
@@ -85,6 +89,7 @@ struct ModelPlan {
   std::vector<PlannedOverlap> overlaps;  // approved overlaps (with ModelPlanOptions::overlap)
   double plan_seconds = 0.0;            // time the chosen planner took
   bool has_offline_plan = false;        // the model carries OfflineMemoryAllocation
+  std::vector<TiledSegment> tiling;     // ModelPlanOptions::tiling, as planned
   // Pairs of buffers live at the same step that the model's offline plan
   // puts in shared bytes (on purpose in Arm Vela's output). The plan keeps
   // them as TFLM does; the runtime only with trust_offline_plan. The lower

@@ -8,6 +8,7 @@
 #include "microarena/plan/optimal.h"
 #include "microarena/report/format.h"
 #include "microarena/report/plan_report.h"
+#include "microarena/runtime/tiled_execution.h"
 
 namespace microarena::report {
 
@@ -54,6 +55,22 @@ Result<PlanJob> RunPlanJobOnce(const ModelFile& file, const PlanJobOptions& opti
     if (!rewritten.ok()) return rewritten.status();
     reordered.emplace(std::move(*rewritten));
   }
+  if (options.tile) {
+    if (options.best_order || options.precomputed_plan) {
+      return Status::Error(ErrorCode::kUnsupported, "tiling is planned in the stored order, without a precomputed plan");
+    }
+    if (!scratch.ok()) return scratch.status();
+    TilingSearchOptions search;
+    search.alignment_bytes = plan_options.alignment_bytes;
+    search.scratch = scratch->scratch;
+    Result<TilingChoice> chosen = ChooseTiling(file.view(), search);
+    if (!chosen.ok()) {
+      Status status = chosen.status();
+      return status.Prefix(file.path().c_str());
+    }
+    job.tiling = std::move(*chosen);
+    plan_options.tiling = job.tiling->segments;
+  }
   const ModelView& runtime_model = reordered ? reordered->view() : file.view();
   Result<ModelPlan> plan = PlanModel(file.view(), plan_options);
   if (!plan.ok()) {
@@ -95,7 +112,10 @@ Result<PlanJob> RunPlanJobOnce(const ModelFile& file, const PlanJobOptions& opti
     record(job.precomputed->figures);
     return job;
   }
-  Result<ArenaFigures> figures = MeasureArena(runtime_model, AllOpsResolver(), job.runtime_options);
+  InterpreterOptions measure_options = job.runtime_options;
+  const TiledExecution tiled(Span<const TiledSegment>(job.plan.tiling.data(), job.plan.tiling.size()));
+  if (!job.plan.tiling.empty()) measure_options.tiling = &tiled;
+  Result<ArenaFigures> figures = MeasureArena(runtime_model, AllOpsResolver(), measure_options);
   if (figures.ok()) {
     record(*figures);
   } else {
@@ -130,6 +150,7 @@ Result<PlanJob> RunPlanJob(const ModelFile& file, const PlanJobOptions& options)
 nlohmann::json PlanJobJson(const ModelFile& file, const PlanJob& job) {
   nlohmann::json doc = PlanJson(file.view(), file.path(), job.plan);
   if (job.reorder) doc["order"] = OrderJson(*job.reorder);
+  if (job.tiling) doc["tiling"] = TilingJson(file.view(), *job.tiling, job.plan.head_bytes);
   if (job.overlap_asked) {
     doc["overlap_used"] = job.overlap_used;
     doc["overlap_arena_bytes"] = job.overlap_arena_bytes;

@@ -12,6 +12,7 @@
 #include "microarena/model/model_file.h"
 #include "microarena/plan/reorder.h"
 #include "microarena/report/model_plan.h"
+#include "microarena/report/tiling_search.h"
 #include "microarena/runtime/host_runner.h"
 #include "microarena/runtime/target_layout.h"
 
@@ -30,6 +31,7 @@ struct PlanJobOptions {
   bool trust_offline_plan = false;       // measure with the model's offline plan trusted
   bool precomputed_plan = false;         // figures of AllocateTensors(PrecomputedPlan), planned here
   const TargetLayout* target = nullptr;  // the device the figures are for; nullptr: the host
+  bool tile = false;                     // choose segments to run band by band (report/tiling_search.h)
 };
 
 struct PlanJob {
@@ -37,6 +39,8 @@ struct PlanJob {
   InterpreterOptions runtime_options;              // what the runtime figures were measured with
   std::optional<ReorderResult> reorder;            // with best_order
   std::optional<PrecomputedPlanData> precomputed;  // with precomputed_plan
+  std::optional<TilingChoice> tiling;              // with tile (runtime_options.tiling is then empty:
+                                                   // the figures were measured with plan.tiling)
   // With plan.overlap asked for: whether the plan uses it. It does not when
   // the same job without overlap gives a smaller arena (with overlap the
   // runtime's temp holds the declarations and permissions too); then

@@ -13,6 +13,8 @@
 #include "microarena/model/model_file.h"
 #include "microarena/plan/optimal.h"
 #include "microarena/report/format.h"
+#include "microarena/report/tiling_search.h"
+#include "microarena/runtime/tiled_execution.h"
 
 namespace microarena::report {
 
@@ -32,11 +34,24 @@ Result<RunJob> RunModelJob(const ModelView& model, const RunJobOptions& options,
       !has_stored_plan) {
     run.interpreter.custom_planner = &optimal;
   }
+  std::vector<TiledSegment> tiling;
+  TiledExecution tiled(Span<const TiledSegment>{});
+  if (options.tile) {
+    MICROARENA_ASSIGN_OR_RETURN(PrepareRequests requests, CollectPrepareRequests(model, AllOpsResolver()));
+    TilingSearchOptions search;
+    search.alignment_bytes = run.interpreter.alignment_bytes;
+    search.scratch = requests.scratch;
+    MICROARENA_ASSIGN_OR_RETURN(TilingChoice choice, ChooseTiling(model, search));
+    tiling = choice.segments;
+    tiled = TiledExecution(Span<const TiledSegment>(tiling.data(), tiling.size()));
+    if (!tiling.empty()) run.interpreter.tiling = &tiled;
+  }
   // Overlap only where it makes the arena smaller: compare the two minimums.
   bool overlap_used = run.interpreter.allow_overlap;
   size_t overlap_arena_bytes = 0;
   if (run.interpreter.allow_overlap) {
-    InterpreterOptions plain = options.run.interpreter;
+    InterpreterOptions plain = run.interpreter;
+    plain.custom_planner = options.run.interpreter.custom_planner;
     plain.allow_overlap = false;
     Result<size_t> with_overlap = MeasureArenaBytes(model, AllOpsResolver(), run.interpreter);
     Result<size_t> without = MeasureArenaBytes(model, AllOpsResolver(), plain);
@@ -59,6 +74,7 @@ Result<RunJob> RunModelJob(const ModelView& model, const RunJobOptions& options,
   job.planner = result->planner == PlannerChoice::kCustom ? optimal.name() : PlannerChoiceName(result->planner);
   job.overlap_used = overlap_used;
   job.overlap_arena_bytes = overlap_arena_bytes;
+  job.tiling = tiling;
   job.result = std::move(*result);
   return job;
 }
@@ -156,6 +172,14 @@ nlohmann::json RunJson(const ModelView& model, const RunJob& job, const RunRepor
     top.push_back(entries);
   }
   doc["top5"] = top;
+  if (!job.tiling.empty()) {
+    nlohmann::json segments = nlohmann::json::array();
+    for (const TiledSegment& segment : job.tiling) {
+      segments.push_back(
+          {{"first_op", segment.first_op}, {"last_op", segment.last_op}, {"band_rows", segment.band_rows}});
+    }
+    doc["tiling"] = segments;
+  }
   return doc;
 }
 
@@ -173,6 +197,10 @@ std::string RunText(const ModelView& model, const RunJob& job, const RunReportIn
         fmt::format("  head       {} (lower bound {})\n", Bytes(result.head_bytes), Bytes(result.lower_bound_bytes));
   }
   text += fmt::format("  temp peak  {}\n", Bytes(result.temp_peak_bytes));
+  for (const TiledSegment& segment : job.tiling) {
+    text += fmt::format("  tiled      ops {}-{}, {} row{} per band\n", segment.first_op, segment.last_op,
+                        segment.band_rows, segment.band_rows == 1 ? "" : "s");
+  }
   text += KernelDataText(result.kernel_data);
   if (input.overlap && !job.overlap_used) {
     text += fmt::format("overlap      not used: the arena without it is smaller (with it: {})\n",

@@ -9,6 +9,7 @@
 
 #include "microarena/base/status.h"
 #include "microarena/model/model_view.h"
+#include "microarena/analysis/tiling.h"
 #include "microarena/runtime/host_runner.h"
 
 namespace microarena::report {
@@ -23,6 +24,8 @@ struct RunJobOptions {
   // With run.interpreter.allow_overlap and no planner named (kAuto): plan
   // the head with the exact planner, unless the model stores a plan.
   bool exact_overlap_plan = false;
+  // Choose segments to run band by band (report/tiling_search.h) and run so.
+  bool tile = false;
 };
 
 struct RunJob {
@@ -34,6 +37,7 @@ struct RunJob {
   // save in the head); then overlap_arena_bytes is the arena it would need.
   bool overlap_used = false;
   size_t overlap_arena_bytes = 0;
+  std::vector<TiledSegment> tiling;  // with tile: the segments run band by band (none: tiling did not help)
 };
 
 // Runs `model` with the kernels of AllOpsResolver. With

@@ -443,6 +443,12 @@ Status Interpreter::CheckCanAllocate() {
   if (arena_.head_start() == nullptr) {
     return Status::Error(ErrorCode::kInvalidArgument, "the arena pointer is null");
   }
+  if (options_.tiling != nullptr) {
+    if (model_.subgraph_count() != 1 || shared_ != nullptr || options_.preserve_all_tensors) {
+      return Status::Error(ErrorCode::kUnsupported, "tiling needs one subgraph, an own arena, no preserve_all_tensors");
+    }
+    MICROARENA_RETURN_IF_ERROR(options_.tiling->Check(model_));
+  }
   return OkStatus();
 }
 
@@ -452,7 +458,8 @@ Status Interpreter::AllocateTensors() {
   // A plan the model carries: no planning at boot. Only the automatic
   // choice: `offline` asks for the model's offline plan (TFLM's format)
   // planned around at boot.
-  if (options_.planner == PlannerChoice::kAuto && model_.has_metadata(kStoredPlanMetadataName)) {
+  if (options_.planner == PlannerChoice::kAuto && options_.tiling == nullptr &&
+      model_.has_metadata(kStoredPlanMetadataName)) {
     return AllocateWithStoredPlan();
   }
   return AllocateTensorsInArena();
@@ -468,6 +475,9 @@ Status Interpreter::AllocateWithStoredPlan() {
 
 Status Interpreter::AllocateTensors(const PrecomputedPlan& plan) {
   MICROARENA_RETURN_IF_ERROR(CheckCanAllocate());
+  if (options_.tiling != nullptr) {
+    return Status::Error(ErrorCode::kUnsupported, "a precomputed plan cannot carry a tiling yet");
+  }
   if (shared_ != nullptr) {
     return Status::Error(ErrorCode::kUnsupported, "a precomputed plan needs the interpreter's own arena, not a shared one");
   }
@@ -1085,6 +1095,10 @@ Status Interpreter::AnalyzeBuffers(PlanState& state) {
   }
   if (!count.ok()) return count.status();
   state.count = *count;
+  if (options_.tiling != nullptr) {
+    MICROARENA_RETURN_IF_ERROR(
+        options_.tiling->Apply(model_, arena_.alignment(), Span<BufferRequest>(state.requests, state.count)));
+  }
   // The scratch requests below the buffer requests are read: move the buffer
   // requests down over them and give back the rest, so the planner's memory
   // starts lower. (Overlap declarations sit between the two and are still
@@ -1163,8 +1177,23 @@ Status Interpreter::ResolvePermissions(const PlanState& state, PlanningProblem& 
       model_, problem.buffers, Span<const OverlapDeclaration>(state.declarations, overlap_declaration_count_),
       Span<const int32_t>(), Span<OverlapPermission>(permissions, overlap_declaration_count_));
   if (!resolved.ok()) return resolved.status();
-  overlap_permission_count_ = *resolved;
-  problem.overlaps = Span<const OverlapPermission>(permissions, *resolved);
+  // A kernel's overlap reads and writes whole maps; in a tiled segment it
+  // sees windows, so its permissions go.
+  size_t kept = *resolved;
+  if (options_.tiling != nullptr) {
+    kept = 0;
+    for (size_t i = 0; i < *resolved; ++i) {
+      const BufferRequest& input = problem.buffers[permissions[i].input_buffer];
+      const BufferRequest& output = problem.buffers[permissions[i].output_buffer];
+      if ((input.kind == BufferKind::kTensor && options_.tiling->Touches(model_, input.owner_index)) ||
+          (output.kind == BufferKind::kTensor && options_.tiling->Touches(model_, output.owner_index))) {
+        continue;
+      }
+      permissions[kept++] = permissions[i];
+    }
+  }
+  overlap_permission_count_ = kept;
+  problem.overlaps = Span<const OverlapPermission>(permissions, kept);
   return OkStatus();
 }
 
@@ -1203,7 +1232,8 @@ Status Interpreter::Invoke() {
     return Status::Error(ErrorCode::kInvalidArgument, "Invoke needs a successful AllocateTensors first");
   }
   loop_turns_ = 0;
-  return InvokeSubgraph(0);
+  // A tiled model runs its segments band by band (runtime/tiled_execution.h).
+  return options_.tiling == nullptr ? InvokeSubgraph(0) : InvokeTiled();
 }
 
 // Nesting is bounded: LoadModel refuses calls deeper than kMaxCallDepth.
@@ -1226,6 +1256,64 @@ Status Interpreter::InvokeSubgraph(size_t subgraph_index) {
       }
       return status.Prefix(where);
     }
+  }
+  return OkStatus();
+}
+
+// Out of Invoke, whose frame stays as small as without tiling.
+Status Interpreter::InvokeTiled() { return options_.tiling->Invoke(*this); }
+
+// InvokeSubgraph's loop body for one op of subgraph 0, out of that loop so
+// that the loop's frame (on every Invoke's stack) stays as it is.
+Status Interpreter::InvokeMainOp(size_t o) {
+  const OperatorView op = model_.subgraph(0).op(o);
+  EvalContextImpl context(*this, op, tensors_);
+  Status status = nodes_[o].kernel->eval(context, nodes_[o].op_data);
+  if (status.ok()) return status;
+  char where[64];
+  FormatText(where, sizeof(where), "op %zu (%s)", o, op.name());
+  return status.Prefix(where);
+}
+
+namespace {
+
+// What a band's op sees: views of the rows its maps hold now; every other
+// input as in a whole run.
+class BandEvalContext final : public EvalContext {
+ public:
+  BandEvalContext(EvalContext& whole, EvalTensor* const inputs[2], EvalTensor* output)
+      : whole_(whole), output_(output) {
+    inputs_[0] = inputs[0];
+    inputs_[1] = inputs[1];
+  }
+  size_t input_count() const override { return whole_.input_count(); }
+  size_t output_count() const override { return whole_.output_count(); }
+  EvalTensor* input(size_t i) override { return i < 2 && inputs_[i] != nullptr ? inputs_[i] : whole_.input(i); }
+  EvalTensor* output(size_t i) override { return i == 0 ? output_ : whole_.output(i); }
+  void* scratch(int32_t scratch_index) override { return whole_.scratch(scratch_index); }
+  GraphContext* graph() override { return whole_.graph(); }
+
+ private:
+  EvalContext& whole_;
+  EvalTensor* inputs_[2] = {};
+  EvalTensor* output_;
+};
+
+}  // namespace
+
+Status Interpreter::InvokeOnViews(size_t o, EvalTensor* const inputs[2], EvalTensor* output,
+                                  int32_t output_first_row, int32_t input_first_row) {
+  const OperatorView op = model_.subgraph(0).op(o);
+  EvalContextImpl whole(*this, op, tensors_);
+  BandEvalContext context(whole, inputs, output);
+  const Node& node = nodes_[o];
+  Status status = node.kernel->eval_band != nullptr
+                      ? node.kernel->eval_band(context, node.op_data, output_first_row, input_first_row)
+                      : node.kernel->eval(context, node.op_data);
+  if (!status.ok()) {
+    char where[64];
+    FormatText(where, sizeof(where), "op %zu (%s), rows from %d", o, op.name(), static_cast<int>(output_first_row));
+    return status.Prefix(where);
   }
   return OkStatus();
 }

@@ -84,6 +84,24 @@ class KernelDataObserver {
   virtual void OnKernelData(size_t op, const uint8_t* data, size_t bytes, size_t alignment) = 0;
 };
 
+class Interpreter;
+
+// What the interpreter asks of a tiled execution (InterpreterOptions::tiling;
+// runtime/tiled_execution.h is the one there is). Reached only through this
+// interface, so a firmware that runs no tiled model links none of it.
+class TilingHooks {
+ public:
+  virtual ~TilingHooks() = default;
+  // Errors when the model cannot run this tiling (AllocateTensors).
+  virtual Status Check(const ModelView& model) const = 0;
+  // The planning problem under the tiling: windows shrink, lifetimes span segments.
+  virtual Status Apply(const ModelView& model, size_t alignment_bytes, Span<BufferRequest> buffers) const = 0;
+  // Whether a segment's op reads or writes `tensor` (its overlaps are dropped).
+  virtual bool Touches(const ModelView& model, int32_t tensor) const = 0;
+  // Runs subgraph 0: the segments band by band, every other op as usual.
+  virtual Status Invoke(Interpreter& interpreter) const = 0;
+};
+
 struct InterpreterOptions {
   PlannerChoice planner = PlannerChoice::kAuto;
   size_t alignment_bytes = 16;        // 4, 8, 16, 32 or 64
@@ -116,6 +134,12 @@ struct InterpreterOptions {
   // tools: the exact figures for a device; see target_figures()). nullptr:
   // only this build's own figures. Not with a shared arena.
   const TargetLayout* figures_for = nullptr;
+  // Run segments of ops band by band (runtime/tiled_execution.h; borrowed,
+  // must outlive the interpreter): their inner maps get windows of rows in
+  // the plan instead of whole buffers. One subgraph, planned at
+  // AllocateTensors (not with a stored or precomputed plan, nor
+  // preserve_all_tensors). nullptr: every op runs whole.
+  const TilingHooks* tiling = nullptr;
 };
 
 // The arena figures of a model on the target InterpreterOptions::figures_for
@@ -297,6 +321,15 @@ class Interpreter {
   // identical (the RAM copy given back), and shown to the observer.
   [[gnu::noinline]] void SettleOpData(size_t op);
   Status InvokeSubgraph(size_t subgraph_index);
+  [[gnu::noinline]] Status InvokeTiled();
+  // Op `o` of subgraph 0, for a tiled execution's ops outside its segments.
+  [[gnu::noinline]] Status InvokeMainOp(size_t o);
+  // Op `o` of subgraph 0 on a band's views (runtime/tiled_execution.h):
+  // inputs 0 and 1 where not null, output 0; through the kernel's eval_band
+  // when it has one (the rows are the views' first), else its eval.
+  [[gnu::noinline]] Status InvokeOnViews(size_t o, EvalTensor* const inputs[2], EvalTensor* output,
+                                         int32_t output_first_row, int32_t input_first_row);
+  friend class TiledExecution;
   TensorView TensorAt(size_t tensor_index) const;
   // Arena::AllocatePersistent, counted under `use`; `requested_bytes` is what
   // the caller needed before any padding (default: `bytes`).

@@ -1,0 +1,458 @@
+#include "microarena/analysis/tiling.h"
+
+#include <cstring>
+#include <limits>
+
+#include "microarena/base/align.h"
+#include "microarena/model/window.h"
+
+namespace microarena {
+namespace {
+
+constexpr int32_t kNoRow = std::numeric_limits<int32_t>::max();
+
+int32_t Max(int32_t a, int32_t b) { return a > b ? a : b; }
+int32_t Min(int32_t a, int32_t b) { return a < b ? a : b; }
+
+// An NHWC map with batch 1, the only layout whose rows are contiguous bytes.
+Status RequireRowMap(const OperatorView& op, const char* role, const TensorView& tensor) {
+  const Span<const int32_t> shape = tensor.shape();
+  if (shape.size() != 4 || shape[0] != 1 || shape[1] < 1) {
+    return Status::Error(ErrorCode::kUnsupported,
+                         "op %d (%s) cannot run in bands: its %s, tensor %d '%s', is not a 4-D map with batch 1",
+                         op.index(), op.name(), role, tensor.index(), tensor.name());
+  }
+  if (tensor.is_constant() || tensor.is_variable()) {
+    return Status::Error(ErrorCode::kUnsupported,
+                         "op %d (%s) cannot run in bands: its %s, tensor %d '%s', is a %s", op.index(), op.name(),
+                         role, tensor.index(), tensor.name(), tensor.is_constant() ? "constant" : "variable");
+  }
+  return OkStatus();
+}
+
+bool SameShape(const TensorView& a, const TensorView& b) {
+  const Span<const int32_t> x = a.shape();
+  const Span<const int32_t> y = b.shape();
+  if (x.size() != y.size()) return false;
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (x[i] != y[i]) return false;
+  }
+  return true;
+}
+
+Status DescribeWindow(const OperatorView& op, const SubgraphView& subgraph, tflite::Padding padding, int32_t stride,
+                      int32_t dilation, int32_t filter_height, BandOp* band_op) {
+  const TensorView input = subgraph.tensor(static_cast<size_t>(op.inputs()[0]));
+  const TensorView output = subgraph.tensor(static_cast<size_t>(op.outputs()[0]));
+  if (stride < 1 || dilation < 1 || filter_height < 1 ||
+      (padding != tflite::Padding::SAME && padding != tflite::Padding::VALID)) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "op %d (%s) cannot run in bands: stride %d, dilation %d, filter height %d", op.index(),
+                         op.name(), stride, dilation, filter_height);
+  }
+  const int32_t in_height = input.shape()[1];
+  const int64_t out_height = WindowOutputSize(padding, in_height, filter_height, stride, dilation);
+  if (out_height != output.shape()[1]) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "op %d (%s) cannot run in bands: its window gives %lld rows, output tensor %d has %d",
+                         op.index(), op.name(), static_cast<long long>(out_height), output.index(),
+                         output.shape()[1]);
+  }
+  band_op->kind = BandOpKind::kWindow;
+  band_op->stride = stride;
+  band_op->before = static_cast<int32_t>(WindowPaddingBefore(in_height, filter_height, stride, dilation, out_height));
+  band_op->extent = (filter_height - 1) * dilation + 1;
+  band_op->spatial_inputs = 1;
+  return OkStatus();
+}
+
+// The rows PAD adds above the input, from its constant paddings.
+Status DescribePad(const OperatorView& op, const SubgraphView& subgraph, BandOp* band_op) {
+  if (op.inputs().size() < 2 || op.inputs()[1] < 0) {
+    return Status::Error(ErrorCode::kInvalidArgument, "op %d (%s) has no paddings", op.index(), op.name());
+  }
+  const TensorView paddings = subgraph.tensor(static_cast<size_t>(op.inputs()[1]));
+  const Span<const uint8_t> bytes = paddings.data();
+  const bool wide = paddings.type() == TensorType::kInt64;
+  const size_t element = wide ? 8 : 4;
+  if (!paddings.is_constant() || (paddings.type() != TensorType::kInt32 && !wide) || bytes.size() != 8 * element) {
+    return Status::Error(ErrorCode::kUnsupported,
+                         "op %d (%s) cannot run in bands: paddings tensor %d '%s' is not a constant 4x2 INT32/INT64",
+                         op.index(), op.name(), paddings.index(), paddings.name());
+  }
+  int64_t pads[8];
+  for (size_t i = 0; i < 8; ++i) {
+    if (wide) {
+      std::memcpy(&pads[i], bytes.data() + 8 * i, 8);
+    } else {
+      int32_t value = 0;
+      std::memcpy(&value, bytes.data() + 4 * i, 4);
+      pads[i] = value;
+    }
+  }
+  if (pads[0] != 0 || pads[1] != 0 || pads[2] < 0 || pads[3] < 0 || pads[2] > (1 << 20)) {
+    return Status::Error(ErrorCode::kUnsupported,
+                         "op %d (%s) cannot run in bands: it pads the batch (%lld, %lld) or the rows (%lld, %lld)",
+                         op.index(), op.name(), static_cast<long long>(pads[0]), static_cast<long long>(pads[1]),
+                         static_cast<long long>(pads[2]), static_cast<long long>(pads[3]));
+  }
+  band_op->kind = BandOpKind::kPad;
+  band_op->before = static_cast<int32_t>(pads[2]);
+  band_op->spatial_inputs = 1;
+  return OkStatus();
+}
+
+}  // namespace
+
+Status DescribeBandOp(const ModelView& model, int32_t op_index, BandOp* band_op) {
+  const SubgraphView subgraph = model.subgraph(0);
+  const OperatorView op = subgraph.op(static_cast<size_t>(op_index));
+  *band_op = BandOp{};
+  if (op.outputs().size() != 1 || op.inputs().empty() || op.inputs()[0] < 0) {
+    return Status::Error(ErrorCode::kUnsupported, "op %d (%s) cannot run in bands: it needs one input and one output",
+                         op_index, op.name());
+  }
+  const TensorView input = subgraph.tensor(static_cast<size_t>(op.inputs()[0]));
+  const TensorView output = subgraph.tensor(static_cast<size_t>(op.outputs()[0]));
+  MICROARENA_RETURN_IF_ERROR(RequireRowMap(op, "input", input));
+  MICROARENA_RETURN_IF_ERROR(RequireRowMap(op, "output", output));
+  const tflite::Operator* raw = op.raw();
+  switch (op.code()) {
+    case BuiltinOp::kConv2d: {
+      const tflite::Conv2DOptions* options = raw->builtin_options_as_Conv2DOptions();
+      if (options == nullptr || op.inputs().size() < 2 || op.inputs()[1] < 0) break;
+      const TensorView filter = subgraph.tensor(static_cast<size_t>(op.inputs()[1]));
+      if (filter.rank() != 4) break;
+      return DescribeWindow(op, subgraph, options->padding(), options->stride_h(), options->dilation_h_factor(),
+                            filter.shape()[1], band_op);
+    }
+    case BuiltinOp::kDepthwiseConv2d: {
+      const tflite::DepthwiseConv2DOptions* options = raw->builtin_options_as_DepthwiseConv2DOptions();
+      if (options == nullptr || op.inputs().size() < 2 || op.inputs()[1] < 0) break;
+      const TensorView filter = subgraph.tensor(static_cast<size_t>(op.inputs()[1]));
+      if (filter.rank() != 4) break;
+      return DescribeWindow(op, subgraph, options->padding(), options->stride_h(), options->dilation_h_factor(),
+                            filter.shape()[1], band_op);
+    }
+    case BuiltinOp::kAveragePool2d:
+    case BuiltinOp::kMaxPool2d: {
+      const tflite::Pool2DOptions* options = raw->builtin_options_as_Pool2DOptions();
+      if (options == nullptr) break;
+      return DescribeWindow(op, subgraph, options->padding(), options->stride_h(), 1, options->filter_height(),
+                            band_op);
+    }
+    case BuiltinOp::kPad:
+    case BuiltinOp::kPadv2:
+      return DescribePad(op, subgraph, band_op);
+    case BuiltinOp::kAdd: {
+      if (op.inputs().size() != 2 || op.inputs()[1] < 0) break;
+      const TensorView other = subgraph.tensor(static_cast<size_t>(op.inputs()[1]));
+      MICROARENA_RETURN_IF_ERROR(RequireRowMap(op, "second input", other));
+      if (!SameShape(input, output) || !SameShape(other, output)) {
+        return Status::Error(ErrorCode::kUnsupported,
+                             "op %d (%s) cannot run in bands: it broadcasts (inputs %d and %d against output %d)",
+                             op_index, op.name(), input.index(), other.index(), output.index());
+      }
+      band_op->spatial_inputs = 3;
+      return OkStatus();
+    }
+    case BuiltinOp::kRelu:
+    case BuiltinOp::kRelu6:
+      if (!SameShape(input, output)) break;
+      band_op->spatial_inputs = 1;
+      return OkStatus();
+    default:
+      return Status::Error(ErrorCode::kUnsupported,
+                           "op %d (%s) cannot run in bands: only CONV_2D, DEPTHWISE_CONV_2D, AVERAGE_POOL_2D, "
+                           "MAX_POOL_2D, PAD, PADV2, ADD, RELU and RELU6 can",
+                           op_index, op.name());
+  }
+  return Status::Error(ErrorCode::kInvalidArgument, "op %d (%s) cannot run in bands: its options or operands are malformed",
+                       op_index, op.name());
+}
+
+RowRange InputRowsOf(const BandOp& op, RowRange rows, int32_t height) {
+  if (rows.empty()) return RowRange{0, 0};
+  RowRange in;
+  switch (op.kind) {
+    case BandOpKind::kWindow:
+      in.first = rows.first * op.stride - op.before;
+      in.end = (rows.end - 1) * op.stride - op.before + op.extent;
+      break;
+    case BandOpKind::kPad:
+      in.first = rows.first - op.before;
+      in.end = rows.end - op.before;
+      break;
+    case BandOpKind::kElementwise:
+      in = rows;
+      break;
+  }
+  in.first = Min(Max(in.first, 0), height);
+  in.end = Min(Max(in.end, in.first), height);
+  return in;
+}
+
+int32_t SegmentWalk::SlotOf(int32_t tensor) const {
+  for (size_t s = 0; s < tensor_count_; ++s) {
+    if (tensors_[s].tensor == tensor) return static_cast<int32_t>(s);
+  }
+  return -1;
+}
+
+Status SegmentWalk::AddTensor(int32_t tensor, SegmentRole role, int16_t* slot) {
+  if (tensor_count_ >= kMaxSegmentTensors) {
+    return Status::Error(ErrorCode::kUnsupported, "segment ops %d-%d touch more than %zu maps", segment_.first_op,
+                         segment_.last_op, kMaxSegmentTensors);
+  }
+  SegmentTensor& entry = tensors_[tensor_count_];
+  entry = SegmentTensor{};
+  entry.tensor = tensor;
+  entry.role = role;
+  entry.height = model_->subgraph(0).tensor(static_cast<size_t>(tensor)).shape()[1];
+  producer_[tensor_count_] = -1;
+  *slot = static_cast<int16_t>(tensor_count_++);
+  return OkStatus();
+}
+
+Status SegmentWalk::Start(const ModelView& model, const TiledSegment& segment) {
+  model_ = &model;
+  segment_ = segment;
+  tensor_count_ = 0;
+  if (model.subgraph_count() == 0) return Status::Error(ErrorCode::kInvalidArgument, "the model has no subgraph");
+  const SubgraphView subgraph = model.subgraph(0);
+  const auto op_count = static_cast<int64_t>(subgraph.operator_count());
+  if (segment.first_op < 0 || segment.first_op > segment.last_op || segment.last_op >= op_count) {
+    return Status::Error(ErrorCode::kInvalidArgument, "tiled segment ops %d-%d is not within the model's %lld ops",
+                         segment.first_op, segment.last_op, static_cast<long long>(op_count));
+  }
+  if (static_cast<size_t>(segment.last_op - segment.first_op + 1) > kMaxSegmentOps) {
+    return Status::Error(ErrorCode::kUnsupported, "tiled segment ops %d-%d has more than %zu ops", segment.first_op,
+                         segment.last_op, kMaxSegmentOps);
+  }
+  if (segment.band_rows < 1) {
+    return Status::Error(ErrorCode::kInvalidArgument, "tiled segment ops %d-%d has %d rows per band; at least 1",
+                         segment.first_op, segment.last_op, segment.band_rows);
+  }
+  for (int32_t o = segment.first_op; o <= segment.last_op; ++o) {
+    const size_t k = static_cast<size_t>(o - segment.first_op);
+    MICROARENA_RETURN_IF_ERROR(DescribeBandOp(model, o, &ops_[k]));
+    const OperatorView op = subgraph.op(static_cast<size_t>(o));
+    for (size_t i = 0; i < 2; ++i) {
+      input_slot_[k][i] = -1;
+      if ((ops_[k].spatial_inputs & (1u << i)) == 0) continue;
+      const int32_t t = op.inputs()[i];
+      const int32_t slot = SlotOf(t);
+      if (slot >= 0) {
+        input_slot_[k][i] = static_cast<int16_t>(slot);
+      } else {
+        MICROARENA_RETURN_IF_ERROR(AddTensor(t, SegmentRole::kInput, &input_slot_[k][i]));
+      }
+    }
+    const int32_t out = op.outputs()[0];
+    if (SlotOf(out) >= 0) {
+      return Status::Error(ErrorCode::kInvalidArgument, "op %d (%s) writes tensor %d, which the segment already has",
+                           o, op.name(), out);
+    }
+    MICROARENA_RETURN_IF_ERROR(AddTensor(out, SegmentRole::kWindow, &output_slot_[k]));
+    producer_[output_slot_[k]] = static_cast<int16_t>(k);
+  }
+  sink_ = output_slot_[segment.last_op - segment.first_op];
+  tensors_[sink_].role = SegmentRole::kSink;
+
+  // A window exists only inside: nothing after the segment, no non-row
+  // input inside and no model output may read it.
+  for (size_t s = 0; s < tensor_count_; ++s) {
+    if (tensors_[s].role != SegmentRole::kWindow) continue;
+    const int32_t t = tensors_[s].tensor;
+    for (int32_t output : subgraph.outputs()) {
+      if (output == t) {
+        return Status::Error(ErrorCode::kUnsupported,
+                             "tiled segment ops %d-%d: tensor %d is a model output, so it must be whole; end the "
+                             "segment at the op that writes it",
+                             segment.first_op, segment.last_op, t);
+      }
+    }
+    for (size_t o = 0; o < subgraph.operator_count(); ++o) {
+      const OperatorView op = subgraph.op(o);
+      const Span<const int32_t> inputs = op.inputs();
+      for (size_t i = 0; i < inputs.size(); ++i) {
+        if (inputs[i] != t) continue;
+        const auto oi = static_cast<int32_t>(o);
+        const bool inside = oi >= segment.first_op && oi <= segment.last_op;
+        if (!inside || i >= 2 || (ops_[oi - segment.first_op].spatial_inputs & (1u << i)) == 0) {
+          return Status::Error(ErrorCode::kUnsupported,
+                               "tiled segment ops %d-%d: tensor %d, made inside, is read by op %zu (%s)%s; only the "
+                               "last op's output may be read after the segment",
+                               segment.first_op, segment.last_op, t, o, op.name(),
+                               inside ? " as a whole tensor" : " after the segment");
+        }
+      }
+    }
+  }
+  return OkStatus();
+}
+
+Status SegmentWalk::Walk(BandVisitor& visitor) {
+  for (size_t s = 0; s < tensor_count_; ++s) {
+    SegmentTensor& t = tensors_[s];
+    t.first_row = 0;
+    t.done = t.role == SegmentRole::kInput ? t.height : 0;
+  }
+  const int32_t height = tensors_[sink_].height;
+  for (int32_t first = 0; first < height; first += segment_.band_rows) {
+    MICROARENA_RETURN_IF_ERROR(Pull(static_cast<int16_t>(sink_), Min(height, first + segment_.band_rows), visitor));
+  }
+  if (tensors_[sink_].done != height) {
+    return Status::Error(ErrorCode::kInternal, "tiled segment ops %d-%d left sink rows %d-%d uncomputed",
+                         segment_.first_op, segment_.last_op, tensors_[sink_].done, height);
+  }
+  return OkStatus();
+}
+
+int32_t SegmentWalk::KeepFirst(int16_t slot) const {
+  if (tensors_[slot].role == SegmentRole::kSink) return tensors_[slot].done;
+  int32_t keep = kNoRow;
+  const auto count = static_cast<size_t>(segment_.last_op - segment_.first_op + 1);
+  for (size_t k = 0; k < count; ++k) {
+    const SegmentTensor& out = tensors_[output_slot_[k]];
+    if (out.done >= out.height) continue;
+    for (size_t i = 0; i < 2; ++i) {
+      if (input_slot_[k][i] != slot) continue;
+      keep = Min(keep, InputRowsOf(ops_[k], RowRange{out.done, out.done + 1}, tensors_[slot].height).first);
+    }
+  }
+  return keep;
+}
+
+// Depth-first: each row is made just before a consumer needs it, so a
+// window holds the consumer's halo and little more. The recursion is as
+// deep as the segment's longest chain of ops (at most kMaxSegmentOps).
+Status SegmentWalk::Pull(int16_t slot, int32_t end, BandVisitor& visitor) {
+  SegmentTensor& out = tensors_[slot];
+  if (out.role == SegmentRole::kInput) return OkStatus();
+  end = Min(end, out.height);
+  const int16_t k = producer_[slot];
+  while (out.done < end) {
+    // Rows no consumer reads (below every consumer's next window) are skipped.
+    const int32_t keep_first = KeepFirst(slot);
+    const int32_t first = Max(out.done, keep_first);
+    if (first >= end) {
+      out.done = end;
+      break;
+    }
+    BandStep step;
+    step.op = segment_.first_op + k;
+    step.output = RowRange{first, Min(end, first + segment_.band_rows)};
+    step.output_slot = slot;
+    for (size_t i = 0; i < 2; ++i) {
+      step.input_slot[i] = input_slot_[k][i];
+      if (input_slot_[k][i] < 0) continue;
+      const SegmentTensor& in = tensors_[input_slot_[k][i]];
+      // Empty when the rows read only padding (PAD's rows below the input).
+      step.inputs[i] = InputRowsOf(ops_[k], step.output, in.height);
+      MICROARENA_RETURN_IF_ERROR(Pull(input_slot_[k][i], step.inputs[i].end, visitor));
+    }
+    for (size_t i = 0; i < 2; ++i) {
+      if (input_slot_[k][i] < 0) continue;
+      const SegmentTensor& in = tensors_[input_slot_[k][i]];
+      if (!step.inputs[i].empty() && (step.inputs[i].first < in.first_row || step.inputs[i].end > in.done)) {
+        return Status::Error(ErrorCode::kInternal,
+                             "op %d: rows %d-%d of tensor %d are not in its window (rows %d-%d)", step.op,
+                             step.inputs[i].first, step.inputs[i].end, in.tensor, in.first_row, in.done);
+      }
+    }
+    // Pulling the inputs moved no consumer of this map: keep_first holds.
+    if (out.role == SegmentRole::kWindow) {
+      MICROARENA_RETURN_IF_ERROR(visitor.BeforeWrite(out, keep_first, step));
+      out.first_row = Max(out.first_row, keep_first);
+    } else {
+      MICROARENA_RETURN_IF_ERROR(visitor.BeforeWrite(out, 0, step));
+    }
+    MICROARENA_RETURN_IF_ERROR(visitor.Run(step, tensors_));
+    out.done = step.output.end;
+  }
+  return OkStatus();
+}
+
+namespace {
+
+class WindowCounter final : public BandVisitor {
+ public:
+  explicit WindowCounter(Span<int32_t> rows) : rows_(rows) {}
+  Status BeforeWrite(SegmentTensor& output, int32_t keep_first, const BandStep& step) override {
+    if (output.role != SegmentRole::kWindow) return OkStatus();
+    const int32_t first = Max(output.first_row, keep_first);
+    int32_t& rows = rows_[static_cast<size_t>(step.output_slot)];
+    rows = Max(rows, step.output.end - first);
+    return OkStatus();
+  }
+  Status Run(const BandStep&, const SegmentTensor*) override { return OkStatus(); }
+
+ private:
+  Span<int32_t> rows_;
+};
+
+}  // namespace
+
+Status WindowRowsOf(SegmentWalk& walk, Span<int32_t> window_rows) {
+  for (int32_t& rows : window_rows) rows = 0;
+  WindowCounter counter(window_rows);
+  return walk.Walk(counter);
+}
+
+bool IsTiledTensor(const ModelView& model, Span<const TiledSegment> segments, int32_t tensor) {
+  const SubgraphView subgraph = model.subgraph(0);
+  for (const TiledSegment& segment : segments) {
+    for (int32_t o = segment.first_op; o <= segment.last_op; ++o) {
+      const OperatorView op = subgraph.op(static_cast<size_t>(o));
+      for (int32_t t : op.inputs()) {
+        if (t == tensor) return true;
+      }
+      for (int32_t t : op.outputs()) {
+        if (t == tensor) return true;
+      }
+    }
+  }
+  return false;
+}
+
+Status CheckTiling(const ModelView& model, Span<const TiledSegment> segments) {
+  for (size_t i = 0; i < segments.size(); ++i) {
+    if (i > 0 && segments[i].first_op <= segments[i - 1].last_op) {
+      return Status::Error(ErrorCode::kInvalidArgument,
+                           "tiled segments ops %d-%d and %d-%d are not in order or overlap", segments[i - 1].first_op,
+                           segments[i - 1].last_op, segments[i].first_op, segments[i].last_op);
+    }
+    SegmentWalk walk;
+    MICROARENA_RETURN_IF_ERROR(walk.Start(model, segments[i]));
+  }
+  return OkStatus();
+}
+
+Status ApplyTiling(const ModelView& model, Span<const TiledSegment> segments, size_t alignment_bytes,
+                   Span<BufferRequest> buffers) {
+  MICROARENA_RETURN_IF_ERROR(CheckTiling(model, segments));
+  const SubgraphView subgraph = model.subgraph(0);
+  for (const TiledSegment& segment : segments) {
+    SegmentWalk walk;
+    MICROARENA_RETURN_IF_ERROR(walk.Start(model, segment));
+    int32_t window_rows[kMaxSegmentTensors];
+    const size_t slots = walk.tensors().size();
+    MICROARENA_RETURN_IF_ERROR(WindowRowsOf(walk, Span<int32_t>(window_rows, slots)));
+    for (BufferRequest& buffer : buffers) {
+      if (buffer.kind != BufferKind::kTensor || buffer.subgraph_index != 0) continue;
+      const int32_t slot = walk.SlotOf(buffer.owner_index);
+      if (slot < 0) continue;
+      const SegmentTensor& t = walk.tensors()[static_cast<size_t>(slot)];
+      if (t.role == SegmentRole::kWindow) {
+        const size_t row_bytes = subgraph.tensor(static_cast<size_t>(t.tensor)).byte_size() / static_cast<size_t>(t.height);
+        buffer.size_bytes = AlignUpUnchecked(row_bytes * static_cast<size_t>(window_rows[slot]), alignment_bytes);
+      }
+      buffer.lifetime.first_op = Min(buffer.lifetime.first_op, segment.first_op);
+      buffer.lifetime.end_op = Max(buffer.lifetime.end_op, segment.last_op + 1);
+    }
+  }
+  return OkStatus();
+}
+
+}  // namespace microarena

@@ -1,0 +1,90 @@
+// The row arithmetic of tiled execution by hand: which input rows a band of
+// output rows reads, and how many rows each window needs on vww_96_int8's
+// first ops (the end-to-end proof is tests/tiled_execution_test.cc).
+#include "microarena/analysis/tiling.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "microarena/model/model_file.h"
+#include "tests/support/test_support.h"
+
+namespace microarena {
+namespace {
+
+TEST(TilingTest, InputRowsOfAWindowClipToTheInput) {
+  // 3x3, stride 1, one row of padding above: output rows [r, r + 2) read
+  // rows [r - 1, r + 3), clipped to the 10 rows there are.
+  BandOp conv{BandOpKind::kWindow, 1, 1, 3, 1};
+  EXPECT_EQ(InputRowsOf(conv, {4, 6}, 10).first, 3);
+  EXPECT_EQ(InputRowsOf(conv, {4, 6}, 10).end, 7);
+  EXPECT_EQ(InputRowsOf(conv, {0, 1}, 10).first, 0);  // row -1 is padding
+  EXPECT_EQ(InputRowsOf(conv, {0, 1}, 10).end, 2);
+  EXPECT_EQ(InputRowsOf(conv, {9, 10}, 10).end, 10);  // row 10 is padding
+  // 3x3, stride 2, no padding above (TFLite's SAME on an even height puts
+  // the odd padding row below): output row r reads rows [2r, 2r + 3).
+  BandOp strided{BandOpKind::kWindow, 2, 0, 3, 1};
+  EXPECT_EQ(InputRowsOf(strided, {3, 5}, 20).first, 6);
+  EXPECT_EQ(InputRowsOf(strided, {3, 5}, 20).end, 11);
+  // Dilation 2 on a 3-tap filter: an extent of 5 rows.
+  BandOp dilated{BandOpKind::kWindow, 1, 2, 5, 1};
+  EXPECT_EQ(InputRowsOf(dilated, {5, 6}, 20).first, 3);
+  EXPECT_EQ(InputRowsOf(dilated, {5, 6}, 20).end, 8);
+  // PAD with 1 row above: output rows [0, 3) read input rows [0, 2).
+  BandOp pad{BandOpKind::kPad, 1, 1, 1, 1};
+  EXPECT_EQ(InputRowsOf(pad, {0, 3}, 8).first, 0);
+  EXPECT_EQ(InputRowsOf(pad, {0, 3}, 8).end, 2);
+  EXPECT_TRUE(InputRowsOf(pad, {9, 9}, 8).empty());
+  BandOp add{BandOpKind::kElementwise, 1, 0, 1, 3};
+  EXPECT_EQ(InputRowsOf(add, {2, 5}, 8).first, 2);
+  EXPECT_EQ(InputRowsOf(add, {2, 5}, 8).end, 5);
+}
+
+// vww ops 0-1: CONV_2D 3x3 stride 2 (96 -> 48 rows) into DEPTHWISE_CONV_2D
+// 3x3 stride 1 SAME (48 -> 48). The depthwise output rows [r, r + b) read
+// conv rows [r - 1, r + b + 1): a window of b + 2 rows (2 for b = 1 at the
+// top, where row -1 is padding, but 3 from the second band on).
+TEST(TilingTest, WindowRowsOnVwwByHand) {
+  MICROARENA_REQUIRE_SHARED();
+  Result<ModelFile> file = ModelFile::Open(testing::SharedDir() + "/models/vww_96_int8.tflite");
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  for (int32_t band : {1, 2, 4, 48}) {
+    SegmentWalk walk;
+    ASSERT_TRUE(walk.Start(file->view(), TiledSegment{0, 1, band}).ok());
+    ASSERT_EQ(walk.tensors().size(), 3u);  // input, the conv's output, the sink
+    std::vector<int32_t> rows(walk.tensors().size());
+    ASSERT_TRUE(WindowRowsOf(walk, Span<int32_t>(rows.data(), rows.size())).ok());
+    const int32_t window = walk.SlotOf(58);
+    ASSERT_GE(window, 0);
+    EXPECT_EQ(walk.tensors()[static_cast<size_t>(window)].role, SegmentRole::kWindow);
+    EXPECT_EQ(rows[static_cast<size_t>(window)], band >= 48 ? 48 : band + 2) << band << " rows per band";
+    EXPECT_EQ(walk.tensors()[static_cast<size_t>(walk.SlotOf(0))].role, SegmentRole::kInput);
+    EXPECT_EQ(walk.tensors()[static_cast<size_t>(walk.SlotOf(59))].role, SegmentRole::kSink);
+  }
+}
+
+// A window read after its segment is refused with the tensor and the op
+// named: in the MLPerf ResNet, op 0's output feeds op 1 and the ADD at op 3,
+// so ops 0-1 alone would leave it a window that op 3 still reads; ops 0-3
+// take the whole residual block and are fine. A model output is never a
+// window; RESHAPE cannot run in bands at all.
+TEST(TilingTest, RefusalsNameTheTensorAndTheOp) {
+  MICROARENA_REQUIRE_SHARED();
+  Result<ModelFile> resnet = ModelFile::Open(testing::SharedDir() + "/models/pretrainedResnet_quant.tflite");
+  ASSERT_TRUE(resnet.ok()) << resnet.status().message();
+  SegmentWalk walk;
+  const Status open_block = walk.Start(resnet->view(), TiledSegment{0, 1, 1});
+  ASSERT_FALSE(open_block.ok());
+  EXPECT_NE(std::string(open_block.message()).find("tensor 22, made inside, is read by op 3 (ADD) after the segment"),
+            std::string::npos)
+      << open_block.message();
+  EXPECT_TRUE(walk.Start(resnet->view(), TiledSegment{0, 3, 1}).ok());
+  const Status reshape = walk.Start(resnet->view(), TiledSegment{12, 13, 1});
+  ASSERT_FALSE(reshape.ok());
+  EXPECT_NE(std::string(reshape.message()).find("op 13 (RESHAPE) cannot run in bands"), std::string::npos)
+      << reshape.message();
+}
+
+}  // namespace
+}  // namespace microarena

@@ -1,0 +1,94 @@
+#include "microarena/runtime/tiled_execution.h"
+
+#include <cstring>
+
+#include "microarena/base/status.h"
+
+namespace microarena {
+
+// Moves window rows and runs each band's ops on views of their rows.
+class TiledExecution::BandRunner final : public BandVisitor {
+ public:
+  explicit BandRunner(Interpreter& interpreter) : interpreter_(interpreter) {}
+
+  Status BeforeWrite(SegmentTensor& output, int32_t keep_first, const BandStep&) override {
+    // The rows still read move to the window's start.
+    if (output.role != SegmentRole::kWindow || keep_first <= output.first_row || output.done <= keep_first) {
+      return OkStatus();
+    }
+    const EvalTensor* record = Whole(output.tensor);
+    const size_t row = RowBytes(*record);
+    std::memmove(record->data, record->data + static_cast<size_t>(keep_first - output.first_row) * row,
+                 static_cast<size_t>(output.done - keep_first) * row);
+    return OkStatus();
+  }
+
+  Status Run(const BandStep& step, const SegmentTensor* tensors) override {
+    int32_t input_dims[2][4];
+    int32_t output_dims[4];
+    EvalTensor input_views[2];
+    EvalTensor* inputs[2] = {nullptr, nullptr};
+    for (size_t i = 0; i < 2; ++i) {
+      if (step.input_slot[i] < 0) continue;
+      const SegmentTensor& tensor = tensors[step.input_slot[i]];
+      input_views[i] = View(*Whole(tensor.tensor), tensor, step.inputs[i], input_dims[i]);
+      inputs[i] = &input_views[i];
+    }
+    const SegmentTensor& out = tensors[step.output_slot];
+    EvalTensor output_view = View(*Whole(out.tensor), out, step.output, output_dims);
+    return interpreter_.InvokeOnViews(static_cast<size_t>(step.op), inputs, &output_view, step.output.first,
+                                      step.inputs[0].first);
+  }
+
+ private:
+  static size_t RowBytes(const EvalTensor& tensor) {
+    return static_cast<size_t>(tensor.dim(2)) * static_cast<size_t>(tensor.dim(3)) * TensorTypeBits(tensor.type) / 8;
+  }
+  EvalTensor* Whole(int32_t tensor) { return interpreter_.Record(static_cast<size_t>(tensor)); }
+  // Rows `rows` of `tensor`, held in `whole`'s buffer from row first_row on.
+  static EvalTensor View(const EvalTensor& whole, const SegmentTensor& tensor, RowRange rows, int32_t dims[4]) {
+    EvalTensor view = whole;
+    for (size_t d = 0; d < 4; ++d) dims[d] = whole.dim(d);
+    dims[1] = rows.rows();
+    view.dims = dims;
+    // No rows (a band of padding only): the window's start, never read.
+    if (!rows.empty()) view.data = whole.data + static_cast<size_t>(rows.first - tensor.first_row) * RowBytes(whole);
+    return view;
+  }
+
+  Interpreter& interpreter_;
+};
+
+Status TiledExecution::Check(const ModelView& model) const { return CheckTiling(model, segments_); }
+
+Status TiledExecution::Apply(const ModelView& model, size_t alignment_bytes, Span<BufferRequest> buffers) const {
+  return ApplyTiling(model, segments_, alignment_bytes, buffers);
+}
+
+bool TiledExecution::Touches(const ModelView& model, int32_t tensor) const {
+  return IsTiledTensor(model, segments_, tensor);
+}
+
+Status TiledExecution::InvokeSegment(Interpreter& interpreter, const TiledSegment& segment) const {
+  SegmentWalk walk;
+  MICROARENA_RETURN_IF_ERROR(walk.Start(interpreter.model_, segment));
+  BandRunner runner(interpreter);
+  return walk.Walk(runner);
+}
+
+Status TiledExecution::Invoke(Interpreter& interpreter) const {
+  const size_t op_count = interpreter.model_.subgraph(0).operator_count();
+  size_t next = 0;
+  for (size_t o = 0; o < op_count; ++o) {
+    if (next < segments_.size() && static_cast<size_t>(segments_[next].first_op) == o) {
+      const TiledSegment& segment = segments_[next++];
+      MICROARENA_RETURN_IF_ERROR(InvokeSegment(interpreter, segment));
+      o = static_cast<size_t>(segment.last_op);
+      continue;
+    }
+    MICROARENA_RETURN_IF_ERROR(interpreter.InvokeMainOp(o));
+  }
+  return OkStatus();
+}
+
+}  // namespace microarena
