@@ -442,7 +442,14 @@ Status ApplyTiling(const ModelView& model, Span<const TiledSegment> segments, si
     for (BufferRequest& buffer : buffers) {
       if (buffer.kind != BufferKind::kTensor || buffer.subgraph_index != 0) continue;
       const int32_t slot = walk.SlotOf(buffer.owner_index);
-      if (slot < 0) continue;
+      // Every op of a segment runs again in every band, so every tensor one
+      // of them reads (a filter made by DEQUANTIZE too) lives through it all.
+      if (slot < 0) {
+        if (IsTiledTensor(model, Span<const TiledSegment>(&segment, 1), buffer.owner_index)) {
+          buffer.lifetime.end_op = Max(buffer.lifetime.end_op, segment.last_op + 1);
+        }
+        continue;
+      }
       const SegmentTensor& t = walk.tensors()[static_cast<size_t>(slot)];
       if (t.role == SegmentRole::kWindow) {
         const size_t row_bytes = subgraph.tensor(static_cast<size_t>(t.tensor)).byte_size() / static_cast<size_t>(t.height);

@@ -86,5 +86,40 @@ TEST(TilingTest, RefusalsNameTheTensorAndTheOp) {
       << reshape.message();
 }
 
+// ApplyTiling by hand on vww ops 0-1 with one row per band: the model input
+// (tensor 0, read by op 0) lives to the segment's end, the window (tensor 58,
+// 48 rows of 48 x 8 B) shrinks to 3 rows = 1,152 B, the sink (tensor 59)
+// lives from the segment's start, and a buffer for a tensor an op of the
+// segment reads as a whole (op 0's filter, tensor 44, as if it were made at
+// run time) lives through the segment too: every op runs again in every band.
+TEST(TilingTest, ApplyTilingResizesWindowsAndStretchesLifetimes) {
+  MICROARENA_REQUIRE_SHARED();
+  Result<ModelFile> file = ModelFile::Open(testing::SharedDir() + "/models/vww_96_int8.tflite");
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  auto buffer = [](int32_t tensor, size_t bytes, int32_t first, int32_t end) {
+    BufferRequest request;
+    request.owner_index = tensor;
+    request.size_bytes = bytes;
+    request.lifetime = Lifetime{first, end};
+    return request;
+  };
+  std::vector<BufferRequest> buffers = {buffer(0, 27648, 0, 1), buffer(58, 18432, 0, 2), buffer(59, 18432, 1, 3),
+                                        buffer(44, 216, 0, 1), buffer(60, 36864, 2, 4)};
+  const TiledSegment segment{0, 1, 1};
+  ASSERT_TRUE(ApplyTiling(file->view(), Span<const TiledSegment>(&segment, 1), 16,
+                          Span<BufferRequest>(buffers.data(), buffers.size()))
+                  .ok());
+  EXPECT_EQ(buffers[0].lifetime.end_op, 2);  // input: until op 1
+  EXPECT_EQ(buffers[0].size_bytes, 27648u);
+  EXPECT_EQ(buffers[1].size_bytes, 1152u);   // 3 rows x 48 x 8
+  EXPECT_EQ(buffers[1].lifetime.first_op, 0);
+  EXPECT_EQ(buffers[1].lifetime.end_op, 2);
+  EXPECT_EQ(buffers[2].lifetime.first_op, 0);  // sink: from op 0
+  EXPECT_EQ(buffers[2].size_bytes, 18432u);
+  EXPECT_EQ(buffers[3].lifetime.end_op, 2);    // read by op 0, which runs until op 1 is done
+  EXPECT_EQ(buffers[4].lifetime.first_op, 2);  // op 2's output: outside, untouched
+  EXPECT_EQ(buffers[4].lifetime.end_op, 4);
+}
+
 }  // namespace
 }  // namespace microarena
