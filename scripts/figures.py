@@ -10,6 +10,9 @@ and is generated here from what the code measures now:
                 flash, the whole plan stored) and run, next to TFLM's minimum arena and tail
   overlap       docs/overlap.md: `run` without and with `--overlap` (exact and greedy) per
                 shared model and the demo model, and `plan --overlap` for the overlap-aware bound
+  tiling        `run --tile` and `run --tile --overlap` per shared model a tiling applies to,
+                and `run --tile --overlap` of the `optimize --overlap`d file (every technique),
+                next to TFLM's minimum arena; outputs compared with TFLM's goldens
   instructions  bench/callgrind_invoke.sh (valgrind callgrind, instructions per Invoke)
   solver        `microarena solve` on ../shared/dsa (head, lower bound, search nodes),
                 next to MiniMalloc's figures from ../shared/dsa/README.md
@@ -38,10 +41,10 @@ import tempfile
 import textwrap
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BLOCKS = ["arena", "best", "overlap", "instructions", "solver", "cortex-m", "cortex-m-sizes", "cortex-m-models",
+BLOCKS = ["arena", "best", "overlap", "tiling", "instructions", "solver", "cortex-m", "cortex-m-sizes", "cortex-m-models",
           "cortex-m-speed"]
 # Where each block lives.
-BLOCK_FILES = {"arena": "README.md", "best": "README.md", "overlap": "docs/overlap.md", "instructions": "README.md", "solver": "README.md", "cortex-m": "README.md",
+BLOCK_FILES = {"arena": "README.md", "best": "README.md", "overlap": "docs/overlap.md", "tiling": "README.md", "instructions": "README.md", "solver": "README.md", "cortex-m": "README.md",
                "cortex-m-sizes": "docs/cortex_m.md", "cortex-m-models": "docs/cortex_m.md", "cortex-m-speed": "README.md"}
 WALL_TIME_HEADER = "wall time (not checked)"
 SOLVER_CAPACITY = 1048576
@@ -194,6 +197,47 @@ def gen_overlap(ctx):
                 f"{thousands(plan['overlap_lower_bound_bytes'])} B) and the arena is "
                 f"{ratio(exact['arena_bytes'], int(tflm[model]['min_arena_bytes']))} x TFLM's minimum.")
     return lines + [""] + textwrap.wrap(sentence, width=76, break_long_words=False, break_on_hyphens=False)
+
+
+# ---------------------------------------------------------------- tiling
+
+TILING_MODELS = ["vww_96_int8", "pretrainedResnet_quant", "kws_ref_model"]
+
+
+def gen_tiling(ctx):
+    tflm = read_tflm_csv(os.path.join(ctx.shared, "golden", "tflm_arena.csv"))
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        def measure(path, *flags):
+            out = os.path.join(tmp, "out")
+            shutil.rmtree(out, ignore_errors=True)
+            figures = json.loads(run([ctx.cli, "run", path, "--json", "--seed", "1", "--output-dir", out, *flags]))
+            with open(os.path.join(out, "output_0.bin"), "rb") as f:
+                figures["output"] = f.read()
+            return figures
+
+        for model in TILING_MODELS:
+            path = os.path.join(ctx.shared, "models", model + ".tflite")
+            golden = os.path.join(ctx.shared, "golden", model, "seed1", "output_0.bin")
+            for needed in (path, golden):
+                if not os.path.isfile(needed):
+                    raise Missing(needed)
+            with open(golden, "rb") as f:
+                golden_output = f.read()
+            optimized = os.path.join(tmp, model + ".optimized.tflite")
+            run([ctx.cli, "optimize", path, "-o", optimized, "--overlap"])
+            plain, tiled = measure(path), measure(path, "--tile")
+            overlap, every = measure(path, "--tile", "--overlap"), measure(optimized, "--tile", "--overlap")
+            exact = all(m["output"] == golden_output for m in (tiled, overlap, every))
+            tflm_arena = int(tflm[model]["min_arena_bytes"])
+            rows.append([model, thousands(tflm_arena), thousands(plain["lower_bound_bytes"]),
+                         thousands(tiled["head_bytes"]), thousands(overlap["head_bytes"]),
+                         f"{100 * (1 - overlap['head_bytes'] / plain['lower_bound_bytes']):.1f} %",
+                         thousands(every["arena_bytes"]), ratio(every["arena_bytes"], tflm_arena),
+                         "yes" if exact else "NO"])
+    return table(["model", "TFLM arena", "untiled lower bound", "head, --tile", "head, --tile --overlap",
+                  "below the bound", "arena, every technique", "ratio", "bit-exact"], rows,
+                 ["---"] + ["---:"] * 7 + ["---"])
 
 
 # ---------------------------------------------------------- instructions
@@ -385,7 +429,7 @@ def gen_cortex_m_speed(ctx):
                  ["---"] + ["---:"] * 7)
 
 
-GENERATORS = {"arena": gen_arena, "best": gen_best, "overlap": gen_overlap, "instructions": gen_instructions, "solver": gen_solver, "cortex-m": gen_cortex_m,
+GENERATORS = {"arena": gen_arena, "best": gen_best, "overlap": gen_overlap, "tiling": gen_tiling, "instructions": gen_instructions, "solver": gen_solver, "cortex-m": gen_cortex_m,
               "cortex-m-sizes": gen_cortex_m_sizes, "cortex-m-models": gen_cortex_m_models,
               "cortex-m-speed": gen_cortex_m_speed}
 

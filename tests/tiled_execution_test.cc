@@ -5,6 +5,7 @@
 // shrinks below the untiled lower bound.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -13,6 +14,8 @@
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/mobilenet_v2_model.h"
 #include "microarena/model/model_file.h"
+#include "microarena/plan/optimal.h"
+#include "microarena/plan/planner.h"
 #include "microarena/report/tiling_search.h"
 #include "microarena/runtime/host_runner.h"
 #include "microarena/runtime/tiled_execution.h"
@@ -124,8 +127,79 @@ TEST(TiledExecutionTest, RefusesWhatCannotRunInBands) {
   EXPECT_NE(std::string(run.status().message()).find("not in order or overlap"), std::string::npos);
 }
 
+// Places every approved pair as tightly as its permission allows: the
+// output at a cursor and the input exactly D (aligned) above it, so they
+// share all the bytes they may; every other buffer after them, alone. A D
+// one row too small would let the sink overwrite input rows still to be read.
+class TightPairPlanner final : public Planner {
+ public:
+  const char* name() const override { return "tight-pairs"; }
+  size_t WorkspaceBytes(size_t) const override { return 0; }
+  Status Plan(const PlanningProblem& problem, Span<uint8_t>, Span<size_t> offsets,
+              PlanSummary* summary) const override {
+    std::vector<bool> placed(problem.buffers.size());
+    size_t cursor = 0;
+    const size_t align = problem.alignment_bytes;
+    auto up = [align](size_t bytes) { return (bytes + align - 1) / align * align; };
+    for (const OverlapPermission& p : problem.overlaps) {
+      if (placed[p.input_buffer] || placed[p.output_buffer]) continue;
+      offsets[p.output_buffer] = cursor;
+      offsets[p.input_buffer] = cursor + up(p.min_displacement_bytes);
+      placed[p.input_buffer] = placed[p.output_buffer] = true;
+      cursor = up(std::max(offsets[p.output_buffer] + problem.buffers[p.output_buffer].size_bytes,
+                           offsets[p.input_buffer] + problem.buffers[p.input_buffer].size_bytes));
+      ++tight_pairs;
+    }
+    for (size_t b = 0; b < problem.buffers.size(); ++b) {
+      if (placed[b]) continue;
+      offsets[b] = cursor;
+      cursor = up(cursor + problem.buffers[b].size_bytes);
+    }
+    summary->head_bytes = cursor;
+    return OkStatus();
+  }
+  mutable size_t tight_pairs = 0;
+};
+
+// With overlap, a segment's sink may take the bytes of the input rows the
+// walk has consumed (analysis/tiling.h TilingOverlaps). Every segment and
+// band height below, planned with each sink exactly D below its input, runs
+// bit-exact: D is enough. And the search's choice runs in TFLM's goldens
+// below 60 % of the untiled lower bound.
+TEST(TiledExecutionTest, SinkOverConsumedInputRowsIsBitExact) {
+  MICROARENA_REQUIRE_SHARED();
+  Result<ModelFile> file = ModelFile::Open(SharedDir() + "/models/vww_96_int8.tflite");
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  const std::vector<std::vector<uint8_t>> golden = GoldenOutputs("vww_96_int8", 1, 1);
+  size_t runs = 0;
+  for (int32_t first = 0; first < 9; ++first) {
+    for (int32_t last = first; last < 9; ++last) {
+      for (int32_t band : {1, 2, 3, 7}) {
+        SCOPED_TRACE("ops " + std::to_string(first) + "-" + std::to_string(last) + ", " + std::to_string(band) +
+                     " rows per band");
+        const std::vector<TiledSegment> tiling = {{first, last, band}};
+        const TiledExecution tiled(Span<const TiledSegment>(tiling.data(), tiling.size()));
+        const TightPairPlanner tight;
+        RunOptions options;
+        options.seed = 1;
+        options.interpreter.allow_overlap = true;
+        options.interpreter.tiling = &tiled;
+        options.interpreter.custom_planner = &tight;
+        Result<RunResult> run = RunModel(file->view(), AllOpsResolver(), options);
+        ASSERT_TRUE(run.ok()) << run.status().message();
+        EXPECT_EQ(run->outputs, golden);
+        EXPECT_GT(tight.tight_pairs, 0u);
+        ++runs;
+      }
+    }
+  }
+  std::printf("vww_96_int8: %zu tiled runs with each sink placed tight over its input, bit-exact\n", runs);
+}
+
+// The search as the runtime's greedy planner will plan (RunTiled).
 report::TilingSearchOptions SearchOptionsFor(const ModelView& model) {
   report::TilingSearchOptions options;
+  options.exact = false;
   Result<PrepareRequests> requests = CollectPrepareRequests(model, AllOpsResolver());
   EXPECT_TRUE(requests.ok());
   if (requests.ok()) options.scratch = requests->scratch;
@@ -159,6 +233,52 @@ TEST(TilingSearchTest, VwwChoiceRunsBitExactInTheHeadItPromised) {
   }
   std::printf("vww_96_int8 tiled: %zu segment(s), head %zu B (untiled %zu B), %zu tilings planned\n",
               choice->segments.size(), choice->head_bytes, choice->untiled_head_bytes, choice->candidates);
+}
+
+// With overlap the search (greedy, then the exact planner on the most
+// promising candidates) puts vww's sink over the input rows the segment has
+// consumed: the head falls at least 40 % below the untiled lower bound
+// (55,296 B), and the run, planned as `run --tile --overlap` plans it
+// (exact planner, node limit), fits that head and gives TFLM's outputs.
+TEST(TilingSearchTest, VwwWithOverlapIsFortyPercentBelowTheUntiledBound) {
+  MICROARENA_REQUIRE_SHARED();
+  Result<ModelFile> file = ModelFile::Open(SharedDir() + "/models/vww_96_int8.tflite");
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  report::TilingSearchOptions options = SearchOptionsFor(file->view());
+  Result<PrepareRequests> requests = CollectPrepareRequests(file->view(), AllOpsResolver());
+  ASSERT_TRUE(requests.ok()) << requests.status().message();
+  options.overlap = true;
+  options.overlaps = requests->overlaps;
+  options.exact = true;
+  Result<report::TilingChoice> choice = report::ChooseTiling(file->view(), options);
+  ASSERT_TRUE(choice.ok()) << choice.status().message();
+  ASSERT_FALSE(choice->segments.empty());
+  EXPECT_EQ(choice->untiled_lower_bound_bytes, 55296u);
+  EXPECT_LE(10 * choice->head_bytes, 6 * choice->untiled_lower_bound_bytes);
+  EXPECT_GT(choice->exact_plans, 0u);
+
+  OptimalOptions exact_options;
+  exact_options.time_limit_seconds = 0;
+  exact_options.node_limit = 2000000;
+  const OptimalPlanner exact(exact_options);
+  const TiledExecution tiled(Span<const TiledSegment>(choice->segments.data(), choice->segments.size()));
+  for (uint32_t seed = 1; seed <= 3; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    RunOptions run_options;
+    run_options.seed = seed;
+    run_options.interpreter.allow_overlap = true;
+    run_options.interpreter.tiling = &tiled;
+    run_options.interpreter.custom_planner = &exact;
+    Result<RunResult> run = RunModel(file->view(), AllOpsResolver(), run_options);
+    ASSERT_TRUE(run.ok()) << run.status().message();
+    EXPECT_LE(run->head_bytes, choice->head_bytes);
+    EXPECT_EQ(run->outputs, GoldenOutputs("vww_96_int8", seed, 1));
+  }
+  std::printf("vww_96_int8 tiled with overlap: head %zu B = %.1f %% below the untiled lower bound %zu B "
+              "(%zu tilings planned, %zu exactly)\n",
+              choice->head_bytes,
+              100.0 * (1.0 - static_cast<double>(choice->head_bytes) / static_cast<double>(choice->untiled_lower_bound_bytes)),
+              choice->untiled_lower_bound_bytes, choice->candidates, choice->exact_plans);
 }
 
 // A model with nothing to tile keeps its plan: ad01 is FULLY_CONNECTED only.

@@ -5,11 +5,13 @@
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
+#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "tests/support/cli_json.h"
 #include "tests/support/test_support.h"
+#include "tests/support/tflm_golden.h"
 
 namespace microarena {
 namespace {
@@ -30,7 +32,7 @@ TEST(TilingCliTest, PlanAndRunWithTile) {
   EXPECT_EQ(tiling["extra_macs"], 0);
   EXPECT_EQ(tiling["untiled_lower_bound_bytes"], 55296);  // 18,432 + 36,864 B at op 2, by hand
   EXPECT_LT(plan["head_bytes"].get<size_t>(), 55296u);
-  EXPECT_LE(plan["head_bytes"].get<size_t>(), tiling["greedy_head_bytes"].get<size_t>());
+  EXPECT_LE(plan["head_bytes"].get<size_t>(), tiling["search_head_bytes"].get<size_t>());
   for (const json& segment : tiling["segments"]) EXPECT_FALSE(segment["windows"].empty());
 
   const std::string dir = testing::TempDir("tiling_cli_run");
@@ -43,7 +45,9 @@ TEST(TilingCliTest, PlanAndRunWithTile) {
     }
     return segments;
   }());
-  EXPECT_EQ(run["head_bytes"], tiling["greedy_head_bytes"]);  // run plans with greedy, as the search
+  // Without overlap, run plans with the runtime's greedy planner, and so does its search.
+  EXPECT_LE(run["head_bytes"].get<size_t>(), tiling["untiled_greedy_head_bytes"].get<size_t>());
+  EXPECT_LT(run["head_bytes"].get<size_t>(), 55296u);
   const std::vector<uint8_t> golden = testing::ReadFileBytes(SharedDir() + "/golden/vww_96_int8/seed1/output_0.bin");
   ASSERT_FALSE(golden.empty());
   EXPECT_EQ(testing::ReadFileBytes(dir + "/output_0.bin"), golden);
@@ -52,6 +56,42 @@ TEST(TilingCliTest, PlanAndRunWithTile) {
   EXPECT_EQ(text.exit_code, 0);
   EXPECT_NE(text.stdout_text.find("Tiling (--tile"), std::string::npos) << text.stdout_text;
   EXPECT_NE(text.stdout_text.find("below the untiled lower bound 55,296 B"), std::string::npos);
+}
+
+// Every technique at once on vww_96_int8: `optimize --overlap` (the
+// kernels' data read from flash, so the persistent area is small), then
+// `run --tile --overlap`: the arena is at most 0.33 x TFLM's minimum arena
+// (golden/tflm_arena.csv, measured by TFLM), and the outputs are TFLM's.
+TEST(TilingCliTest, EveryTechniqueRunsVwwInAThirdOfTflmsArena) {
+  MICROARENA_REQUIRE_SHARED();
+  const size_t tflm_arena = testing::TflmMinArena("vww_96_int8");
+  ASSERT_GT(tflm_arena, 0u) << "golden/tflm_arena.csv has no vww_96_int8 row";
+  const std::string dir = testing::TempDir("tiling_cli_every_technique");
+  const std::string optimized = dir + "/vww_optimized.tflite";
+  const testing::CommandResult optimize =
+      RunCli({"optimize", SharedDir() + "/models/vww_96_int8.tflite", "-o", optimized, "--overlap"});
+  ASSERT_EQ(optimize.exit_code, 0) << optimize.stderr_text;
+  for (int seed = 1; seed <= 3; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const std::string out = dir + "/seed" + std::to_string(seed);
+    const json run = RunJson({"run", optimized, "--tile", "--overlap", "--seed", std::to_string(seed), "--json",
+                              "--output-dir", out});
+    ASSERT_TRUE(run.contains("tiling")) << run.dump();
+    ASSERT_FALSE(run["tiling"].empty());
+    EXPECT_EQ(run["overlap_used"], true);
+    const size_t arena = run["arena_bytes"].get<size_t>();
+    EXPECT_LE(100 * arena, 33 * tflm_arena) << arena << " B against TFLM's " << tflm_arena << " B";
+    const std::vector<uint8_t> golden = testing::ReadFileBytes(SharedDir() + "/golden/vww_96_int8/seed" +
+                                                               std::to_string(seed) + "/output_0.bin");
+    ASSERT_FALSE(golden.empty());
+    EXPECT_EQ(testing::ReadFileBytes(out + "/output_0.bin"), golden);
+    if (seed == 1) {
+      std::printf("vww_96_int8, optimize --overlap + run --tile --overlap: arena %zu B = %.3f x TFLM's %zu B "
+                  "(head %zu B, persistent %zu B)\n",
+                  arena, static_cast<double>(arena) / static_cast<double>(tflm_arena), tflm_arena,
+                  run["head_bytes"].get<size_t>(), run["persistent_bytes"].get<size_t>());
+    }
+  }
 }
 
 TEST(TilingCliTest, ExclusionsAreUsageErrors) {

@@ -13,6 +13,7 @@ constexpr int32_t kNoRow = std::numeric_limits<int32_t>::max();
 
 int32_t Max(int32_t a, int32_t b) { return a > b ? a : b; }
 int32_t Min(int32_t a, int32_t b) { return a < b ? a : b; }
+int64_t Max(int64_t a, int64_t b) { return a > b ? a : b; }
 
 // An NHWC map with batch 1, the only layout whose rows are contiguous bytes.
 Status RequireRowMap(const OperatorView& op, const char* role, const TensorView& tensor) {
@@ -472,6 +473,106 @@ Status ApplyTiling(const ModelView& model, Span<const TiledSegment> segments, si
     }
   }
   return OkStatus();
+}
+
+
+namespace {
+
+size_t RowBytesOf(const ModelView& model, const SegmentTensor& tensor) {
+  return model.subgraph(0).tensor(static_cast<size_t>(tensor.tensor)).byte_size() /
+         static_cast<size_t>(tensor.height);
+}
+
+// The buffer of tensor `tensor` of subgraph 0, or -1.
+int64_t BufferOf(Span<const BufferRequest> buffers, int32_t tensor) {
+  for (size_t b = 0; b < buffers.size(); ++b) {
+    if (buffers[b].kind == BufferKind::kTensor && buffers[b].subgraph_index == 0 && buffers[b].owner_index == tensor) {
+      return static_cast<int64_t>(b);
+    }
+  }
+  return -1;
+}
+
+// Per input slot: the largest (sink bytes written - first input byte read)
+// over the steps that read it.
+class SinkDisplacement final : public BandVisitor {
+ public:
+  SinkDisplacement(const ModelView& model, const SegmentWalk& walk, Span<int64_t> displacement)
+      : displacement_(displacement) {
+    const Span<const SegmentTensor> tensors = walk.tensors();
+    for (size_t s = 0; s < tensors.size(); ++s) {
+      row_bytes_[s] = static_cast<int64_t>(RowBytesOf(model, tensors[s]));
+      if (tensors[s].role == SegmentRole::kSink) sink_ = static_cast<int16_t>(s);
+      displacement_[s] = std::numeric_limits<int64_t>::min();
+    }
+  }
+  Status BeforeWrite(SegmentTensor&, int32_t, const BandStep&) override { return OkStatus(); }
+  Status Run(const BandStep& step, const SegmentTensor* tensors) override {
+    if (step.output_slot == sink_) sink_rows_ = Max(sink_rows_, step.output.end);
+    const int64_t written = static_cast<int64_t>(sink_rows_) * row_bytes_[sink_];
+    for (size_t i = 0; i < 2; ++i) {
+      const int16_t slot = step.input_slot[i];
+      if (slot < 0 || tensors[slot].role != SegmentRole::kInput || step.inputs[i].empty()) continue;
+      const int64_t read_from = static_cast<int64_t>(step.inputs[i].first) * row_bytes_[slot];
+      displacement_[static_cast<size_t>(slot)] = Max(displacement_[static_cast<size_t>(slot)], written - read_from);
+    }
+    return OkStatus();
+  }
+
+ private:
+  Span<int64_t> displacement_;
+  int64_t row_bytes_[kMaxSegmentTensors] = {};
+  int16_t sink_ = 0;
+  int32_t sink_rows_ = 0;
+};
+
+}  // namespace
+
+Result<size_t> TilingOverlapCount(const ModelView& model, Span<const TiledSegment> segments) {
+  size_t count = 0;
+  for (const TiledSegment& segment : segments) {
+    SegmentWalk walk;
+    MICROARENA_RETURN_IF_ERROR(walk.Start(model, segment));
+    for (const SegmentTensor& t : walk.tensors()) count += t.role == SegmentRole::kInput ? 1 : 0;
+  }
+  return count;
+}
+
+Result<size_t> TilingOverlaps(const ModelView& model, Span<const TiledSegment> segments,
+                              Span<const BufferRequest> buffers, Span<OverlapPermission> permissions) {
+  MICROARENA_RETURN_IF_ERROR(CheckOrder(segments));
+  size_t count = 0;
+  for (const TiledSegment& segment : segments) {
+    SegmentWalk walk;
+    MICROARENA_RETURN_IF_ERROR(walk.Start(model, segment));
+    int64_t displacement[kMaxSegmentTensors];
+    const size_t slots = walk.tensors().size();
+    SinkDisplacement visitor(model, walk, Span<int64_t>(displacement, slots));
+    MICROARENA_RETURN_IF_ERROR(walk.Walk(visitor));
+    int64_t sink_buffer = -1;
+    for (const SegmentTensor& t : walk.tensors()) {
+      if (t.role == SegmentRole::kSink) sink_buffer = BufferOf(buffers, t.tensor);
+    }
+    if (sink_buffer < 0) continue;
+    for (size_t s = 0; s < slots; ++s) {
+      const SegmentTensor& t = walk.tensors()[s];
+      if (t.role != SegmentRole::kInput || displacement[s] == std::numeric_limits<int64_t>::min()) continue;
+      const int64_t input_buffer = BufferOf(buffers, t.tensor);
+      // An input read after the segment keeps every byte.
+      if (input_buffer < 0 || buffers[static_cast<size_t>(input_buffer)].lifetime.end_op > segment.last_op + 1) {
+        continue;
+      }
+      if (count == permissions.size()) {
+        return Status::Error(ErrorCode::kInternal, "tiled segment ops %d-%d: more than %zu overlaps",
+                             segment.first_op, segment.last_op, permissions.size());
+      }
+      OverlapPermission& permission = permissions[count++];
+      permission.input_buffer = static_cast<uint32_t>(input_buffer);
+      permission.output_buffer = static_cast<uint32_t>(sink_buffer);
+      permission.min_displacement_bytes = static_cast<size_t>(Max(displacement[s], int64_t{0}));
+    }
+  }
+  return count;
 }
 
 }  // namespace microarena

@@ -24,6 +24,7 @@
 #include <cstdint>
 
 #include "microarena/analysis/planning_problem.h"
+#include "microarena/base/result.h"
 #include "microarena/base/span.h"
 #include "microarena/base/status.h"
 #include "microarena/model/model_view.h"
@@ -146,6 +147,24 @@ Status WindowRowsOf(SegmentWalk& walk, Span<int32_t> window_rows);
 // of subgraph 0 only; `alignment_bytes` rounds the window sizes.
 Status ApplyTiling(const ModelView& model, Span<const TiledSegment> segments, size_t alignment_bytes,
                    Span<BufferRequest> buffers);
+
+// Overlaps the walk's order makes safe (used with overlap permissions):
+// the sink is written from its first row on while each input is read from
+// its first row on, so the sink may take the bytes of input rows no later
+// step reads. For each input of a segment that dies there (its buffer's
+// lifetime ends with the segment), the least displacement D
+// (planning_problem.h: offset(input) - offset(sink) >= D) that keeps every
+// step's reads clear of the sink bytes written up to that step:
+//     D = max over steps that read the input of
+//         (sink rows written by the end of the step x sink row bytes
+//          - first input row the step reads x input row bytes),  at least 0.
+// Buffers of subgraph 0 after ApplyTiling; writes at most `permissions.size()`
+// and returns how many (TilingOverlapCount bounds it).
+Result<size_t> TilingOverlaps(const ModelView& model, Span<const TiledSegment> segments,
+                              Span<const BufferRequest> buffers, Span<OverlapPermission> permissions);
+
+// The most permissions TilingOverlaps can write: the segments' inputs.
+Result<size_t> TilingOverlapCount(const ModelView& model, Span<const TiledSegment> segments);
 
 // Whether an op of a segment reads or writes `tensor` (subgraph 0).
 bool IsTiledTensor(const ModelView& model, Span<const TiledSegment> segments, int32_t tensor);

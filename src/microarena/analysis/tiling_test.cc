@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 #include "microarena/model/model_file.h"
@@ -86,6 +87,15 @@ TEST(TilingTest, RefusalsNameTheTensorAndTheOp) {
       << reshape.message();
 }
 
+// A request for tensor `tensor` of `bytes` live over op steps [first, end).
+BufferRequest TensorBuffer(int32_t tensor, size_t bytes, int32_t first, int32_t end) {
+  BufferRequest request;
+  request.owner_index = tensor;
+  request.size_bytes = bytes;
+  request.lifetime = Lifetime{first, end};
+  return request;
+}
+
 // ApplyTiling by hand on vww ops 0-1 with one row per band: the model input
 // (tensor 0, read by op 0) lives to the segment's end, the window (tensor 58,
 // 48 rows of 48 x 8 B) shrinks to 3 rows = 1,152 B, the sink (tensor 59)
@@ -96,15 +106,8 @@ TEST(TilingTest, ApplyTilingResizesWindowsAndStretchesLifetimes) {
   MICROARENA_REQUIRE_SHARED();
   Result<ModelFile> file = ModelFile::Open(testing::SharedDir() + "/models/vww_96_int8.tflite");
   ASSERT_TRUE(file.ok()) << file.status().message();
-  auto buffer = [](int32_t tensor, size_t bytes, int32_t first, int32_t end) {
-    BufferRequest request;
-    request.owner_index = tensor;
-    request.size_bytes = bytes;
-    request.lifetime = Lifetime{first, end};
-    return request;
-  };
-  std::vector<BufferRequest> buffers = {buffer(0, 27648, 0, 1), buffer(58, 18432, 0, 2), buffer(59, 18432, 1, 3),
-                                        buffer(44, 216, 0, 1), buffer(60, 36864, 2, 4)};
+  std::vector<BufferRequest> buffers = {TensorBuffer(0, 27648, 0, 1), TensorBuffer(58, 18432, 0, 2), TensorBuffer(59, 18432, 1, 3),
+                                        TensorBuffer(44, 216, 0, 1), TensorBuffer(60, 36864, 2, 4)};
   const TiledSegment segment{0, 1, 1};
   ASSERT_TRUE(ApplyTiling(file->view(), Span<const TiledSegment>(&segment, 1), 16,
                           Span<BufferRequest>(buffers.data(), buffers.size()))
@@ -119,6 +122,70 @@ TEST(TilingTest, ApplyTilingResizesWindowsAndStretchesLifetimes) {
   EXPECT_EQ(buffers[3].lifetime.end_op, 2);    // read by op 0, which runs until op 1 is done
   EXPECT_EQ(buffers[4].lifetime.first_op, 2);  // op 2's output: outside, untouched
   EXPECT_EQ(buffers[4].lifetime.end_op, 4);
+}
+
+
+// TilingOverlaps by hand on vww (input 96x96x3: rows of 288 B; op 0 CONV_2D
+// 3x3 stride 2 SAME -> 48x48x8, rows of 384 B, no padding above (the one
+// padded row is below), so output row j reads input rows [2j, 2j+3);
+// op 1 DEPTHWISE 3x3 stride 1 SAME, one padded row above: row j reads
+// [j-1, j+2)). D is the largest (sink bytes written by the end of a step -
+// first input byte the step reads):
+//   ops 0-0, 1 row:  step j: (j+1) x 384 - 2j x 288 = 384 - 192j  -> 384 (j = 0)
+//   ops 0-0, 2 rows: step k: (2k+2) x 384 - 4k x 288 = 768 - 384k -> 768 (k = 0)
+//   ops 1-1, 1 row:  j = 0: 384 - 0; j >= 1: (j+1) x 384 - (j-1) x 384 = 768 -> 768
+//   ops 0-3, 1 row:  the input is read only by op 0, and op 0's rows for
+//     sink row s come before the sink's row s: its first step reads row 0
+//     with no sink row written (0), every later one reads rows 4s+4 on
+//     with s sink rows written (384s - 288(4s+4) < 0)       -> 0
+TEST(TilingTest, SinkOverConsumedInputRowsByHand) {
+  MICROARENA_REQUIRE_SHARED();
+  Result<ModelFile> file = ModelFile::Open(testing::SharedDir() + "/models/vww_96_int8.tflite");
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  struct Case {
+    TiledSegment segment;
+    size_t input_buffer;
+    size_t sink_buffer;
+    size_t displacement;
+  };
+  // Buffers 0-4: tensors 0 (input), 58, 59, 60, 61 with their untiled lifetimes.
+  const Case cases[] = {
+      {{0, 0, 1}, 0, 1, 384},
+      {{0, 0, 2}, 0, 1, 768},
+      {{1, 1, 1}, 1, 2, 768},
+      {{0, 3, 1}, 0, 4, 0},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE("ops " + std::to_string(c.segment.first_op) + "-" + std::to_string(c.segment.last_op) + ", " +
+                 std::to_string(c.segment.band_rows) + " rows per band");
+    std::vector<BufferRequest> buffers = {TensorBuffer(0, 27648, 0, 1), TensorBuffer(58, 18432, 0, 2), TensorBuffer(59, 18432, 1, 3),
+                                          TensorBuffer(60, 36864, 2, 4), TensorBuffer(61, 9216, 3, 5)};
+    const Span<const TiledSegment> tiling(&c.segment, 1);
+    ASSERT_TRUE(ApplyTiling(file->view(), tiling, 16, Span<BufferRequest>(buffers.data(), buffers.size())).ok());
+    Result<size_t> most = TilingOverlapCount(file->view(), tiling);
+    ASSERT_TRUE(most.ok()) << most.status().message();
+    EXPECT_EQ(*most, 1u);  // one input each
+    OverlapPermission permissions[2];
+    Result<size_t> count = TilingOverlaps(file->view(), tiling, Span<const BufferRequest>(buffers.data(), buffers.size()),
+                                          Span<OverlapPermission>(permissions, 2));
+    ASSERT_TRUE(count.ok()) << count.status().message();
+    ASSERT_EQ(*count, 1u);
+    EXPECT_EQ(permissions[0].input_buffer, c.input_buffer);
+    EXPECT_EQ(permissions[0].output_buffer, c.sink_buffer);
+    EXPECT_EQ(permissions[0].min_displacement_bytes, c.displacement);
+
+    // An input read after the segment keeps its bytes: no permission.
+    buffers[c.input_buffer].lifetime.end_op = c.segment.last_op + 2;
+    count = TilingOverlaps(file->view(), tiling, Span<const BufferRequest>(buffers.data(), buffers.size()),
+                           Span<OverlapPermission>(permissions, 2));
+    ASSERT_TRUE(count.ok()) << count.status().message();
+    EXPECT_EQ(*count, 0u);
+    // Too little room is an error, not a write past the end.
+    buffers[c.input_buffer].lifetime.end_op = c.segment.last_op + 1;
+    count = TilingOverlaps(file->view(), tiling, Span<const BufferRequest>(buffers.data(), buffers.size()),
+                           Span<OverlapPermission>());
+    ASSERT_FALSE(count.ok());
+  }
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include "microarena/plan/greedy_tflm.h"
 #include "microarena/plan/linear.h"
 #include "microarena/plan/lower_bound.h"
+#include "microarena/report/tiling_search.h"
 
 namespace microarena::report {
 namespace {
@@ -100,6 +101,16 @@ Result<ModelPlan> PlanModel(const ModelView& model, const ModelPlanOptions& opti
     if (!overlap_plan.empty()) offline = overlap_plan;
     from_overlap_plan = !overlap_plan.empty();
   }
+  // A plan stored in the model places whole maps; a tiling plans windows.
+  if (!options.tiling.empty()) {
+    if (options.planner == "offline") {
+      return Status::Error(ErrorCode::kUnsupported,
+                           "planner 'offline' with a tiling: the model's offline plan places whole maps, a tiling "
+                           "plans windows (use another planner)");
+    }
+    offline = Span<const int32_t>();
+    from_overlap_plan = false;
+  }
   plan.has_offline_plan = !offline.empty();
   plan.planner = options.planner.empty() ? (plan.has_offline_plan ? "offline" : "optimal") : options.planner;
   bool known = false;
@@ -143,23 +154,14 @@ Result<ModelPlan> PlanModel(const ModelView& model, const ModelPlanOptions& opti
                                        ? std::min(buffer.size_bytes, model.subgraph(static_cast<size_t>(buffer.subgraph_index)).tensor(static_cast<size_t>(buffer.owner_index)).byte_size())
                                        : options.scratch[scratch_seen++].size_bytes);
   }
-  std::vector<OverlapPermission> permissions(options.overlap ? options.overlaps.size() : 0);
+  std::vector<OverlapPermission> permissions;
   if (options.overlap) {
     MICROARENA_ASSIGN_OR_RETURN(
-        size_t permitted,
-        ResolveOverlaps(model, Span<const BufferRequest>(plan.buffers.data(), plan.buffers.size()),
-                        Span<const OverlapDeclaration>(options.overlaps.data(), options.overlaps.size()),
-                        lifetime_options.order, Span<OverlapPermission>(permissions.data(), permissions.size())));
-    permissions.resize(permitted);
-    // Kernels approve overlaps of whole maps; a tiled segment's are windows.
-    const Span<const TiledSegment> tiling(options.tiling.data(), options.tiling.size());
-    const auto tiled = [&](uint32_t buffer) {
-      const BufferRequest& request = plan.buffers[buffer];
-      return request.kind == BufferKind::kTensor && IsTiledTensor(model, tiling, request.owner_index);
-    };
-    permissions.erase(std::remove_if(permissions.begin(), permissions.end(),
-                                     [&](const OverlapPermission& p) { return tiled(p.input_buffer) || tiled(p.output_buffer); }),
-                      permissions.end());
+        permissions,
+        PermissionsUnderTiling(model, Span<const TiledSegment>(options.tiling.data(), options.tiling.size()),
+                               Span<const BufferRequest>(plan.buffers.data(), plan.buffers.size()),
+                               Span<const OverlapDeclaration>(options.overlaps.data(), options.overlaps.size()),
+                               lifetime_options.order));
   }
   PlanningProblem problem;
   problem.buffers = Span<const BufferRequest>(plan.buffers.data(), plan.buffers.size());

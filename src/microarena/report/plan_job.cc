@@ -63,6 +63,9 @@ Result<PlanJob> RunPlanJobOnce(const ModelFile& file, const PlanJobOptions& opti
     TilingSearchOptions search;
     search.alignment_bytes = plan_options.alignment_bytes;
     search.scratch = scratch->scratch;
+    search.overlap = plan_options.overlap;
+    search.overlaps = scratch->overlaps;
+    search.exact = plan_options.planner.empty() || plan_options.planner == "optimal";
     Result<TilingChoice> chosen = ChooseTiling(file.view(), search);
     if (!chosen.ok()) {
       Status status = chosen.status();

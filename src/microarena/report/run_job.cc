@@ -30,10 +30,6 @@ Result<RunJob> RunModelJob(const ModelView& model, const RunJobOptions& options,
   Result<Span<const int32_t>> stored_offline = ReadOfflinePlan(model);
   const bool has_stored_plan =
       (stored_overlap.ok() && !stored_overlap->empty()) || (stored_offline.ok() && !stored_offline->empty());
-  if (options.exact_overlap_plan && run.interpreter.allow_overlap && run.interpreter.planner == PlannerChoice::kAuto &&
-      !has_stored_plan) {
-    run.interpreter.custom_planner = &optimal;
-  }
   std::vector<TiledSegment> tiling;
   TiledExecution tiled(Span<const TiledSegment>{});
   if (options.tile) {
@@ -41,10 +37,20 @@ Result<RunJob> RunModelJob(const ModelView& model, const RunJobOptions& options,
     TilingSearchOptions search;
     search.alignment_bytes = run.interpreter.alignment_bytes;
     search.scratch = requests.scratch;
+    search.overlap = run.interpreter.allow_overlap;
+    search.overlaps = requests.overlaps;
+    // Plans as the run will: the exact planner for an overlap run, else the runtime's own.
+    search.exact = options.exact_overlap_plan && run.interpreter.allow_overlap &&
+                   run.interpreter.planner == PlannerChoice::kAuto && run.interpreter.custom_planner == nullptr;
     MICROARENA_ASSIGN_OR_RETURN(TilingChoice choice, ChooseTiling(model, search));
     tiling = choice.segments;
     tiled = TiledExecution(Span<const TiledSegment>(tiling.data(), tiling.size()));
     if (!tiling.empty()) run.interpreter.tiling = &tiled;
+  }
+  // A tiling plans windows: a stored plan (whole maps) is not used then.
+  if (options.exact_overlap_plan && run.interpreter.allow_overlap && run.interpreter.planner == PlannerChoice::kAuto &&
+      (!has_stored_plan || run.interpreter.tiling != nullptr)) {
+    run.interpreter.custom_planner = &optimal;
   }
   // Overlap only where it makes the arena smaller: compare the two minimums.
   bool overlap_used = run.interpreter.allow_overlap;

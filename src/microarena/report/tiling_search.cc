@@ -5,48 +5,117 @@
 #include <fmt/format.h>
 
 #include "microarena/plan/greedy.h"
+#include "microarena/plan/optimal.h"
 #include "microarena/report/format.h"
 #include "microarena/plan/lower_bound.h"
 
 namespace microarena::report {
 namespace {
 
+// Exact plans of the most promising candidates: each under this many
+// search nodes (deterministic), at most kExactCandidates per round.
+constexpr uint64_t kExactNodeLimit = 20000;
+constexpr size_t kExactCandidates = 24;
+
 struct Evaluator {
   const ModelView& model;
-  size_t alignment_bytes;
+  const TilingSearchOptions& options;
   std::vector<BufferRequest> base;  // the untiled problem
   std::vector<BufferRequest> buffers;
+  std::vector<OverlapPermission> permissions;
   std::vector<uint8_t> workspace;
   std::vector<size_t> offsets;
+  PlanningProblem problem;
   GreedyPlanner greedy;
 
-  // The greedy head with `segments`, or an error when they cannot be tiled.
-  Result<size_t> Head(const std::vector<TiledSegment>& segments) {
+  // The problem with `segments` applied, or an error when they cannot be tiled.
+  Status Build(const std::vector<TiledSegment>& segments) {
     buffers = base;
-    MICROARENA_RETURN_IF_ERROR(ApplyTiling(model, Span<const TiledSegment>(segments.data(), segments.size()),
-                                           alignment_bytes, Span<BufferRequest>(buffers.data(), buffers.size())));
-    PlanningProblem problem;
+    const Span<const TiledSegment> tiling(segments.data(), segments.size());
+    MICROARENA_RETURN_IF_ERROR(
+        ApplyTiling(model, tiling, options.alignment_bytes, Span<BufferRequest>(buffers.data(), buffers.size())));
+    problem = PlanningProblem();
     problem.buffers = Span<const BufferRequest>(buffers.data(), buffers.size());
-    problem.alignment_bytes = alignment_bytes;
-    workspace.resize(greedy.WorkspaceBytesFor(problem));
+    problem.alignment_bytes = options.alignment_bytes;
+    if (options.overlap) {
+      MICROARENA_ASSIGN_OR_RETURN(
+          permissions, PermissionsUnderTiling(model, tiling, problem.buffers,
+                                              Span<const OverlapDeclaration>(options.overlaps.data(), options.overlaps.size()),
+                                              Span<const int32_t>()));
+      problem.overlaps = Span<const OverlapPermission>(permissions.data(), permissions.size());
+    }
     offsets.resize(buffers.size());
+    return OkStatus();
+  }
+
+  Result<size_t> Plan(const Planner& planner) {
+    workspace.resize(std::max(planner.WorkspaceBytesFor(problem), LowerBoundWorkspaceBytes(buffers.size())));
     PlanSummary summary;
-    MICROARENA_RETURN_IF_ERROR(greedy.Plan(problem, Span<uint8_t>(workspace.data(), workspace.size()),
-                                           Span<size_t>(offsets.data(), offsets.size()), &summary));
+    MICROARENA_RETURN_IF_ERROR(planner.Plan(problem, Span<uint8_t>(workspace.data(), workspace.size()),
+                                            Span<size_t>(offsets.data(), offsets.size()), &summary));
     return summary.head_bytes;
   }
+
+  // The greedy head with `segments`.
+  Result<size_t> Head(const std::vector<TiledSegment>& segments) {
+    MICROARENA_RETURN_IF_ERROR(Build(segments));
+    return Plan(greedy);
+  }
+
+  // The least head any plan of the built problem can have.
+  Result<size_t> LowerBound() {
+    workspace.resize(LowerBoundWorkspaceBytes(buffers.size()));
+    size_t bound = 0;
+    MICROARENA_RETURN_IF_ERROR(
+        ComputeOverlapLowerBound(problem, Span<uint8_t>(workspace.data(), workspace.size()), &bound));
+    return bound;
+  }
+};
+
+// A candidate the greedy planner could plan, with the bound below it.
+struct Scored {
+  std::vector<TiledSegment> segments;
+  size_t greedy_head = 0;
+  size_t lower_bound = 0;
 };
 
 bool Overlaps(const TiledSegment& a, int32_t first, int32_t last) { return first <= a.last_op && a.first_op <= last; }
 
 }  // namespace
 
+Result<std::vector<OverlapPermission>> PermissionsUnderTiling(const ModelView& model,
+                                                              Span<const TiledSegment> tiling,
+                                                              Span<const BufferRequest> buffers,
+                                                              Span<const OverlapDeclaration> declarations,
+                                                              Span<const int32_t> order) {
+  std::vector<OverlapPermission> permissions(declarations.size());
+  MICROARENA_ASSIGN_OR_RETURN(size_t permitted,
+                              ResolveOverlaps(model, buffers, declarations, order,
+                                              Span<OverlapPermission>(permissions.data(), permissions.size())));
+  permissions.resize(permitted);
+  if (tiling.empty()) return permissions;
+  const auto tiled = [&](uint32_t buffer) {
+    const BufferRequest& request = buffers[buffer];
+    return request.kind == BufferKind::kTensor && IsTiledTensor(model, tiling, request.owner_index);
+  };
+  permissions.erase(std::remove_if(permissions.begin(), permissions.end(),
+                                   [&](const OverlapPermission& p) { return tiled(p.input_buffer) || tiled(p.output_buffer); }),
+                    permissions.end());
+  MICROARENA_ASSIGN_OR_RETURN(size_t most, TilingOverlapCount(model, tiling));
+  const size_t kept = permissions.size();
+  permissions.resize(kept + most);
+  MICROARENA_ASSIGN_OR_RETURN(size_t added,
+                              TilingOverlaps(model, tiling, buffers, Span<OverlapPermission>(permissions.data() + kept, most)));
+  permissions.resize(kept + added);
+  return permissions;
+}
+
 Result<TilingChoice> ChooseTiling(const ModelView& model, const TilingSearchOptions& options) {
   if (model.subgraph_count() != 1) {
     return Status::Error(ErrorCode::kUnsupported, "tiling needs a model with one subgraph (this one has %zu)",
                          model.subgraph_count());
   }
-  Evaluator evaluator{model, options.alignment_bytes, {}, {}, {}, {}, {}};
+  Evaluator evaluator{model, options, {}, {}, {}, {}, {}, {}, {}};
   LifetimeOptions lifetime_options;
   lifetime_options.alignment_bytes = options.alignment_bytes;
   evaluator.base.resize(LifetimeCapacity(model, options.scratch.size()));
@@ -69,10 +138,12 @@ Result<TilingChoice> ChooseTiling(const ModelView& model, const TilingSearchOpti
     BandOp band_op;
     can_band[static_cast<size_t>(o)] = DescribeBandOp(model, o, &band_op).ok();
   }
+  OptimalOptions exact_options;
+  exact_options.time_limit_seconds = 0;
+  exact_options.node_limit = kExactNodeLimit;
+  const OptimalPlanner exact(exact_options);
   while (choice.segments.size() < options.max_segments) {
-    bool improved = false;
-    std::vector<TiledSegment> best = choice.segments;
-    size_t best_head = choice.head_bytes;
+    std::vector<Scored> scored;
     for (int32_t first = 0; first < op_count; ++first) {
       if (!can_band[static_cast<size_t>(first)]) continue;
       for (int32_t last = first; last < op_count && can_band[static_cast<size_t>(last)] &&
@@ -89,16 +160,39 @@ Result<TilingChoice> ChooseTiling(const ModelView& model, const TilingSearchOpti
           Result<size_t> head = evaluator.Head(candidate);
           ++choice.candidates;
           if (!head.ok()) break;  // this segment cannot be tiled at any height
-          // Strictly smaller, or as small with taller bands (fewer calls).
-          if (*head < best_head) {
-            best_head = *head;
-            best = candidate;
-            improved = true;
-          }
+          MICROARENA_ASSIGN_OR_RETURN(size_t bound, evaluator.LowerBound());
+          scored.push_back(Scored{std::move(candidate), *head, bound});
         }
       }
     }
-    if (!improved) break;
+    // The greedy planner's best, strictly smaller than the current head.
+    // Candidates listed earlier win ties: shorter segments, then fewer rows.
+    std::vector<TiledSegment> best = choice.segments;
+    size_t best_head = choice.head_bytes;
+    for (const Scored& candidate : scored) {
+      if (candidate.greedy_head < best_head) {
+        best_head = candidate.greedy_head;
+        best = candidate.segments;
+      }
+    }
+    // The greedy planner can miss a tiling's best plan (with overlap: a sink
+    // inside its consumed input); the exact planner, under a node limit,
+    // plans the candidates whose lower bound leaves the most room, while it
+    // may still beat the best head.
+    std::stable_sort(scored.begin(), scored.end(),
+                     [](const Scored& a, const Scored& b) { return a.lower_bound < b.lower_bound; });
+    for (size_t i = 0; options.exact && i < scored.size() && i < kExactCandidates && scored[i].lower_bound < best_head;
+         ++i) {
+      if (scored[i].greedy_head == scored[i].lower_bound) continue;  // nothing to gain
+      MICROARENA_RETURN_IF_ERROR(evaluator.Build(scored[i].segments));
+      Result<size_t> head = evaluator.Plan(exact);
+      ++choice.exact_plans;
+      if (head.ok() && *head < best_head) {
+        best_head = *head;
+        best = scored[i].segments;
+      }
+    }
+    if (best_head >= choice.head_bytes) break;
     choice.segments = best;
     choice.head_bytes = best_head;
   }
@@ -154,8 +248,9 @@ std::string TilingText(const ModelView& model, const TilingChoice& choice, size_
                          Bytes(w.bytes));
     }
   }
-  out += fmt::format("  head (greedy)     {} untiled -> {} tiled ({} tilings planned)\n",
-                     Bytes(choice.untiled_head_bytes), Bytes(choice.head_bytes), choice.candidates);
+  out += fmt::format("  head (search)     {} untiled (greedy) -> {} tiled ({} tilings planned greedily, {} of them "
+                     "again exactly)\n",
+                     Bytes(choice.untiled_head_bytes), Bytes(choice.head_bytes), choice.candidates, choice.exact_plans);
   out += fmt::format("  head (this plan)  {}: {:.1f}% below the untiled lower bound {}\n", Bytes(head_bytes),
                      PercentBelow(head_bytes, choice.untiled_lower_bound_bytes), Bytes(choice.untiled_lower_bound_bytes));
   return out;
@@ -176,11 +271,12 @@ nlohmann::json TilingJson(const ModelView& model, const TilingChoice& choice, si
   return {{"segments", segments},
           {"mode", "line_buffers"},
           {"extra_macs", choice.extra_macs},
-          {"greedy_head_bytes", choice.head_bytes},
+          {"search_head_bytes", choice.head_bytes},
           {"untiled_greedy_head_bytes", choice.untiled_head_bytes},
           {"untiled_lower_bound_bytes", choice.untiled_lower_bound_bytes},
           {"head_bytes", head_bytes},
-          {"candidates", choice.candidates}};
+          {"candidates", choice.candidates},
+          {"exact_plans", choice.exact_plans}};
 }
 
 }  // namespace microarena::report

@@ -1040,7 +1040,13 @@ Status Interpreter::AnalyzeBuffers(PlanState& state) {
   Result<Span<const int32_t>> offline_plan = ReadOfflinePlan(model_);
   if (!offline_plan.ok()) return offline_plan.status();
   Span<const int32_t> offline = *offline_plan;
-  if (options_.allow_overlap) {
+  // A plan stored in the model places whole maps; a tiling plans windows.
+  if (options_.tiling != nullptr) {
+    if (options_.planner == PlannerChoice::kOffline) {
+      return Status::Error(ErrorCode::kUnsupported, "a tiling with planner 'offline' (its plan is of whole maps)");
+    }
+    offline = Span<const int32_t>();
+  } else if (options_.allow_overlap) {
     // An overlap plan relies on these kernels' read/write order: only with overlap.
     Result<Span<const int32_t>> overlap_plan = ReadOfflinePlan(model_, kOverlapPlanMetadataName);
     if (!overlap_plan.ok()) return overlap_plan.status();
@@ -1134,7 +1140,8 @@ Status Interpreter::RunPlanner(PlanState& state) {
                                  state.offline_name == kOfflinePlanMetadataName;
   // One Status for every step (returned in place), not one per call: this
   // frame is under the planner's.
-  Status status = overlap_declaration_count_ > 0 ? ResolvePermissions(state, problem) : OkStatus();
+  const bool tiling_overlaps = options_.tiling != nullptr && options_.allow_overlap;
+  Status status = overlap_declaration_count_ > 0 || tiling_overlaps ? ResolvePermissions(state, problem) : OkStatus();
   Span<uint8_t> workspace;
   if (status.ok()) status = AllocatePlanMemory(state, planner, problem, &workspace);
   PlanSummary summary;
@@ -1169,8 +1176,16 @@ Status Interpreter::AllocatePlanMemory(PlanState& state, const Planner& planner,
 }
 
 Status Interpreter::ResolvePermissions(const PlanState& state, PlanningProblem& problem) {
-  Result<uint8_t*> memory = AllocateTempFor(overlap_declaration_count_ * sizeof(OverlapPermission),
-                                            overlap_declaration_count_ * Target().overlap_permission_bytes);
+  size_t tiling_count = 0;
+  if (options_.tiling != nullptr && options_.allow_overlap) {
+    Result<size_t> count = options_.tiling->OverlapCount(model_);
+    if (!count.ok()) return count.status();
+    tiling_count = *count;
+  }
+  const size_t capacity = overlap_declaration_count_ + tiling_count;
+  if (capacity == 0) return OkStatus();
+  Result<uint8_t*> memory =
+      AllocateTempFor(capacity * sizeof(OverlapPermission), capacity * Target().overlap_permission_bytes);
   if (!memory.ok()) return Status(memory.status()).Prefix("overlap permissions");
   auto* permissions = reinterpret_cast<OverlapPermission*>(*memory);
   Result<size_t> resolved = ResolveOverlaps(
@@ -1178,19 +1193,13 @@ Status Interpreter::ResolvePermissions(const PlanState& state, PlanningProblem& 
       Span<const int32_t>(), Span<OverlapPermission>(permissions, overlap_declaration_count_));
   if (!resolved.ok()) return resolved.status();
   // A kernel's overlap reads and writes whole maps; in a tiled segment it
-  // sees windows, so its permissions go.
+  // sees windows, so its permissions go. The segments' own come instead.
   size_t kept = *resolved;
   if (options_.tiling != nullptr) {
-    kept = 0;
-    for (size_t i = 0; i < *resolved; ++i) {
-      const BufferRequest& input = problem.buffers[permissions[i].input_buffer];
-      const BufferRequest& output = problem.buffers[permissions[i].output_buffer];
-      if ((input.kind == BufferKind::kTensor && options_.tiling->Touches(model_, input.owner_index)) ||
-          (output.kind == BufferKind::kTensor && options_.tiling->Touches(model_, output.owner_index))) {
-        continue;
-      }
-      permissions[kept++] = permissions[i];
-    }
+    Result<size_t> total = options_.tiling->Overlaps(model_, problem.buffers, Span<OverlapPermission>(permissions, capacity),
+                                                     kept, tiling_count > 0);
+    if (!total.ok()) return total.status();
+    kept = *total;
   }
   overlap_permission_count_ = kept;
   problem.overlaps = Span<const OverlapPermission>(permissions, kept);

@@ -96,8 +96,14 @@ class TilingHooks {
   virtual Status Check(const ModelView& model) const = 0;
   // The planning problem under the tiling: windows shrink, lifetimes span segments.
   virtual Status Apply(const ModelView& model, size_t alignment_bytes, Span<BufferRequest> buffers) const = 0;
-  // Whether a segment's op reads or writes `tensor` (its overlaps are dropped).
-  virtual bool Touches(const ModelView& model, int32_t tensor) const = 0;
+  // The most overlap permissions the segments' order makes safe (a sink over
+  // the rows of an input no later step reads; analysis/tiling.h TilingOverlaps).
+  virtual Result<size_t> OverlapCount(const ModelView& model) const = 0;
+  // Of the kernels' permissions, permissions[0, resolved), keeps those that
+  // touch no segment's map (a kernel approves overlaps of whole maps), then
+  // with `add_own` appends the segments' own; returns how many there are.
+  virtual Result<size_t> Overlaps(const ModelView& model, Span<const BufferRequest> buffers,
+                                  Span<OverlapPermission> permissions, size_t resolved, bool add_own) const = 0;
   // Runs subgraph 0: the segments band by band, every other op as usual.
   virtual Status Invoke(Interpreter& interpreter) const = 0;
 };

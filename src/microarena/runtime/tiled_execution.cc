@@ -65,8 +65,25 @@ Status TiledExecution::Apply(const ModelView& model, size_t alignment_bytes, Spa
   return ApplyTiling(model, segments_, alignment_bytes, buffers);
 }
 
-bool TiledExecution::Touches(const ModelView& model, int32_t tensor) const {
-  return IsTiledTensor(model, segments_, tensor);
+Result<size_t> TiledExecution::OverlapCount(const ModelView& model) const {
+  return TilingOverlapCount(model, segments_);
+}
+
+Result<size_t> TiledExecution::Overlaps(const ModelView& model, Span<const BufferRequest> buffers,
+                                        Span<OverlapPermission> permissions, size_t resolved, bool add_own) const {
+  auto touches = [&](uint32_t buffer) {
+    return buffers[buffer].kind == BufferKind::kTensor && IsTiledTensor(model, segments_, buffers[buffer].owner_index);
+  };
+  size_t kept = 0;
+  for (size_t i = 0; i < resolved; ++i) {
+    if (touches(permissions[i].input_buffer) || touches(permissions[i].output_buffer)) continue;
+    permissions[kept++] = permissions[i];
+  }
+  if (!add_own) return kept;
+  Result<size_t> added =
+      TilingOverlaps(model, segments_, buffers, Span<OverlapPermission>(permissions.data() + kept, permissions.size() - kept));
+  if (!added.ok()) return added.status();
+  return kept + *added;
 }
 
 Status TiledExecution::InvokeSegment(Interpreter& interpreter, const TiledSegment& segment) const {

@@ -26,7 +26,9 @@ class TiledExecution final : public TilingHooks {
 
   Status Check(const ModelView& model) const override;
   Status Apply(const ModelView& model, size_t alignment_bytes, Span<BufferRequest> buffers) const override;
-  bool Touches(const ModelView& model, int32_t tensor) const override;
+  Result<size_t> OverlapCount(const ModelView& model) const override;
+  Result<size_t> Overlaps(const ModelView& model, Span<const BufferRequest> buffers,
+                          Span<OverlapPermission> permissions, size_t resolved, bool add_own) const override;
   Status Invoke(Interpreter& interpreter) const override;
 
   Span<const TiledSegment> segments() const { return segments_; }
