@@ -3,11 +3,13 @@
 
 For every model (the shared image models, and MobileNetV2-style models written by
 build/release/bench/write_mobilenet_v2), runs TFLM itself (../shared/tools/tflm_oracle: its
-minimum arena, head and outputs) and microarena (`plan --json` without and with `--tile`, and
-`run --tile`), and reports per model: TFLM's head and arena, microarena's head untiled and
+minimum arena, head and outputs) and microarena (`plan --json` without and with `--tile`,
+`run --tile`, and every technique at once: `optimize --overlap --tile`, then `run --overlap` of
+the written file), and reports per model: TFLM's head and arena, microarena's head untiled and
 tiled, the ratios of the tiled head and arena to TFLM's, the untiled lower bound the tiled head
-goes below, the extra MACs (line buffers: 0) and whether the tiled run's outputs equal TFLM's
-byte for byte. A model whose tiled outputs differ from TFLM's fails the run.
+goes below, the arena with every technique and its ratio, the extra MACs (line buffers: 0) and
+whether the tiled runs' outputs equal TFLM's byte for byte. A model whose tiled outputs differ
+from TFLM's fails the run.
 
   bench/tiling_versus_tflm.py [--cli build/release/tools/microarena/microarena]
       [--writer build/release/bench/write_mobilenet_v2] [--shared ../shared]
@@ -57,6 +59,10 @@ def measure(cli, oracle, model, tmp):
     untiled = json.loads(run([cli, "plan", model, "--json", "--time-limit", "10"]))
     tiled = json.loads(run([cli, "plan", model, "--json", "--tile", "--time-limit", "10"]))
     ran = json.loads(run([cli, "run", model, "--tile", "--seed", "1", "--json", "--output-dir", ours_dir]))
+    optimized = os.path.join(tmp, label + ".every.tflite")
+    every_dir = os.path.join(tmp, label + ".every")
+    run([cli, "optimize", model, "-o", optimized, "--overlap", "--tile"])
+    every = json.loads(run([cli, "run", optimized, "--overlap", "--seed", "1", "--json", "--output-dir", every_dir]))
     tiling = tiled.get("tiling", {})
     return {
         "model": label,
@@ -68,7 +74,9 @@ def measure(cli, oracle, model, tmp):
         "untiled_lower_bound_bytes": tiling.get("untiled_lower_bound_bytes", untiled["lower_bound_bytes"]),
         "segments": tiling.get("segments", []),
         "extra_macs": tiling.get("extra_macs", 0),
-        "bit_exact": same_outputs(tflm_dir, ours_dir),
+        "every_arena_bytes": every["arena_used_bytes"],
+        "every_temp_peak_bytes": every["temp_peak_bytes"],
+        "bit_exact": same_outputs(tflm_dir, ours_dir) and same_outputs(tflm_dir, every_dir),
     }
 
 
@@ -95,13 +103,15 @@ def main():
             models.append(path)
         rows = [measure(args.cli, oracle, m, tmp) for m in models]
     print(f"{'model':34} {'TFLM head':>11} {'untiled':>11} {'tiled':>11} {'head/TFLM':>9} "
-          f"{'TFLM arena':>11} {'arena':>11} {'arena/TFLM':>10} {'bound':>11} bit-exact")
+          f"{'TFLM arena':>11} {'arena':>11} {'arena/TFLM':>10} {'bound':>11} {'every':>11} {'every/TFLM':>10} "
+          f"bit-exact")
     failed = False
     for r in rows:
         print(f"{r['model']:34} {r['tflm_head_bytes']:>11,} {r['head_bytes']:>11,} {r['tiled_head_bytes']:>11,} "
               f"{r['tiled_head_bytes'] / r['tflm_head_bytes']:>9.3f} {r['tflm_arena_bytes']:>11,} "
               f"{r['tiled_arena_bytes']:>11,} {r['tiled_arena_bytes'] / r['tflm_arena_bytes']:>10.3f} "
-              f"{r['untiled_lower_bound_bytes']:>11,} {'yes' if r['bit_exact'] else 'NO'}")
+              f"{r['untiled_lower_bound_bytes']:>11,} {r['every_arena_bytes']:>11,} "
+              f"{r['every_arena_bytes'] / r['tflm_arena_bytes']:>10.3f} {'yes' if r['bit_exact'] else 'NO'}")
         for s in r["segments"]:
             print(f"    tiled ops {s['first_op']}-{s['last_op']}, band of {s['band_rows']} row(s), "
                   f"{len(s['windows'])} windows; extra MACs {r['extra_macs']}")

@@ -102,7 +102,8 @@ TEST(TilingCliTest, ExclusionsAreUsageErrors) {
         std::vector<std::string>{"plan", model, "--tile", "--header", "/tmp/never_written.h"},
         std::vector<std::string>{"plan", model, model, "--tile"},
         std::vector<std::string>{"run", model, "--tile", "--dump-tensors", "/tmp/never_written"},
-        std::vector<std::string>{"plan", model, "--tile", "--runtime", "tflm"}}) {
+        std::vector<std::string>{"plan", model, "--tile", "--runtime", "tflm"},
+        std::vector<std::string>{"optimize", model, "-o", "/tmp/never_written.tflite", "--tile", "--order", "best"}}) {
     const testing::CommandResult result = RunCli(args);
     EXPECT_EQ(result.exit_code, 2) << args.back() << ": " << result.stderr_text;
     EXPECT_NE(result.stderr_text.find("tile"), std::string::npos) << result.stderr_text;

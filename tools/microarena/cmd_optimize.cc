@@ -22,6 +22,7 @@ Command RegisterOptimizeCommand(CLI::App& app) {
     size_t alignment_bytes = 16;
     double time_limit_seconds = 10.0;
     bool overlap = false;
+    bool tile = false;
     std::string kernel_data = "flash";
     bool json = false;
     std::string target = "host";
@@ -63,6 +64,10 @@ Command RegisterOptimizeCommand(CLI::App& app) {
   sub->add_flag("--overlap", options->overlap,
                 "plan with kernel-approved overlap (for microarena's runtime only; not TFLM-safe), kept\n"
                 "only when it makes the arena smaller");
+  sub->add_flag("--tile", options->tile,
+                "choose the segments that run band by band (docs/tiling.md) and store them with the plan of\n"
+                "their windows (microarena.Tiling); the file then carries no offline plan (stock TFLM plans\n"
+                "it whole); stored order only");
   sub->add_option("--kernel-data", options->kernel_data,
                   "flash: store what the kernels precompute (multipliers, shifts, tables) in the file, so the\n"
                   "runtime reads it from flash instead of the arena (microarena.KernelData; checked byte for\n"
@@ -88,6 +93,8 @@ Command RegisterOptimizeCommand(CLI::App& app) {
         optimize.alignment_bytes = options->alignment_bytes;
         optimize.time_limit_seconds = options->time_limit_seconds;
         optimize.overlap = options->overlap;
+        optimize.tile = options->tile;
+        if (optimize.tile && optimize.best_order) return UsageError("--tile plans in the stored order: not with --order best");
         optimize.kernel_data = options->kernel_data == "flash";
         optimize.target = target;
         Result<report::OptimizedModel> optimized = report::OptimizeModel(file->view(), optimize);

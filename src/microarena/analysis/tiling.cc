@@ -575,4 +575,24 @@ Result<size_t> TilingOverlaps(const ModelView& model, Span<const TiledSegment> s
   return count;
 }
 
+size_t TiledBufferBytes(const ModelView& model, Span<const TiledSegment> segments, int32_t tensor,
+                        size_t alignment_bytes) {
+  const TensorView view = model.subgraph(0).tensor(static_cast<size_t>(tensor));
+  for (const TiledSegment& segment : segments) {
+    if (!IsTiledTensor(model, Span<const TiledSegment>(&segment, 1), tensor)) continue;
+    SegmentWalk walk;
+    int32_t window_rows[kMaxSegmentTensors];
+    if (!walk.Start(model, segment).ok() ||
+        !WindowRowsOf(walk, Span<int32_t>(window_rows, walk.tensors().size())).ok()) {
+      return 0;
+    }
+    const int32_t slot = walk.SlotOf(tensor);
+    if (slot < 0 || walk.tensors()[static_cast<size_t>(slot)].role != SegmentRole::kWindow) continue;
+    const SegmentTensor& t = walk.tensors()[static_cast<size_t>(slot)];
+    return AlignUpUnchecked(view.byte_size() / static_cast<size_t>(t.height) * static_cast<size_t>(window_rows[slot]),
+                            alignment_bytes);
+  }
+  return view.byte_size();
+}
+
 }  // namespace microarena

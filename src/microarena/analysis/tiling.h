@@ -166,6 +166,12 @@ Result<size_t> TilingOverlaps(const ModelView& model, Span<const TiledSegment> s
 // The most permissions TilingOverlaps can write: the segments' inputs.
 Result<size_t> TilingOverlapCount(const ModelView& model, Span<const TiledSegment> segments);
 
+// The bytes `tensor`'s buffer has under the tiling: its window's rows
+// (aligned) when it is a segment's window, else its whole size. 0 when a
+// segment does not walk (CheckTiling says why).
+size_t TiledBufferBytes(const ModelView& model, Span<const TiledSegment> segments, int32_t tensor,
+                        size_t alignment_bytes);
+
 // Whether an op of a segment reads or writes `tensor` (subgraph 0).
 bool IsTiledTensor(const ModelView& model, Span<const TiledSegment> segments, int32_t tensor);
 

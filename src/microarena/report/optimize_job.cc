@@ -12,7 +12,11 @@
 #include "microarena/report/format.h"
 #include "microarena/runtime/host_runner.h"
 #include "microarena/runtime/kernel_data_writer.h"
+#include "microarena/report/run_job.h"
+#include "microarena/report/tiling_search.h"
 #include "microarena/runtime/stored_plan.h"
+#include "microarena/runtime/stored_tiling.h"
+#include "microarena/runtime/tiled_execution.h"
 
 namespace microarena::report {
 
@@ -28,6 +32,9 @@ Result<size_t> OfflineArenaBytes(const std::vector<uint8_t>& bytes, bool overlap
   interpreter.planner = PlannerChoice::kAuto;
   interpreter.allow_overlap = overlap;
   if (options.target != nullptr && options.target != &HostLayout()) interpreter.figures_for = options.target;
+  MICROARENA_ASSIGN_OR_RETURN(Span<const TiledSegment> stored_tiling, ReadStoredTiling(file.view()));
+  const TiledExecution tiled(stored_tiling);
+  if (!stored_tiling.empty()) interpreter.tiling = &tiled;
   MICROARENA_ASSIGN_OR_RETURN(ArenaFigures figures, MeasureArena(file.view(), AllOpsResolver(), interpreter));
   return figures.used_bytes;
 }
@@ -71,6 +78,20 @@ Result<OptimizedModel> OptimizeModelOnce(const ModelView& model, const OptimizeO
     optimized.reorder = std::move(*found);
   }
   const std::vector<int32_t> order = optimized.reorder ? optimized.reorder->order : std::vector<int32_t>();
+  if (options.tile) {
+    if (options.best_order) {
+      return Status::Error(ErrorCode::kUnsupported, "a tiling is chosen in the stored operator order only");
+    }
+    TilingSearchOptions search;
+    search.alignment_bytes = options.alignment_bytes;
+    search.scratch = prepared->scratch;
+    search.overlap = options.overlap;
+    search.overlaps = prepared->overlaps;
+    search.exact = options.planner == "optimal";
+    MICROARENA_ASSIGN_OR_RETURN(TilingChoice choice, ChooseTiling(model, search));
+    optimized.tiling = choice.segments;
+  }
+  const Span<const TiledSegment> tiling(optimized.tiling.data(), optimized.tiling.size());
 
   // 2. The plan, in that order.
   ModelPlanOptions plan_options;
@@ -82,6 +103,7 @@ Result<OptimizedModel> OptimizeModelOnce(const ModelView& model, const OptimizeO
   plan_options.order = order;
   plan_options.overlap = options.overlap;
   if (options.overlap) plan_options.overlaps = prepared->overlaps;
+  plan_options.tiling = optimized.tiling;
   Result<ModelPlan> plan = PlanModel(model, plan_options);
   if (!plan.ok()) return plan.status();
   optimized.plan = std::move(*plan);
@@ -90,11 +112,17 @@ Result<OptimizedModel> OptimizeModelOnce(const ModelView& model, const OptimizeO
   optimized.offsets = std::move(*offsets);
 
   // 3. The file. A plan never stays beside a plan for another order or kind.
-  optimized.metadata_name = options.overlap ? kOverlapPlanMetadataName : kOfflinePlanMetadataName;
+  // A tiled plan places windows, never to be read as whole maps: no offline
+  // plan then (TFLM would use its offsets), only the stored plan below.
+  optimized.metadata_name = !tiling.empty()  ? kStoredTilingMetadataName
+                            : options.overlap ? kOverlapPlanMetadataName
+                                              : kOfflinePlanMetadataName;
   ModelEdits edits;
   edits.operator_order = order;
-  edits.drop_metadata = {kOfflinePlanMetadataName, kOverlapPlanMetadataName};
-  edits.metadata.push_back({optimized.metadata_name, EncodeOfflinePlan(optimized.offsets, model.subgraph_count())});
+  edits.drop_metadata = {kOfflinePlanMetadataName, kOverlapPlanMetadataName, kStoredTilingMetadataName};
+  if (tiling.empty()) {
+    edits.metadata.push_back({optimized.metadata_name, EncodeOfflinePlan(optimized.offsets, model.subgraph_count())});
+  }
   optimized.used_overlaps = static_cast<size_t>(std::count_if(
       optimized.plan.overlaps.begin(), optimized.plan.overlaps.end(), [](const PlannedOverlap& o) { return o.used; }));
   edits.drop_metadata.push_back(kKernelDataMetadataName);
@@ -130,6 +158,22 @@ Result<OptimizedModel> OptimizeModelOnce(const ModelView& model, const OptimizeO
     plan_with.alignment_bytes = options.alignment_bytes;
     plan_with.planner = PlannerChoice::kOffline;
     plan_with.allow_overlap = options.overlap;
+    // A tiling has no offline plan: its windows are planned here, as `run`
+    // plans them (the exact planner under a node limit, or the one named).
+    OptimalOptions exact_options;
+    exact_options.time_limit_seconds = 0;
+    exact_options.node_limit = kOverlapPlanNodeLimit;
+    const OptimalPlanner exact(exact_options);
+    const TiledExecution tiled(tiling);
+    if (!tiling.empty()) {
+      plan_with.tiling = &tiled;
+      plan_with.planner = options.planner == "greedy"        ? PlannerChoice::kGreedy
+                          : options.planner == "greedy-tflm" ? PlannerChoice::kGreedyTflm
+                          : options.planner == "linear"      ? PlannerChoice::kLinear
+                                                             : PlannerChoice::kAuto;
+      if (options.planner == "optimal") plan_with.custom_planner = &exact;
+      edits.metadata.push_back({kStoredTilingMetadataName, EncodeStoredTiling(*planned, tiling)});
+    }
     Result<PrecomputedPlanData> whole = PrecomputePlan(*planned, AllOpsResolver(), plan_with);
     if (!whole.ok()) {
       Status status = whole.status();
@@ -138,7 +182,7 @@ Result<OptimizedModel> OptimizeModelOnce(const ModelView& model, const OptimizeO
     optimized.stored_plan_bytes = whole->head_bytes;
     edits.metadata.push_back({kStoredPlanMetadataName,
                               EncodeStoredPlan(*planned, *whole, options.alignment_bytes, options.overlap,
-                                               optimized.plan.lower_bound_bytes)});
+                                               optimized.plan.lower_bound_bytes, !tiling.empty())});
   }
   const std::string info = fmt::format(
       "microarena plan: planner={} alignment={} head_bytes={} lower_bound_bytes={} order={} "
@@ -157,11 +201,22 @@ Result<OptimizedModel> OptimizeModelOnce(const ModelView& model, const OptimizeO
 
 Result<OptimizeCheck> CheckOptimizedModel(const ModelView& original, const ModelView& written,
                                           const OptimizedModel& optimized, const OptimizeOptions& options) {
-  Result<Span<const int32_t>> read_back = ReadOfflinePlan(written, optimized.metadata_name);
-  if (!read_back.ok()) return read_back.status();
-  if (std::vector<int32_t>(read_back->begin(), read_back->end()) != optimized.offsets) {
-    return Status::Error(ErrorCode::kInternal, "the plan read back from the optimized model differs");
+  // A tiled file carries its tiling (read back here) and its stored plan
+  // (used below), no offline plan.
+  MICROARENA_ASSIGN_OR_RETURN(Span<const TiledSegment> stored_tiling, ReadStoredTiling(written));
+  if (stored_tiling.size() != optimized.tiling.size() ||
+      (!optimized.tiling.empty() &&
+       !IsStoredTiling(written, Span<const TiledSegment>(optimized.tiling.data(), optimized.tiling.size())))) {
+    return Status::Error(ErrorCode::kInternal, "the tiling read back from the optimized model differs");
   }
+  if (optimized.tiling.empty()) {
+    Result<Span<const int32_t>> read_back = ReadOfflinePlan(written, optimized.metadata_name);
+    if (!read_back.ok()) return read_back.status();
+    if (std::vector<int32_t>(read_back->begin(), read_back->end()) != optimized.offsets) {
+      return Status::Error(ErrorCode::kInternal, "the plan read back from the optimized model differs");
+    }
+  }
+  const TiledExecution tiled(stored_tiling);
   RunOptions original_run;
   original_run.interpreter.alignment_bytes = options.alignment_bytes;
   // What a device does with the file: the automatic choice (the stored
@@ -169,6 +224,7 @@ Result<OptimizeCheck> CheckOptimizedModel(const ModelView& original, const Model
   RunOptions offline_run = original_run;
   offline_run.interpreter.planner = PlannerChoice::kAuto;
   offline_run.interpreter.allow_overlap = optimized.overlap_used;
+  if (!stored_tiling.empty()) offline_run.interpreter.tiling = &tiled;
   Result<RunResult> before = RunModel(original, AllOpsResolver(), original_run);
   if (!before.ok()) {
     Status status = before.status();
@@ -252,7 +308,14 @@ nlohmann::json OptimizeJson(const std::string& model_path, const std::string& ou
   doc["metadata_name"] = optimized.metadata_name;
   if (options.overlap) doc["overlap_used"] = optimized.overlap_used;
   if (options.overlap) doc["overlap_arena_bytes"] = optimized.overlap_arena_bytes;
-  doc["tflm_safe"] = !optimized.overlap_used;
+  // A tiled file carries no plan TFLM reads: TFLM plans it whole.
+  doc["tflm_safe"] = !optimized.overlap_used || !optimized.tiling.empty();
+  nlohmann::json segments = nlohmann::json::array();
+  for (const TiledSegment& segment : optimized.tiling) {
+    segments.push_back(
+        {{"first_op", segment.first_op}, {"last_op", segment.last_op}, {"band_rows", segment.band_rows}});
+  }
+  if (options.tile) doc["tiling"] = segments;
   doc["file_bytes"] = optimized.bytes.size();
   doc["original_persistent_bytes"] = check.original_persistent_bytes;
   doc["offline_persistent_bytes"] = check.offline_persistent_bytes;
@@ -284,8 +347,19 @@ std::string OptimizeText(const std::string& output_path, const OptimizeOptions& 
   }
   text += fmt::format("plan         {}, head {} (lower bound {}), alignment {}\n", plan.planner, Bytes(plan.head_bytes),
                       Bytes(plan.lower_bound_bytes), options.alignment_bytes);
-  text += fmt::format("metadata     {}: {} tensor offsets (scratch planned online, as TFLM does)\n",
-                      optimized.metadata_name, optimized.offsets.size());
+  if (!optimized.tiling.empty()) {
+    std::string segments;
+    for (const TiledSegment& segment : optimized.tiling) {
+      segments += fmt::format("{}ops {}-{}, {} row{} per band", segments.empty() ? "" : "; ", segment.first_op,
+                              segment.last_op, segment.band_rows, segment.band_rows == 1 ? "" : "s");
+    }
+    text += fmt::format("tiling       {}: {} (the stored plan holds its windows; no offline plan)\n",
+                        kStoredTilingMetadataName, segments);
+  } else {
+    if (options.tile) text += "tiling       none: no segment makes the head smaller\n";
+    text += fmt::format("metadata     {}: {} tensor offsets (scratch planned online, as TFLM does)\n",
+                        optimized.metadata_name, optimized.offsets.size());
+  }
   if (optimized.kernel_data_ops > 0) {
     text += fmt::format("kernel data  {}: {} ops' data ({} of file) read from flash; persistent area {} (was {})\n",
                         kKernelDataMetadataName, optimized.kernel_data_ops, Bytes(optimized.kernel_data_bytes),
@@ -302,13 +376,15 @@ std::string OptimizeText(const std::string& output_path, const OptimizeOptions& 
   text += fmt::format("runtime      offline plan: head {}, arena {} (original with greedy: arena {}) on {}\n",
                       Bytes(check.offline_head_bytes), Bytes(check.offline_arena_bytes),
                       Bytes(check.original_arena_bytes), TargetName(options));
-  text += fmt::format("check        plan read back: identical; outputs (seed 1): {}\n",
-                      check.outputs_identical ? "identical to the original" : "DIFFERENT from the original");
+  text += fmt::format("check        {} read back: identical; outputs (seed 1): {}\n",
+                      optimized.tiling.empty() ? "plan" : "tiling", check.outputs_identical ? "identical to the original" : "DIFFERENT from the original");
   if (options.overlap && !optimized.overlap_used) {
     text += fmt::format("overlap      not used: the arena without it is smaller (with it: {})\n",
                         Bytes(optimized.overlap_arena_bytes));
   }
-  if (optimized.overlap_used) {
+  if (!optimized.tiling.empty()) {
+    text += "TFLM         safe: the file carries no plan stock TFLM reads; it plans the model whole itself\n";
+  } else if (optimized.overlap_used) {
     text += fmt::format(
         "TFLM         NOT safe: {} outputs share bytes with inputs their kernels have read;\n"
         "             stored under {}, which stock TFLM ignores\n",

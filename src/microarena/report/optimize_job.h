@@ -30,6 +30,10 @@ struct OptimizeOptions {
   double time_limit_seconds = 10.0;      // for the exact planner and for the order search
   bool overlap = false;                  // plan with kernel-approved overlap (microarena's runtime only)
   bool kernel_data = true;               // store the kernels' data for the runtime to read from flash
+  // Choose a tiling (report/tiling_search.h) and store it with the plan of
+  // its windows (microarena.Tiling; stored order only). The file then carries
+  // no plan stock TFLM reads: it plans the model whole itself.
+  bool tile = false;
   const TargetLayout* target = nullptr;  // the device the arenas are counted for; nullptr: the host
 };
 
@@ -43,6 +47,7 @@ struct OptimizedModel {
   size_t kernel_data_ops = 0;            // ops whose data the file carries (kKernelDataMetadataName)
   size_t kernel_data_bytes = 0;          // the entry's bytes in the file (flash)
   size_t stored_plan_bytes = 0;          // head of the whole plan stored (kStoredPlanMetadataName); 0: none
+  std::vector<TiledSegment> tiling;      // with tile: the segments stored (none: tiling did not help)
   // With options.overlap: whether the file carries the overlap plan. It
   // carries the plan without overlap (OfflineMemoryAllocation, TFLM-safe)
   // when that one runs in a smaller arena; overlap_arena_bytes is then the

@@ -14,6 +14,7 @@
 #include "microarena/plan/optimal.h"
 #include "microarena/report/format.h"
 #include "microarena/report/tiling_search.h"
+#include "microarena/runtime/stored_tiling.h"
 #include "microarena/runtime/tiled_execution.h"
 
 namespace microarena::report {
@@ -32,7 +33,16 @@ Result<RunJob> RunModelJob(const ModelView& model, const RunJobOptions& options,
       (stored_overlap.ok() && !stored_overlap->empty()) || (stored_offline.ok() && !stored_offline->empty());
   std::vector<TiledSegment> tiling;
   TiledExecution tiled(Span<const TiledSegment>{});
-  if (options.tile) {
+  // A tiling the model carries (optimize --tile) runs as stored: its stored
+  // plan holds the windows. Not when every tensor must stay whole.
+  MICROARENA_ASSIGN_OR_RETURN(Span<const TiledSegment> stored_tiling, ReadStoredTiling(model));
+  const bool use_stored_tiling =
+      !stored_tiling.empty() && !run.interpreter.preserve_all_tensors && run.precomputed_plan == nullptr;
+  if (use_stored_tiling) {
+    tiling.assign(stored_tiling.begin(), stored_tiling.end());
+    tiled = TiledExecution(stored_tiling);
+    run.interpreter.tiling = &tiled;
+  } else if (options.tile) {
     MICROARENA_ASSIGN_OR_RETURN(PrepareRequests requests, CollectPrepareRequests(model, AllOpsResolver()));
     TilingSearchOptions search;
     search.alignment_bytes = run.interpreter.alignment_bytes;
@@ -49,7 +59,7 @@ Result<RunJob> RunModelJob(const ModelView& model, const RunJobOptions& options,
   }
   // A tiling plans windows: a stored plan (whole maps) is not used then.
   if (options.exact_overlap_plan && run.interpreter.allow_overlap && run.interpreter.planner == PlannerChoice::kAuto &&
-      (!has_stored_plan || run.interpreter.tiling != nullptr)) {
+      !use_stored_tiling && (!has_stored_plan || run.interpreter.tiling != nullptr)) {
     run.interpreter.custom_planner = &optimal;
   }
   // Overlap only where it makes the arena smaller: compare the two minimums.

@@ -246,6 +246,7 @@ PrecomputedPlan PrecomputedPlanData::plan() const {
   plan.scratch_offsets = scratch_offsets.data();
   plan.scratch_count = scratch_offsets.size();
   plan.head_bytes = head_bytes;
+  plan.tiled = tiled;
   return plan;
 }
 
@@ -264,6 +265,7 @@ Result<PrecomputedPlanData> PrecomputePlan(const ModelView& model, const OpResol
   MICROARENA_RETURN_IF_ERROR(
       WithAllocatedInterpreter(model, resolver, host_options, nullptr, [&](Interpreter& interpreter) {
         data.head_bytes = interpreter.arena_scratch_size();
+        data.tiled = options.tiling != nullptr;
         data.planned_with = interpreter.planner_used();
         data.planner_name =
             options.custom_planner != nullptr ? options.custom_planner->name() : PlannerChoiceName(data.planned_with);

@@ -80,6 +80,7 @@ struct PrecomputedPlanData {
   std::vector<uint32_t> tensor_offsets;   // PrecomputedPlan::kNotInHead where none
   std::vector<uint32_t> scratch_offsets;
   size_t head_bytes = 0;
+  bool tiled = false;  // planned with options.tiling
   PlannerChoice planned_with = PlannerChoice::kAuto;  // kCustom: options.custom_planner
   const char* planner_name = "";
   ArenaFigures figures;  // of AllocateTensors with the plan

@@ -458,8 +458,7 @@ Status Interpreter::AllocateTensors() {
   // A plan the model carries: no planning at boot. Only the automatic
   // choice: `offline` asks for the model's offline plan (TFLM's format)
   // planned around at boot.
-  if (options_.planner == PlannerChoice::kAuto && options_.tiling == nullptr &&
-      model_.has_metadata(kStoredPlanMetadataName)) {
+  if (options_.planner == PlannerChoice::kAuto && model_.has_metadata(kStoredPlanMetadataName)) {
     return AllocateWithStoredPlan();
   }
   return AllocateTensorsInArena();
@@ -475,8 +474,8 @@ Status Interpreter::AllocateWithStoredPlan() {
 
 Status Interpreter::AllocateTensors(const PrecomputedPlan& plan) {
   MICROARENA_RETURN_IF_ERROR(CheckCanAllocate());
-  if (options_.tiling != nullptr) {
-    return Status::Error(ErrorCode::kUnsupported, "a precomputed plan cannot carry a tiling yet");
+  if ((options_.tiling != nullptr) != plan.tiled) {
+    return Status::Error(ErrorCode::kInvalidArgument, "the precomputed plan and the interpreter differ on tiling");
   }
   if (shared_ != nullptr) {
     return Status::Error(ErrorCode::kUnsupported, "a precomputed plan needs the interpreter's own arena, not a shared one");
@@ -516,6 +515,10 @@ bool Interpreter::FindStoredPlan(StoredPlan* stored) {
   }
   const Span<const uint8_t> blob = model_.metadata(kStoredPlanMetadataName);
   if (blob.empty() || !ParseStoredPlan(blob, Fingerprint(), model_.subgraph(0).tensor_count(), stored)) return false;
+  // A tiled plan holds windows: only for the tiling it was made with.
+  if (stored->tiled != (options_.tiling != nullptr) || (stored->tiled && !options_.tiling->IsModelTiling(model_))) {
+    return false;
+  }
   return stored->alignment_bytes == arena_.alignment() && (!stored->uses_overlap || options_.allow_overlap);
 }
 
@@ -542,13 +545,16 @@ Status Interpreter::CommitPrecomputedPlan(const PrecomputedPlan& plan) {
     if (offset == PrecomputedPlan::kNotInHead) continue;
     TensorView view = subgraph.tensor(t);
     EvalTensor* record = Record(t);  // none for a tensor no op reads or writes
+    const size_t bytes = options_.tiling == nullptr
+                             ? view.byte_size()
+                             : options_.tiling->BufferBytes(model_, static_cast<int32_t>(t), alignment);
     if (view.is_constant() || view.is_variable() || record == nullptr ||
-        !FitsInHead(offset, view.byte_size(), plan.head_bytes, alignment)) {
+        !FitsInHead(offset, bytes, plan.head_bytes, alignment)) {
       return OutsideHead(view.is_constant()   ? "constant tensor"
                          : view.is_variable() ? "variable tensor"
                          : record == nullptr  ? "tensor no op uses"
                                               : "tensor",
-                         t, offset, view.byte_size(), plan.head_bytes, alignment);
+                         t, offset, bytes, plan.head_bytes, alignment);
     }
     record->data = arena_.head_start() + offset;
   }

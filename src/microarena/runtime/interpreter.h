@@ -96,6 +96,11 @@ class TilingHooks {
   virtual Status Check(const ModelView& model) const = 0;
   // The planning problem under the tiling: windows shrink, lifetimes span segments.
   virtual Status Apply(const ModelView& model, size_t alignment_bytes, Span<BufferRequest> buffers) const = 0;
+  // The bytes tensor `tensor`'s buffer has (a window's rows, else whole):
+  // what a stored plan's bounds are checked with.
+  virtual size_t BufferBytes(const ModelView& model, int32_t tensor, size_t alignment_bytes) const = 0;
+  // Whether this is the tiling the model carries (its stored plan is for it).
+  virtual bool IsModelTiling(const ModelView& model) const = 0;
   // The most overlap permissions the segments' order makes safe (a sink over
   // the rows of an input no later step reads; analysis/tiling.h TilingOverlaps).
   virtual Result<size_t> OverlapCount(const ModelView& model) const = 0;

@@ -79,13 +79,13 @@ std::vector<uint8_t> EncodeKernelData(const ComputedKernelData& data) {
 }
 
 std::vector<uint8_t> EncodeStoredPlan(const ModelView& model, const PrecomputedPlanData& plan, size_t alignment_bytes,
-                                      bool uses_overlap, size_t lower_bound_bytes) {
+                                      bool uses_overlap, size_t lower_bound_bytes, bool tiled) {
   const size_t words = plan.tensor_offsets.size() + plan.scratch_offsets.size();
   std::vector<uint8_t> blob(kStoredPlanHeaderBytes + 4 * words, 0);
   PutU32(blob, 0, kStoredPlanMagic);
   PutU32(blob, 4, kStoredPlanVersion);
   PutU32(blob, 8, static_cast<uint32_t>(alignment_bytes));
-  PutU32(blob, 12, uses_overlap ? kStoredPlanUsesOverlap : 0u);
+  PutU32(blob, 12, (uses_overlap ? kStoredPlanUsesOverlap : 0u) | (tiled ? kStoredPlanTiled : 0u));
   PutU64(blob, 16, ModelFingerprint(model));
   PutU32(blob, 32, static_cast<uint32_t>(plan.tensor_offsets.size()));
   PutU32(blob, 36, static_cast<uint32_t>(plan.scratch_offsets.size()));
@@ -95,6 +95,23 @@ std::vector<uint8_t> EncodeStoredPlan(const ModelView& model, const PrecomputedP
   for (uint32_t offset : plan.tensor_offsets) PutU32(blob, (at += 4) - 4, offset);
   for (uint32_t offset : plan.scratch_offsets) PutU32(blob, (at += 4) - 4, offset);
   PutU64(blob, 24, Fnv1a64(blob.data() + 32, blob.size() - 32));
+  return blob;
+}
+
+std::vector<uint8_t> EncodeStoredTiling(const ModelView& model, Span<const TiledSegment> segments) {
+  std::vector<uint8_t> blob(kStoredTilingHeaderBytes + sizeof(TiledSegment) * segments.size(), 0);
+  PutU32(blob, 0, kStoredTilingMagic);
+  PutU32(blob, 4, kStoredTilingVersion);
+  PutU64(blob, 8, ModelFingerprint(model));
+  PutU32(blob, 24, static_cast<uint32_t>(segments.size()));
+  size_t at = kStoredTilingHeaderBytes;
+  for (const TiledSegment& segment : segments) {
+    PutU32(blob, at, static_cast<uint32_t>(segment.first_op));
+    PutU32(blob, at + 4, static_cast<uint32_t>(segment.last_op));
+    PutU32(blob, at + 8, static_cast<uint32_t>(segment.band_rows));
+    at += sizeof(TiledSegment);
+  }
+  PutU64(blob, 16, Fnv1a64(blob.data() + 24, blob.size() - 24));
   return blob;
 }
 

@@ -15,6 +15,7 @@
 #include "microarena/runtime/host_runner.h"
 #include "microarena/runtime/kernel_data.h"
 #include "microarena/runtime/stored_plan.h"
+#include "microarena/runtime/stored_tiling.h"
 
 namespace microarena {
 
@@ -43,7 +44,11 @@ std::vector<uint8_t> EncodeKernelData(const ComputedKernelData& data);
 
 // The stored plan blob (runtime/stored_plan.h, version 1) of `plan`, made for
 // `model` with `alignment_bytes`; `uses_overlap`: made with allow_overlap.
+// `tiled`: the plan of the tiling stored beside it (EncodeStoredTiling).
 std::vector<uint8_t> EncodeStoredPlan(const ModelView& model, const PrecomputedPlanData& plan, size_t alignment_bytes,
-                                      bool uses_overlap, size_t lower_bound_bytes);
+                                      bool uses_overlap, size_t lower_bound_bytes, bool tiled = false);
+
+// The stored tiling blob (runtime/stored_tiling.h, version 1) of `segments` for `model`.
+std::vector<uint8_t> EncodeStoredTiling(const ModelView& model, Span<const TiledSegment> segments);
 
 }  // namespace microarena

@@ -35,6 +35,10 @@ struct PrecomputedPlan {
   const uint32_t* scratch_offsets = nullptr;
   size_t scratch_count = 0;
   size_t head_bytes = 0;
+  // Made for a tiling (InterpreterOptions::tiling): its windows' buffers are
+  // their rows, and the maps of a segment live through all of it. Used only
+  // by an interpreter running that tiling.
+  bool tiled = false;
 };
 
 }  // namespace microarena

@@ -22,6 +22,8 @@ bool ParseStoredPlan(Span<const uint8_t> blob, uint64_t fingerprint, size_t tens
   out->plan.head_bytes = LoadU32(b + 40);
   out->alignment_bytes = LoadU32(b + 8);
   out->uses_overlap = (LoadU32(b + 12) & kStoredPlanUsesOverlap) != 0;
+  out->tiled = (LoadU32(b + 12) & kStoredPlanTiled) != 0;
+  out->plan.tiled = out->tiled;
   out->lower_bound_bytes = LoadU32(b + 44);
   return true;
 }

@@ -7,7 +7,8 @@
 // Format, version 1 (little-endian), stored 16-byte aligned in the model:
 //   u32 magic "MAPP", u32 version, u32 alignment, u32 flags (bit 0: the plan
 //   lets outputs share bytes with inputs their kernels have read, so it is
-//   used only with InterpreterOptions::allow_overlap),
+//   used only with InterpreterOptions::allow_overlap; bit 1: it is the plan of
+//   the tiling the model carries, used only when running that tiling),
 //   u64 model fingerprint (ModelFingerprint, runtime/kernel_data.h),
 //   u64 payload hash (FNV-1a 64 of every byte after this 32-byte header),
 //   u32 tensor count (subgraph 0), u32 scratch count, u32 head bytes,
@@ -36,11 +37,15 @@ inline constexpr uint32_t kStoredPlanMagic = 0x5050414Du;  // "MAPP" little-endi
 inline constexpr uint32_t kStoredPlanVersion = 1;
 inline constexpr size_t kStoredPlanHeaderBytes = 48;
 inline constexpr uint32_t kStoredPlanUsesOverlap = 1u;
+// Flag bit 1: the plan holds the windows of the tiling the model carries
+// (runtime/stored_tiling.h); used only by an interpreter running that tiling.
+inline constexpr uint32_t kStoredPlanTiled = 2u;
 
 struct StoredPlan {
   PrecomputedPlan plan;  // arrays point into the model
   size_t alignment_bytes = 0;
   bool uses_overlap = false;
+  bool tiled = false;  // for the model's stored tiling only
   size_t lower_bound_bytes = 0;
 };
 

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "microarena/base/status.h"
+#include "microarena/runtime/stored_tiling.h"
 
 namespace microarena {
 
@@ -64,6 +65,12 @@ Status TiledExecution::Check(const ModelView& model) const { return CheckTiling(
 Status TiledExecution::Apply(const ModelView& model, size_t alignment_bytes, Span<BufferRequest> buffers) const {
   return ApplyTiling(model, segments_, alignment_bytes, buffers);
 }
+
+size_t TiledExecution::BufferBytes(const ModelView& model, int32_t tensor, size_t alignment_bytes) const {
+  return TiledBufferBytes(model, segments_, tensor, alignment_bytes);
+}
+
+bool TiledExecution::IsModelTiling(const ModelView& model) const { return IsStoredTiling(model, segments_); }
 
 Result<size_t> TiledExecution::OverlapCount(const ModelView& model) const {
   return TilingOverlapCount(model, segments_);

@@ -1,0 +1,161 @@
+// A tiling carried in the model (runtime/stored_tiling.h): `optimize --tile`
+// writes the segments and the plan of their windows; microarena runs the
+// file tiled with nothing planned at boot, in at most 0.33 x TFLM's minimum
+// arena on vww_96_int8, with TFLM's golden outputs; stock TFLM (the oracle)
+// runs the same file whole, as before; an interpreter that runs another
+// tiling or none ignores the stored plan; a broken tiling is an error that
+// names it, before anything runs.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "microarena/kernels/op_resolver.h"
+#include "microarena/model/model_file.h"
+#include "microarena/model/model_rewriter.h"
+#include "microarena/runtime/host_runner.h"
+#include "microarena/runtime/kernel_data_writer.h"
+#include "microarena/runtime/stored_tiling.h"
+#include "microarena/runtime/tiled_execution.h"
+#include "tests/support/cli_json.h"
+#include "tests/support/oracle_support.h"
+#include "tests/support/test_support.h"
+#include "tests/support/tflm_golden.h"
+
+namespace microarena {
+namespace {
+
+using nlohmann::json;
+using testing::ReadFileBytes;
+using testing::SharedDir;
+
+std::vector<uint8_t> Golden(uint32_t seed) {
+  return ReadFileBytes(SharedDir() + "/golden/vww_96_int8/seed" + std::to_string(seed) + "/output_0.bin");
+}
+
+// vww_96_int8 written by `optimize --overlap --tile` (once per test binary run).
+const std::string& TiledVww() {
+  static const std::string path = [] {
+    const std::string out = testing::TempDir("stored_tiling") + "/vww_tiled.tflite";
+    const json report = testing::RunCliJson(
+        {"optimize", SharedDir() + "/models/vww_96_int8.tflite", "-o", out, "--overlap", "--tile", "--json"});
+    EXPECT_FALSE(report["tiling"].empty()) << report.dump();
+    EXPECT_EQ(report["tflm_safe"], true);  // no plan TFLM reads
+    EXPECT_EQ(report["stored_plan"]["used"], true);
+    EXPECT_EQ(report["outputs_identical"], true);
+    return out;
+  }();
+  return path;
+}
+
+TEST(StoredTilingTest, VwwRunsTiledFromItsFileInAThirdOfTflmsArena) {
+  MICROARENA_REQUIRE_SHARED();
+  const size_t tflm_arena = testing::TflmMinArena("vww_96_int8");
+  ASSERT_GT(tflm_arena, 0u);
+  const std::string dir = testing::TempDir("stored_tiling_run");
+  for (uint32_t seed = 1; seed <= 3; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    const std::string out = dir + "/seed" + std::to_string(seed);
+    const json run = testing::RunCliJson(
+        {"run", TiledVww(), "--overlap", "--seed", std::to_string(seed), "--json", "--output-dir", out});
+    ASSERT_FALSE(run["tiling"].empty()) << run.dump();
+    EXPECT_EQ(run["planner"], "precomputed");  // the stored plan: nothing planned at boot
+    EXPECT_EQ(run["temp_peak_bytes"], 0);
+    EXPECT_LE(100 * run["arena_bytes"].get<size_t>(), 33 * tflm_arena) << run.dump();
+    EXPECT_EQ(ReadFileBytes(out + "/output_0.bin"), Golden(seed));
+    if (seed == 1) {
+      std::printf("vww_96_int8 from its optimize --overlap --tile file: arena %zu B (%.3f x TFLM's %zu B), "
+                  "temp peak 0\n",
+                  run["arena_bytes"].get<size_t>(),
+                  static_cast<double>(run["arena_bytes"].get<size_t>()) / static_cast<double>(tflm_arena), tflm_arena);
+    }
+  }
+}
+
+// Stock TFLM ignores microarena's metadata: it plans the file whole, in the
+// arena it needs for the original model, and gives the same outputs.
+TEST(StoredTilingTest, StockTflmRunsTheFileWhole) {
+  MICROARENA_REQUIRE_ORACLE();
+  const std::vector<uint8_t> bytes = ReadFileBytes(TiledVww());
+  const std::vector<uint8_t> input = ReadFileBytes(SharedDir() + "/golden/vww_96_int8/seed1/input_0.bin");
+  ASSERT_FALSE(input.empty());
+  const testing::Outcome tflm = testing::RunOracleOn("vww_96_int8 tiled file", bytes, {input});
+  ASSERT_TRUE(tflm.ok) << tflm.error;
+  EXPECT_EQ(tflm.outputs, std::vector<std::vector<uint8_t>>{Golden(1)});
+  EXPECT_EQ(testing::OracleSummary("vww_96_int8 tiled file", bytes, {input})["min_arena_bytes"],
+            testing::TflmMinArena("vww_96_int8"));
+}
+
+// The stored plan holds windows: an interpreter running no tiling, or
+// another one, plans at boot instead, and still gives TFLM's outputs.
+TEST(StoredTilingTest, StoredPlanOnlyForTheStoredTiling) {
+  MICROARENA_REQUIRE_SHARED();
+  Result<ModelFile> file = ModelFile::Open(TiledVww());
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  Result<Span<const TiledSegment>> stored = ReadStoredTiling(file->view());
+  ASSERT_TRUE(stored.ok()) << stored.status().message();
+  ASSERT_FALSE(stored->empty());
+  const TiledExecution same(*stored);
+  const TiledSegment other_segments[] = {{0, 2, 1}};
+  const TiledExecution other(other_segments);
+  struct Case {
+    const char* name;
+    const TiledExecution* tiling;
+    bool stored_plan_used;
+  };
+  for (const Case& c : {Case{"the stored tiling", &same, true}, Case{"no tiling", nullptr, false},
+                        Case{"another tiling", &other, false}}) {
+    SCOPED_TRACE(c.name);
+    RunOptions options;
+    options.seed = 1;
+    options.interpreter.allow_overlap = true;
+    options.interpreter.tiling = c.tiling;
+    Result<RunResult> run = RunModel(file->view(), AllOpsResolver(), options);
+    ASSERT_TRUE(run.ok()) << run.status().message();
+    EXPECT_EQ(run->stored_plan_used, c.stored_plan_used);
+    EXPECT_EQ(run->outputs, std::vector<std::vector<uint8_t>>{Golden(1)});
+  }
+}
+
+// A tiling blob whose bytes were changed fails its hash; one that parses but
+// names ops that cannot run in bands is refused by the walk at
+// AllocateTensors. Both name the problem; `run` exits non-zero.
+TEST(StoredTilingTest, BrokenTilingsAreErrors) {
+  MICROARENA_REQUIRE_SHARED();
+  const std::vector<uint8_t> bytes = ReadFileBytes(TiledVww());
+  Result<ModelView> model = LoadModel(Span<const uint8_t>(bytes.data(), bytes.size()));
+  ASSERT_TRUE(model.ok()) << model.status().message();
+  const Span<const uint8_t> blob = model->metadata(kStoredTilingMetadataName);
+  ASSERT_GE(blob.size(), kStoredTilingHeaderBytes + sizeof(TiledSegment));
+
+  std::vector<uint8_t> flipped = bytes;
+  flipped[static_cast<size_t>(blob.data() - bytes.data()) + kStoredTilingHeaderBytes + 4] ^= 0x01;  // last op
+  Result<ModelView> flipped_model = LoadModel(Span<const uint8_t>(flipped.data(), flipped.size()));
+  ASSERT_TRUE(flipped_model.ok()) << flipped_model.status().message();
+  Result<Span<const TiledSegment>> read = ReadStoredTiling(*flipped_model);
+  ASSERT_FALSE(read.ok());
+  EXPECT_NE(std::string(read.status().message()).find("microarena.Tiling"), std::string::npos);
+  const std::string flipped_path = testing::TempDir("stored_tiling_broken") + "/flipped.tflite";
+  testing::WriteFile(flipped_path, flipped);
+  const testing::CommandResult result = testing::RunCli({"run", flipped_path, "--overlap"});
+  EXPECT_NE(result.exit_code, 0);
+  EXPECT_NE(result.stderr_text.find("does not match its hash"), std::string::npos) << result.stderr_text;
+
+  // Well formed, but op 28 is a RESHAPE.
+  const TiledSegment through_reshape[] = {{0, 28, 1}};
+  ModelEdits edits;
+  edits.metadata.push_back({kStoredTilingMetadataName, EncodeStoredTiling(*model, through_reshape)});
+  Result<std::vector<uint8_t>> rewritten = RewriteModel(Span<const uint8_t>(bytes.data(), bytes.size()), edits);
+  ASSERT_TRUE(rewritten.ok()) << rewritten.status().message();
+  const std::string reshape_path = testing::TempDir("stored_tiling_broken") + "/reshape.tflite";
+  testing::WriteFile(reshape_path, *rewritten);
+  const testing::CommandResult refused = testing::RunCli({"run", reshape_path, "--overlap"});
+  EXPECT_NE(refused.exit_code, 0);
+  EXPECT_NE(refused.stderr_text.find("op 28 (RESHAPE) cannot run in bands"), std::string::npos)
+      << refused.stderr_text;
+}
+
+}  // namespace
+}  // namespace microarena
