@@ -131,6 +131,16 @@ Result<TilingChoice> ChooseTiling(const ModelView& model, const TilingSearchOpti
                                                Span<uint8_t>(bound_workspace.data(), bound_workspace.size()),
                                                &choice.untiled_lower_bound_bytes));
   choice.head_bytes = choice.untiled_head_bytes;
+  OptimalOptions exact_options;
+  exact_options.time_limit_seconds = 0;
+  exact_options.node_limit = kExactNodeLimit;
+  const OptimalPlanner exact(exact_options);
+  // A tiling must beat the untiled model as the same planner plans it.
+  if (options.exact) {
+    Result<size_t> untiled = evaluator.Plan(exact);  // the problem Head({}) built
+    ++choice.exact_plans;
+    if (untiled.ok()) choice.head_bytes = std::min(choice.head_bytes, *untiled);
+  }
 
   const auto op_count = static_cast<int32_t>(model.subgraph(0).operator_count());
   std::vector<bool> can_band(static_cast<size_t>(op_count));
@@ -138,10 +148,6 @@ Result<TilingChoice> ChooseTiling(const ModelView& model, const TilingSearchOpti
     BandOp band_op;
     can_band[static_cast<size_t>(o)] = DescribeBandOp(model, o, &band_op).ok();
   }
-  OptimalOptions exact_options;
-  exact_options.time_limit_seconds = 0;
-  exact_options.node_limit = kExactNodeLimit;
-  const OptimalPlanner exact(exact_options);
   while (choice.segments.size() < options.max_segments) {
     std::vector<Scored> scored;
     for (int32_t first = 0; first < op_count; ++first) {
