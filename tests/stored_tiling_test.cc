@@ -74,6 +74,27 @@ TEST(StoredTilingTest, VwwRunsTiledFromItsFileInAThirdOfTflmsArena) {
   }
 }
 
+// `plan` shows the tiling the file carries (not searched) and the arena the
+// runtime then needs, the same as `run` measures.
+TEST(StoredTilingTest, PlanShowsTheStoredTiling) {
+  MICROARENA_REQUIRE_SHARED();
+  const json plan = testing::RunCliJson({"plan", TiledVww(), "--overlap", "--json"});
+  ASSERT_TRUE(plan.contains("tiling")) << plan.dump();
+  EXPECT_EQ(plan["tiling"]["stored"], true);
+  EXPECT_EQ(plan["tiling"]["candidates"], 0);
+  const json run = testing::RunCliJson({"run", TiledVww(), "--overlap", "--json", "--output-dir",
+                                        testing::TempDir("stored_tiling_plan")});
+  EXPECT_EQ(plan["head_bytes"], run["head_bytes"]);
+  EXPECT_EQ(plan["arena_bytes"], run["arena_bytes"]);
+  EXPECT_EQ(plan["temp_peak_bytes"], 0);
+  ASSERT_EQ(plan["tiling"]["segments"].size(), run["tiling"].size());
+  for (size_t i = 0; i < run["tiling"].size(); ++i) {
+    EXPECT_EQ(plan["tiling"]["segments"][i]["first_op"], run["tiling"][i]["first_op"]);
+    EXPECT_EQ(plan["tiling"]["segments"][i]["last_op"], run["tiling"][i]["last_op"]);
+    EXPECT_EQ(plan["tiling"]["segments"][i]["band_rows"], run["tiling"][i]["band_rows"]);
+  }
+}
+
 // Stock TFLM ignores microarena's metadata: it plans the file whole, in the
 // arena it needs for the original model, and gives the same outputs.
 TEST(StoredTilingTest, StockTflmRunsTheFileWhole) {

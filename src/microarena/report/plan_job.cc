@@ -8,6 +8,7 @@
 #include "microarena/plan/optimal.h"
 #include "microarena/report/format.h"
 #include "microarena/report/plan_report.h"
+#include "microarena/runtime/stored_tiling.h"
 #include "microarena/runtime/tiled_execution.h"
 
 namespace microarena::report {
@@ -55,7 +56,28 @@ Result<PlanJob> RunPlanJobOnce(const ModelFile& file, const PlanJobOptions& opti
     if (!rewritten.ok()) return rewritten.status();
     reordered.emplace(std::move(*rewritten));
   }
-  if (options.tile) {
+  // A tiling the model carries (optimize --tile) is planned as stored.
+  Result<Span<const TiledSegment>> stored_tiling = ReadStoredTiling(file.view());
+  if (!stored_tiling.ok()) {
+    Status status = stored_tiling.status();
+    return status.Prefix(file.path().c_str());
+  }
+  if (!stored_tiling->empty() && !options.best_order && !options.precomputed_plan) {
+    if (!scratch.ok()) return scratch.status();
+    TilingSearchOptions search;
+    search.alignment_bytes = plan_options.alignment_bytes;
+    search.scratch = scratch->scratch;
+    search.overlap = plan_options.overlap;
+    search.overlaps = scratch->overlaps;
+    search.exact = plan_options.planner.empty() || plan_options.planner == "optimal";
+    Result<TilingChoice> evaluated = EvaluateTiling(file.view(), search, *stored_tiling);
+    if (!evaluated.ok()) {
+      Status status = evaluated.status();
+      return status.Prefix(file.path().c_str());
+    }
+    job.tiling = std::move(*evaluated);
+    plan_options.tiling = job.tiling->segments;
+  } else if (options.tile) {
     if (options.best_order || options.precomputed_plan) {
       return Status::Error(ErrorCode::kUnsupported, "tiling is planned in the stored order, without a precomputed plan");
     }

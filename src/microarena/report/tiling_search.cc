@@ -110,12 +110,16 @@ Result<std::vector<OverlapPermission>> PermissionsUnderTiling(const ModelView& m
   return permissions;
 }
 
-Result<TilingChoice> ChooseTiling(const ModelView& model, const TilingSearchOptions& options) {
+namespace {
+
+// The untiled figures every tiling is measured against: the greedy head, the
+// exact one (with options.exact) and the lower bound.
+Status StartChoice(const ModelView& model, const TilingSearchOptions& options, Evaluator& evaluator,
+                   const Planner& exact, TilingChoice& choice) {
   if (model.subgraph_count() != 1) {
     return Status::Error(ErrorCode::kUnsupported, "tiling needs a model with one subgraph (this one has %zu)",
                          model.subgraph_count());
   }
-  Evaluator evaluator{model, options, {}, {}, {}, {}, {}, {}, {}};
   LifetimeOptions lifetime_options;
   lifetime_options.alignment_bytes = options.alignment_bytes;
   evaluator.base.resize(LifetimeCapacity(model, options.scratch.size()));
@@ -123,24 +127,52 @@ Result<TilingChoice> ChooseTiling(const ModelView& model, const TilingSearchOpti
       size_t count, AnalyzeLifetimes(model, 0, Span<const ScratchRequest>(options.scratch.data(), options.scratch.size()),
                                      lifetime_options, Span<BufferRequest>(evaluator.base.data(), evaluator.base.size())));
   evaluator.base.resize(count);
-
-  TilingChoice choice;
   MICROARENA_ASSIGN_OR_RETURN(choice.untiled_head_bytes, evaluator.Head({}));
   std::vector<uint8_t> bound_workspace(LowerBoundWorkspaceBytes(count));
   MICROARENA_RETURN_IF_ERROR(ComputeLowerBound(Span<const BufferRequest>(evaluator.base.data(), count),
                                                Span<uint8_t>(bound_workspace.data(), bound_workspace.size()),
                                                &choice.untiled_lower_bound_bytes));
   choice.head_bytes = choice.untiled_head_bytes;
-  OptimalOptions exact_options;
-  exact_options.time_limit_seconds = 0;
-  exact_options.node_limit = kExactNodeLimit;
-  const OptimalPlanner exact(exact_options);
   // A tiling must beat the untiled model as the same planner plans it.
   if (options.exact) {
     Result<size_t> untiled = evaluator.Plan(exact);  // the problem Head({}) built
     ++choice.exact_plans;
     if (untiled.ok()) choice.head_bytes = std::min(choice.head_bytes, *untiled);
   }
+  return OkStatus();
+}
+
+OptimalOptions ExactOptions() {
+  OptimalOptions exact_options;
+  exact_options.time_limit_seconds = 0;
+  exact_options.node_limit = kExactNodeLimit;
+  return exact_options;
+}
+
+}  // namespace
+
+Result<TilingChoice> EvaluateTiling(const ModelView& model, const TilingSearchOptions& options,
+                                    Span<const TiledSegment> segments) {
+  Evaluator evaluator{model, options, {}, {}, {}, {}, {}, {}, {}};
+  const OptimalPlanner exact(ExactOptions());
+  TilingChoice choice;
+  MICROARENA_RETURN_IF_ERROR(StartChoice(model, options, evaluator, exact, choice));
+  choice.segments.assign(segments.begin(), segments.end());
+  choice.stored = true;
+  MICROARENA_ASSIGN_OR_RETURN(choice.head_bytes, evaluator.Head(choice.segments));
+  if (options.exact) {
+    Result<size_t> head = evaluator.Plan(exact);
+    ++choice.exact_plans;
+    if (head.ok()) choice.head_bytes = std::min(choice.head_bytes, *head);
+  }
+  return choice;
+}
+
+Result<TilingChoice> ChooseTiling(const ModelView& model, const TilingSearchOptions& options) {
+  Evaluator evaluator{model, options, {}, {}, {}, {}, {}, {}, {}};
+  const OptimalPlanner exact(ExactOptions());
+  TilingChoice choice;
+  MICROARENA_RETURN_IF_ERROR(StartChoice(model, options, evaluator, exact, choice));
 
   const auto op_count = static_cast<int32_t>(model.subgraph(0).operator_count());
   std::vector<bool> can_band(static_cast<size_t>(op_count));
@@ -237,7 +269,8 @@ double PercentBelow(size_t value, size_t reference) {
 }  // namespace
 
 std::string TilingText(const ModelView& model, const TilingChoice& choice, size_t head_bytes) {
-  std::string out = "\nTiling (--tile; line buffers: no row computed twice, 0 extra MACs)\n";
+  std::string out = fmt::format("\nTiling ({}; line buffers: no row computed twice, 0 extra MACs)\n",
+                                choice.stored ? "carried in the model, microarena.Tiling" : "--tile");
   if (choice.segments.empty()) {
     out += fmt::format("  no segment makes the head smaller ({} tilings planned); the model runs whole\n",
                        choice.candidates);
@@ -254,9 +287,15 @@ std::string TilingText(const ModelView& model, const TilingChoice& choice, size_
                          Bytes(w.bytes));
     }
   }
-  out += fmt::format("  head (search)     {} untiled (greedy) -> {} tiled ({} tilings planned greedily, {} of them "
-                     "again exactly)\n",
-                     Bytes(choice.untiled_head_bytes), Bytes(choice.head_bytes), choice.candidates, choice.exact_plans);
+  if (choice.stored) {
+    out += fmt::format("  head (as stored)  {} untiled (greedy) -> {} tiled (the model's own tiling, not searched)\n",
+                       Bytes(choice.untiled_head_bytes), Bytes(choice.head_bytes));
+  } else {
+    out += fmt::format("  head (search)     {} untiled (greedy) -> {} tiled ({} tilings planned greedily, {} of them "
+                       "again exactly)\n",
+                       Bytes(choice.untiled_head_bytes), Bytes(choice.head_bytes), choice.candidates,
+                       choice.exact_plans);
+  }
   out += fmt::format("  head (this plan)  {}: {:.1f}% below the untiled lower bound {}\n", Bytes(head_bytes),
                      PercentBelow(head_bytes, choice.untiled_lower_bound_bytes), Bytes(choice.untiled_lower_bound_bytes));
   return out;
@@ -282,7 +321,8 @@ nlohmann::json TilingJson(const ModelView& model, const TilingChoice& choice, si
           {"untiled_lower_bound_bytes", choice.untiled_lower_bound_bytes},
           {"head_bytes", head_bytes},
           {"candidates", choice.candidates},
-          {"exact_plans", choice.exact_plans}};
+          {"exact_plans", choice.exact_plans},
+          {"stored", choice.stored}};
 }
 
 }  // namespace microarena::report

@@ -52,9 +52,16 @@ struct TilingChoice {
   size_t candidates = 0;               // tilings planned with the greedy planner
   size_t exact_plans = 0;              // of them, planned again with the exact planner
   int64_t extra_macs = 0;              // line buffers: none
+  bool stored = false;                 // the model's own tiling (runtime/stored_tiling.h), not searched
 };
 
 Result<TilingChoice> ChooseTiling(const ModelView& model, const TilingSearchOptions& options);
+
+// The figures of a given tiling (the model's stored one): its head and the
+// untiled one as the search would plan them (greedy, and exact with
+// options.exact), nothing searched.
+Result<TilingChoice> EvaluateTiling(const ModelView& model, const TilingSearchOptions& options,
+                                    Span<const TiledSegment> segments);
 
 // The overlap permissions of `buffers` (planned under `tiling`): the
 // kernels' declarations resolved, less those touching a segment (kernels
