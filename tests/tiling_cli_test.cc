@@ -94,6 +94,36 @@ TEST(TilingCliTest, EveryTechniqueRunsVwwInAThirdOfTflmsArena) {
   }
 }
 
+// `budget` offers tiling as an action: vww_96_int8 in 34,000 B (TFLM needs
+// 103,392 B) fits only with it, and the fitting combination's arena is the
+// one `run` measures on the file `optimize --overlap --tile` writes.
+TEST(TilingBudgetTest, VwwFitsThirtyFourThousandBytesOnlyTiled) {
+  MICROARENA_REQUIRE_SHARED();
+  const std::string model = SharedDir() + "/models/vww_96_int8.tflite";
+  const testing::CommandResult result = RunCli({"budget", model, "--ram", "34000", "--json"});
+  EXPECT_EQ(result.exit_code, 3) << result.stderr_text;  // the current setup does not fit
+  const json doc = json::parse(result.stdout_text);
+  ASSERT_FALSE(doc["best_fit"].is_null()) << doc.dump();
+  EXPECT_EQ(doc["best_fit"]["setup"]["tile"], true);
+  EXPECT_LE(doc["best_fit"]["arena_bytes"].get<size_t>(), 34000u);
+  for (const json& c : doc["combinations"]) {
+    if (c["fits"].get<bool>()) EXPECT_EQ(c["setup"]["tile"], true) << c.dump();
+  }
+  bool tile_action = false;
+  for (const json& a : doc["actions"]) {
+    if (a["setup"]["tile"].get<bool>()) {
+      tile_action = true;
+      EXPECT_GT(a["saves_bytes"].get<int64_t>(), 0) << a.dump();
+    }
+  }
+  EXPECT_TRUE(tile_action);
+
+  const std::string dir = testing::TempDir("tiling_budget");
+  ASSERT_EQ(RunCli({"optimize", model, "-o", dir + "/vww.tflite", "--overlap", "--tile"}).exit_code, 0);
+  const json run = RunJson({"run", dir + "/vww.tflite", "--overlap", "--json", "--output-dir", dir});
+  EXPECT_EQ(run["arena_bytes"], doc["best_fit"]["arena_bytes"]);
+}
+
 TEST(TilingCliTest, ExclusionsAreUsageErrors) {
   MICROARENA_REQUIRE_SHARED();
   const std::string model = SharedDir() + "/models/vww_96_int8.tflite";

@@ -17,8 +17,11 @@
 #include "microarena/plan/reorder.h"
 #include "microarena/report/format.h"
 #include "microarena/report/model_plan.h"
+#include "microarena/report/optimize_job.h"
 #include "microarena/report/plan_details.h"
 #include "microarena/runtime/kernel_data_writer.h"
+#include "microarena/runtime/stored_tiling.h"
+#include "microarena/runtime/tiled_execution.h"
 
 namespace microarena::report {
 namespace {
@@ -63,7 +66,7 @@ MeasuredAction Measure(const ModelView& model, const std::string& name, const Bu
 bool SameSetup(const BudgetSetup& a, const BudgetSetup& b) {
   return a.planner == b.planner && a.alignment_bytes == b.alignment_bytes &&
          a.copy_weights_to_arena == b.copy_weights_to_arena && a.order == b.order && a.overlap == b.overlap &&
-         a.kernel_data_in_flash == b.kernel_data_in_flash;
+         a.kernel_data_in_flash == b.kernel_data_in_flash && a.tile == b.tile;
 }
 
 DuplicateQuantization FindDuplicateQuantization(const ModelView& model) {
@@ -99,10 +102,10 @@ std::string Signed(int64_t bytes) {
 }  // namespace
 
 std::string BudgetSetup::Describe() const {
-  return fmt::format("planner {}, alignment {} B, weights {}{}{}{}", planner, alignment_bytes,
+  return fmt::format("planner {}, alignment {} B, weights {}{}{}{}{}", planner, alignment_bytes,
                      copy_weights_to_arena ? "copied into the arena" : "in flash",
                      order == "best" ? ", ops reordered" : "", overlap ? ", overlap" : "",
-                     kernel_data_in_flash ? ", kernel data in flash" : "");
+                     kernel_data_in_flash ? ", kernel data in flash" : "", tile ? ", tiled" : "");
 }
 
 std::vector<BudgetAction> BudgetActions() {
@@ -134,6 +137,14 @@ std::vector<BudgetAction> BudgetActions() {
       {"reorder the ops and plan with the optimal planner (optimize --order best)",
        [](BudgetSetup& s) {
          s.order = "best";
+         s.planner = "optimal";
+       }},
+      // Below the activation bound: the first maps made and used band by band.
+      {"run the first convolutions band by band (optimize --overlap --tile)",
+       [](BudgetSetup& s) {
+         s.tile = true;
+         s.overlap = true;
+         s.order = "stored";
          s.planner = "optimal";
        }},
   };
@@ -178,6 +189,30 @@ Result<ArenaFigures> MeasureSetup(const ModelView& model, const BudgetSetup& set
   if (setup.overlap && setup.planner != "auto" && setup.planner != "greedy" && setup.planner != "optimal") {
     return Status::Error(ErrorCode::kUnsupported,
                          "overlap is planned by the greedy and optimal planners only, not '%s'", setup.planner.c_str());
+  }
+  if (setup.tile) {
+    // What `microarena optimize --tile` writes, run as the device runs it:
+    // the stored tiling and the stored plan of its windows.
+    if (setup.order != "stored" || setup.copy_weights_to_arena) {
+      return Status::Error(ErrorCode::kUnsupported, "a tiling is stored in the stored order, weights in flash");
+    }
+    OptimizeOptions optimize;
+    optimize.planner = setup.planner == "auto" ? "greedy" : setup.planner;
+    if (optimize.planner == "offline") {
+      return Status::Error(ErrorCode::kUnsupported, "a tiling plans its windows: not with the model's offline plan");
+    }
+    optimize.alignment_bytes = setup.alignment_bytes;
+    optimize.time_limit_seconds = time_limit_seconds;
+    optimize.overlap = setup.overlap;
+    optimize.kernel_data = setup.kernel_data_in_flash;
+    optimize.tile = true;
+    MICROARENA_ASSIGN_OR_RETURN(OptimizedModel optimized, OptimizeModel(model, optimize));
+    MICROARENA_ASSIGN_OR_RETURN(ModelFile written, ModelFile::FromBytes(optimized.bytes, "tiled model"));
+    MICROARENA_ASSIGN_OR_RETURN(Span<const TiledSegment> stored, ReadStoredTiling(written.view()));
+    const TiledExecution tiled(stored);
+    if (!stored.empty()) options.tiling = &tiled;
+    options.allow_overlap = optimized.overlap_used;
+    return MeasureArena(written.view(), AllOpsResolver(), options);
   }
   if (setup.planner == "optimal" || setup.order == "best") {
     // What `microarena optimize` writes: the operators stored in the chosen
@@ -292,6 +327,11 @@ Result<BudgetReport> AnalyzeBudget(const ModelView& model, const std::string& mo
         if (planner == "greedy" || planner == "optimal") {
           setup.overlap = true;
           report.combinations.push_back(Measure(model, setup.Describe(), setup, options, current_arena));
+          // And tiled (stored order only), the best the runtime can do.
+          if (order == "stored" && planner == "optimal") {
+            setup.tile = true;
+            report.combinations.push_back(Measure(model, setup.Describe(), setup, options, current_arena));
+          }
         }
       }
     }
@@ -476,7 +516,8 @@ nlohmann::json BudgetJson(const BudgetReport& report) {
                 {"copy_weights_to_arena", setup.copy_weights_to_arena},
                 {"order", setup.order},
                 {"overlap", setup.overlap},
-                {"kernel_data_in_flash", setup.kernel_data_in_flash}};
+                {"kernel_data_in_flash", setup.kernel_data_in_flash},
+                {"tile", setup.tile}};
   };
   auto measured_json = [&](const MeasuredAction& a) {
     json entry = {{"name", a.name}, {"setup", setup_json(a.setup)}, {"measured", a.ok}};

@@ -50,6 +50,10 @@ struct BudgetSetup {
   // The kernels' data stored in the model (`optimize --kernel-data flash`),
   // read from flash by the runtime instead of kept in the arena.
   bool kernel_data_in_flash = false;
+  // Run the segments `optimize --tile` chooses band by band, the tiling and
+  // the plan of its windows stored in the model (docs/tiling.md); stored
+  // order only.
+  bool tile = false;
 
   std::string Describe() const;  // "planner greedy, alignment 16 B, weights in flash"
 };
