@@ -95,6 +95,28 @@ TEST(StoredTilingTest, PlanShowsTheStoredTiling) {
   }
 }
 
+// A header is for a firmware that runs the model whole (it makes no
+// TiledExecution): its arena is the untiled one, not the stored tiling's.
+TEST(StoredTilingTest, HeaderDescribesTheUntiledRun) {
+  MICROARENA_REQUIRE_SHARED();
+  const std::string header = testing::TempDir("stored_tiling_header") + "/arena.h";
+  const testing::CommandResult result = testing::RunCli({"plan", TiledVww(), "--header", header});
+  ASSERT_EQ(result.exit_code, 0) << result.stderr_text;
+  const std::vector<uint8_t> text = ReadFileBytes(header);
+  const std::string source(text.begin(), text.end());
+  const std::string key = "constexpr size_t kTensorArenaSize = ";
+  const size_t at = source.find(key);
+  ASSERT_NE(at, std::string::npos) << source;
+  const size_t header_arena = std::stoul(source.substr(at + key.size()));
+  Result<ModelFile> file = ModelFile::Open(TiledVww());
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  Result<ArenaFigures> whole = MeasureArena(file->view(), AllOpsResolver(), InterpreterOptions());
+  ASSERT_TRUE(whole.ok()) << whole.status().message();
+  EXPECT_EQ(header_arena, whole->used_bytes);
+  const json tiled = testing::RunCliJson({"plan", TiledVww(), "--json"});
+  EXPECT_LT(tiled["arena_bytes"].get<size_t>(), header_arena);  // the tiled run needs less
+}
+
 // Stock TFLM ignores microarena's metadata: it plans the file whole, in the
 // arena it needs for the original model, and gives the same outputs.
 TEST(StoredTilingTest, StockTflmRunsTheFileWhole) {

@@ -254,6 +254,8 @@ Command RegisterPlanCommand(CLI::App& app) {
         job_options.precomputed_plan = options->precomputed_plan;
         job_options.target = target;
         job_options.tile = options->tile;
+        // A header's firmware runs the model whole (no TiledExecution).
+        job_options.use_stored_tiling = options->header_path.empty();
         const bool show_progress = ::isatty(STDERR_FILENO) != 0 && !options->json;
         if (show_progress) {
           job_options.plan.progress = [](const OptimalProgress& p) {

@@ -62,7 +62,7 @@ Result<PlanJob> RunPlanJobOnce(const ModelFile& file, const PlanJobOptions& opti
     Status status = stored_tiling.status();
     return status.Prefix(file.path().c_str());
   }
-  if (!stored_tiling->empty() && !options.best_order && !options.precomputed_plan) {
+  if (!stored_tiling->empty() && options.use_stored_tiling && !options.best_order && !options.precomputed_plan) {
     if (!scratch.ok()) return scratch.status();
     TilingSearchOptions search;
     search.alignment_bytes = plan_options.alignment_bytes;

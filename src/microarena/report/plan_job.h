@@ -32,6 +32,9 @@ struct PlanJobOptions {
   bool precomputed_plan = false;         // figures of AllocateTensors(PrecomputedPlan), planned here
   const TargetLayout* target = nullptr;  // the device the figures are for; nullptr: the host
   bool tile = false;                     // choose segments to run band by band (report/tiling_search.h)
+  // Plan with the tiling the model carries (runtime/stored_tiling.h). Off
+  // for a header: its firmware runs the model whole.
+  bool use_stored_tiling = true;
 };
 
 struct PlanJob {
