@@ -17,6 +17,7 @@
 #include "microarena/model/model_rewriter.h"
 #include "microarena/runtime/host_runner.h"
 #include "microarena/runtime/kernel_data_writer.h"
+#include "microarena/runtime/stored_plan.h"
 #include "microarena/runtime/stored_tiling.h"
 #include "microarena/runtime/tiled_execution.h"
 #include "tests/support/cli_json.h"
@@ -140,6 +141,19 @@ TEST(StoredTilingTest, StoredPlanOnlyForTheStoredTiling) {
   Result<Span<const TiledSegment>> stored = ReadStoredTiling(file->view());
   ASSERT_TRUE(stored.ok()) << stored.status().message();
   ASSERT_FALSE(stored->empty());
+  // Under its own name: a runtime that does not tile never reads it, and no
+  // whole-map plan or offline plan sits beside it.
+  EXPECT_TRUE(file->view().has_metadata(kTiledPlanMetadataName));
+  EXPECT_FALSE(file->view().has_metadata(kStoredPlanMetadataName));
+  EXPECT_FALSE(file->view().has_metadata("OfflineMemoryAllocation"));
+  // Bound to the tiling: parsed with the model's fingerprint alone, it is not a plan.
+  StoredPlan parsed;
+  const size_t tensors = file->view().subgraph(0).tensor_count();
+  EXPECT_FALSE(ParseStoredPlan(file->view().metadata(kTiledPlanMetadataName), ModelFingerprint(file->view()), tensors,
+                               &parsed));
+  ASSERT_TRUE(ParseStoredPlan(file->view().metadata(kTiledPlanMetadataName),
+                              TilingFingerprint(ModelFingerprint(file->view()), *stored), tensors, &parsed));
+  EXPECT_TRUE(parsed.tiled);
   const TiledExecution same(*stored);
   const TiledSegment other_segments[] = {{0, 2, 1}};
   const TiledExecution other(other_segments);

@@ -1,6 +1,7 @@
 #include "microarena/analysis/tiling.h"
 
 #include <cstring>
+#include <cstdint>
 #include <limits>
 
 #include "microarena/base/align.h"
@@ -14,6 +15,8 @@ constexpr int32_t kNoRow = std::numeric_limits<int32_t>::max();
 int32_t Max(int32_t a, int32_t b) { return a > b ? a : b; }
 int32_t Min(int32_t a, int32_t b) { return a < b ? a : b; }
 int64_t Max(int64_t a, int64_t b) { return a > b ? a : b; }
+
+constexpr int32_t kMaxBandRows = 1 << 16;
 
 // An NHWC map with batch 1, the only layout whose rows are contiguous bytes.
 Status RequireRowMap(const OperatorView& op, const char* role, const TensorView& tensor) {
@@ -230,9 +233,11 @@ Status SegmentWalk::Start(const ModelView& model, const TiledSegment& segment) {
     return Status::Error(ErrorCode::kUnsupported, "tiled segment ops %d-%d has more than %zu ops", segment.first_op,
                          segment.last_op, kMaxSegmentOps);
   }
-  if (segment.band_rows < 1) {
-    return Status::Error(ErrorCode::kInvalidArgument, "tiled segment ops %d-%d has %d rows per band; at least 1",
-                         segment.first_op, segment.last_op, segment.band_rows);
+  // Rows per band from a model's metadata are untrusted: bounded so that
+  // row arithmetic cannot overflow (no map is this tall).
+  if (segment.band_rows < 1 || segment.band_rows > kMaxBandRows) {
+    return Status::Error(ErrorCode::kInvalidArgument, "tiled segment ops %d-%d has %d rows per band; 1 to %d",
+                         segment.first_op, segment.last_op, segment.band_rows, kMaxBandRows);
   }
   for (int32_t o = segment.first_op; o <= segment.last_op; ++o) {
     const size_t k = static_cast<size_t>(o - segment.first_op);
@@ -493,6 +498,29 @@ int64_t BufferOf(Span<const BufferRequest> buffers, int32_t tensor) {
   return -1;
 }
 
+bool IsModelOutput(const ModelView& model, int32_t tensor) {
+  for (int32_t t : model.subgraph(0).outputs()) {
+    if (t == tensor) return true;
+  }
+  return false;
+}
+
+// Whether an op of `segment` reads `tensor` other than by rows (a filter or
+// bias made at run time that is also a segment input).
+bool IsReadWhole(const ModelView& model, const TiledSegment& segment, int32_t tensor) {
+  const SubgraphView subgraph = model.subgraph(0);
+  for (int32_t o = segment.first_op; o <= segment.last_op; ++o) {
+    BandOp band_op;
+    if (!DescribeBandOp(model, o, &band_op).ok()) return true;
+    const Span<const int32_t> inputs = subgraph.op(static_cast<size_t>(o)).inputs();
+    for (size_t i = 0; i < inputs.size(); ++i) {
+      const bool by_rows = i < 2 && (band_op.spatial_inputs & (1u << i)) != 0;
+      if (inputs[i] == tensor && !by_rows) return true;
+    }
+  }
+  return false;
+}
+
 // Per input slot: the largest (sink bytes written - first input byte read)
 // over the steps that read it.
 class SinkDisplacement final : public BandVisitor {
@@ -558,8 +586,10 @@ Result<size_t> TilingOverlaps(const ModelView& model, Span<const TiledSegment> s
       const SegmentTensor& t = walk.tensors()[s];
       if (t.role != SegmentRole::kInput || displacement[s] == std::numeric_limits<int64_t>::min()) continue;
       const int64_t input_buffer = BufferOf(buffers, t.tensor);
-      // An input read after the segment keeps every byte.
-      if (input_buffer < 0 || buffers[static_cast<size_t>(input_buffer)].lifetime.end_op > segment.last_op + 1) {
+      // An input read after the segment, returned as a model output, or read
+      // whole by an op of the segment (D counts row reads only) keeps every byte.
+      if (input_buffer < 0 || buffers[static_cast<size_t>(input_buffer)].lifetime.end_op > segment.last_op + 1 ||
+          IsModelOutput(model, t.tensor) || IsReadWhole(model, segment, t.tensor)) {
         continue;
       }
       if (count == permissions.size()) {
@@ -584,7 +614,7 @@ size_t TiledBufferBytes(const ModelView& model, Span<const TiledSegment> segment
     int32_t window_rows[kMaxSegmentTensors];
     if (!walk.Start(model, segment).ok() ||
         !WindowRowsOf(walk, Span<int32_t>(window_rows, walk.tensors().size())).ok()) {
-      return 0;
+      return SIZE_MAX;  // fails any bounds check: a tiling that does not walk places nothing
     }
     const int32_t slot = walk.SlotOf(tensor);
     if (slot < 0 || walk.tensors()[static_cast<size_t>(slot)].role != SegmentRole::kWindow) continue;

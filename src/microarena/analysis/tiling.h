@@ -167,8 +167,8 @@ Result<size_t> TilingOverlaps(const ModelView& model, Span<const TiledSegment> s
 Result<size_t> TilingOverlapCount(const ModelView& model, Span<const TiledSegment> segments);
 
 // The bytes `tensor`'s buffer has under the tiling: its window's rows
-// (aligned) when it is a segment's window, else its whole size. 0 when a
-// segment does not walk (CheckTiling says why).
+// (aligned) when it is a segment's window, else its whole size. SIZE_MAX
+// (fits no head) when a segment does not walk (CheckTiling says why).
 size_t TiledBufferBytes(const ModelView& model, Span<const TiledSegment> segments, int32_t tensor,
                         size_t alignment_bytes);
 

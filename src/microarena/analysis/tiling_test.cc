@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "microarena/model/model_file.h"
+#include "microarena/model/quantized_layers.h"
 #include "tests/support/test_support.h"
 
 namespace microarena {
@@ -185,6 +186,35 @@ TEST(TilingTest, SinkOverConsumedInputRowsByHand) {
     count = TilingOverlaps(file->view(), tiling, Span<const BufferRequest>(buffers.data(), buffers.size()),
                            Span<OverlapPermission>());
     ASSERT_FALSE(count.ok());
+  }
+}
+
+// An input that is also a model output keeps every byte: a model whose
+// outputs are X = conv(input) and Y = conv(X), the segment [1, 1] (X -> Y)
+// gets no permission even though X dies at the segment's end in the
+// lifetimes given here; with X not an output it gets one.
+TEST(TilingTest, NoSinkOverAModelOutput) {
+  for (bool x_is_output : {true, false}) {
+    SCOPED_TRACE(x_is_output ? "X is a model output" : "X is not");
+    QuantizedModelWriter writer(5);
+    const QuantizedActivation input = writer.AddInput("input", {1, 16, 16, 4}, -1.0, 1.0, 0.5);
+    const QuantizedActivation x =
+        writer.AddConv2d("x", input, {3, 3, 1, tflite::Padding::SAME, 8, tflite::ActivationFunctionType::RELU});
+    const QuantizedActivation y =
+        writer.AddConv2d("y", x, {3, 3, 1, tflite::Padding::SAME, 8, tflite::ActivationFunctionType::RELU});
+    const std::vector<uint8_t> bytes =
+        x_is_output ? writer.Finish(std::vector<QuantizedActivation>{x, y}, "two outputs") : writer.Finish(y, "one");
+    Result<ModelView> model = LoadModel(Span<const uint8_t>(bytes.data(), bytes.size()));
+    ASSERT_TRUE(model.ok()) << model.status().message();
+    std::vector<BufferRequest> buffers = {TensorBuffer(x.tensor_index, 2048, 0, 2),
+                                          TensorBuffer(y.tensor_index, 2048, 1, 2)};
+    const TiledSegment segment{1, 1, 1};
+    OverlapPermission permissions[1];
+    Result<size_t> count = TilingOverlaps(*model, Span<const TiledSegment>(&segment, 1),
+                                          Span<const BufferRequest>(buffers.data(), buffers.size()),
+                                          Span<OverlapPermission>(permissions, 1));
+    ASSERT_TRUE(count.ok()) << count.status().message();
+    EXPECT_EQ(*count, x_is_output ? 0u : 1u);
   }
 }
 

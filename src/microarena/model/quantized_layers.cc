@@ -335,7 +335,14 @@ QuantizedActivation QuantizedModelWriter::AddSoftmax(const std::string& prefix, 
 }
 
 std::vector<uint8_t> QuantizedModelWriter::Finish(const QuantizedActivation& output, std::string description) {
-  builder_.SetOutputs({output.tensor_index});
+  return Finish(std::vector<QuantizedActivation>{output}, std::move(description));
+}
+
+std::vector<uint8_t> QuantizedModelWriter::Finish(const std::vector<QuantizedActivation>& outputs,
+                                                  std::string description) {
+  std::vector<int32_t> indices;
+  for (const QuantizedActivation& output : outputs) indices.push_back(output.tensor_index);
+  builder_.SetOutputs(indices);
   // The converter records the oldest TFLite runtime that has the model's op versions.
   std::vector<uint8_t> min_runtime_version(16, 0);
   std::copy(std::begin(kMinRuntimeVersion), std::end(kMinRuntimeVersion) - 1, min_runtime_version.begin());

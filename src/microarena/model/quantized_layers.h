@@ -134,6 +134,8 @@ class QuantizedModelWriter {
   // Makes `output` the model's output, adds the converter's metadata and the
   // description, and packs the file.
   std::vector<uint8_t> Finish(const QuantizedActivation& output, std::string description);
+  // The same with several outputs, in order.
+  std::vector<uint8_t> Finish(const std::vector<QuantizedActivation>& outputs, std::string description);
 
  private:
   int32_t AddActivationTensor(const std::string& name, const QuantizedActivation& activation);

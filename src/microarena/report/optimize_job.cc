@@ -127,6 +127,7 @@ Result<OptimizedModel> OptimizeModelOnce(const ModelView& model, const OptimizeO
       optimized.plan.overlaps.begin(), optimized.plan.overlaps.end(), [](const PlannedOverlap& o) { return o.used; }));
   edits.drop_metadata.push_back(kKernelDataMetadataName);
   edits.drop_metadata.push_back(kStoredPlanMetadataName);
+  edits.drop_metadata.push_back(kTiledPlanMetadataName);
   Result<std::vector<uint8_t>> bytes = RewriteModel(model.bytes(), edits);
   if (!bytes.ok()) return bytes.status();
 
@@ -180,16 +181,16 @@ Result<OptimizedModel> OptimizeModelOnce(const ModelView& model, const OptimizeO
       return status.Prefix("the stored plan");
     }
     optimized.stored_plan_bytes = whole->head_bytes;
-    edits.metadata.push_back({kStoredPlanMetadataName,
+    edits.metadata.push_back({tiling.empty() ? kStoredPlanMetadataName : kTiledPlanMetadataName,
                               EncodeStoredPlan(*planned, *whole, options.alignment_bytes, options.overlap,
-                                               optimized.plan.lower_bound_bytes, !tiling.empty())});
+                                               optimized.plan.lower_bound_bytes, tiling)});
   }
   const std::string info = fmt::format(
       "microarena plan: planner={} alignment={} head_bytes={} lower_bound_bytes={} order={} "
       "overlap={} used_overlaps={} tflm_safe={} kernel_data_ops={}",
       optimized.plan.planner, options.alignment_bytes, optimized.plan.head_bytes, optimized.plan.lower_bound_bytes,
       options.best_order ? "best" : "stored", options.overlap ? "yes" : "no", optimized.used_overlaps,
-      options.overlap ? "no" : "yes", optimized.kernel_data_ops);
+      options.overlap && tiling.empty() ? "no" : "yes", optimized.kernel_data_ops);
   edits.metadata.push_back({kPlanInfoMetadataName, std::vector<uint8_t>(info.begin(), info.end())});
   bytes = RewriteModel(model.bytes(), edits);
   if (!bytes.ok()) return bytes.status();
@@ -319,7 +320,7 @@ nlohmann::json OptimizeJson(const std::string& model_path, const std::string& ou
   doc["file_bytes"] = optimized.bytes.size();
   doc["original_persistent_bytes"] = check.original_persistent_bytes;
   doc["offline_persistent_bytes"] = check.offline_persistent_bytes;
-  doc["stored_plan"] = {{"metadata_name", kStoredPlanMetadataName},
+  doc["stored_plan"] = {{"metadata_name", optimized.tiling.empty() ? kStoredPlanMetadataName : kTiledPlanMetadataName},
                         {"head_bytes", optimized.stored_plan_bytes},
                         {"used", check.stored_plan_used},
                         {"temp_peak_bytes", check.offline_temp_peak_bytes}};
@@ -371,7 +372,8 @@ std::string OptimizeText(const std::string& output_path, const OptimizeOptions& 
   }
   if (check.stored_plan_used) {
     text += fmt::format("boot plan    {}: every tensor and scratch buffer placed; no planning at boot (temp peak {})\n",
-                        kStoredPlanMetadataName, Bytes(check.offline_temp_peak_bytes));
+                        optimized.tiling.empty() ? kStoredPlanMetadataName : kTiledPlanMetadataName,
+                        Bytes(check.offline_temp_peak_bytes));
   }
   text += fmt::format("runtime      offline plan: head {}, arena {} (original with greedy: arena {}) on {}\n",
                       Bytes(check.offline_head_bytes), Bytes(check.offline_arena_bytes),

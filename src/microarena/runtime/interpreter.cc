@@ -458,7 +458,8 @@ Status Interpreter::AllocateTensors() {
   // A plan the model carries: no planning at boot. Only the automatic
   // choice: `offline` asks for the model's offline plan (TFLM's format)
   // planned around at boot.
-  if (options_.planner == PlannerChoice::kAuto && model_.has_metadata(kStoredPlanMetadataName)) {
+  if (options_.planner == PlannerChoice::kAuto &&
+      model_.has_metadata(options_.tiling == nullptr ? kStoredPlanMetadataName : kTiledPlanMetadataName)) {
     return AllocateWithStoredPlan();
   }
   return AllocateTensorsInArena();
@@ -513,10 +514,13 @@ bool Interpreter::FindStoredPlan(StoredPlan* stored) {
   if (options_.preserve_all_tensors || options_.custom_planner != nullptr || model_.subgraph_count() != 1) {
     return false;
   }
-  const Span<const uint8_t> blob = model_.metadata(kStoredPlanMetadataName);
-  if (blob.empty() || !ParseStoredPlan(blob, Fingerprint(), model_.subgraph(0).tensor_count(), stored)) return false;
-  // A tiled plan holds windows: only for the tiling it was made with.
-  if (stored->tiled != (options_.tiling != nullptr) || (stored->tiled && !options_.tiling->IsModelTiling(model_))) {
+  // A tiled plan holds windows: only for the tiling it was made with (its
+  // own name, and a fingerprint of the model and the tiling together).
+  const bool tiled = options_.tiling != nullptr;
+  const Span<const uint8_t> blob = model_.metadata(tiled ? kTiledPlanMetadataName : kStoredPlanMetadataName);
+  const uint64_t fingerprint = tiled ? options_.tiling->PlanFingerprint(Fingerprint()) : Fingerprint();
+  if (blob.empty() || !ParseStoredPlan(blob, fingerprint, model_.subgraph(0).tensor_count(), stored) ||
+      stored->tiled != tiled) {
     return false;
   }
   return stored->alignment_bytes == arena_.alignment() && (!stored->uses_overlap || options_.allow_overlap);

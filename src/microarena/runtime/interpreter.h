@@ -99,8 +99,9 @@ class TilingHooks {
   // The bytes tensor `tensor`'s buffer has (a window's rows, else whole):
   // what a stored plan's bounds are checked with.
   virtual size_t BufferBytes(const ModelView& model, int32_t tensor, size_t alignment_bytes) const = 0;
-  // Whether this is the tiling the model carries (its stored plan is for it).
-  virtual bool IsModelTiling(const ModelView& model) const = 0;
+  // The fingerprint of a plan stored for this tiling (stored_tiling.h
+  // TilingFingerprint of the model's).
+  virtual uint64_t PlanFingerprint(uint64_t model_fingerprint) const = 0;
   // The most overlap permissions the segments' order makes safe (a sink over
   // the rows of an input no later step reads; analysis/tiling.h TilingOverlaps).
   virtual Result<size_t> OverlapCount(const ModelView& model) const = 0;

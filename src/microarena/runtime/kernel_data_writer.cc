@@ -79,14 +79,15 @@ std::vector<uint8_t> EncodeKernelData(const ComputedKernelData& data) {
 }
 
 std::vector<uint8_t> EncodeStoredPlan(const ModelView& model, const PrecomputedPlanData& plan, size_t alignment_bytes,
-                                      bool uses_overlap, size_t lower_bound_bytes, bool tiled) {
+                                      bool uses_overlap, size_t lower_bound_bytes, Span<const TiledSegment> tiling) {
+  const bool tiled = !tiling.empty();
   const size_t words = plan.tensor_offsets.size() + plan.scratch_offsets.size();
   std::vector<uint8_t> blob(kStoredPlanHeaderBytes + 4 * words, 0);
   PutU32(blob, 0, kStoredPlanMagic);
   PutU32(blob, 4, kStoredPlanVersion);
   PutU32(blob, 8, static_cast<uint32_t>(alignment_bytes));
   PutU32(blob, 12, (uses_overlap ? kStoredPlanUsesOverlap : 0u) | (tiled ? kStoredPlanTiled : 0u));
-  PutU64(blob, 16, ModelFingerprint(model));
+  PutU64(blob, 16, tiled ? TilingFingerprint(ModelFingerprint(model), tiling) : ModelFingerprint(model));
   PutU32(blob, 32, static_cast<uint32_t>(plan.tensor_offsets.size()));
   PutU32(blob, 36, static_cast<uint32_t>(plan.scratch_offsets.size()));
   PutU32(blob, 40, static_cast<uint32_t>(plan.head_bytes));

@@ -44,9 +44,11 @@ std::vector<uint8_t> EncodeKernelData(const ComputedKernelData& data);
 
 // The stored plan blob (runtime/stored_plan.h, version 1) of `plan`, made for
 // `model` with `alignment_bytes`; `uses_overlap`: made with allow_overlap.
-// `tiled`: the plan of the tiling stored beside it (EncodeStoredTiling).
+// With `tiling`: the plan of those segments (stored as kTiledPlanMetadataName,
+// its fingerprint TilingFingerprint's); `plan.tiled` must say so.
 std::vector<uint8_t> EncodeStoredPlan(const ModelView& model, const PrecomputedPlanData& plan, size_t alignment_bytes,
-                                      bool uses_overlap, size_t lower_bound_bytes, bool tiled = false);
+                                      bool uses_overlap, size_t lower_bound_bytes,
+                                      Span<const TiledSegment> tiling = Span<const TiledSegment>());
 
 // The stored tiling blob (runtime/stored_tiling.h, version 1) of `segments` for `model`.
 std::vector<uint8_t> EncodeStoredTiling(const ModelView& model, Span<const TiledSegment> segments);

@@ -8,6 +8,7 @@ bool ParseStoredPlan(Span<const uint8_t> blob, uint64_t fingerprint, size_t tens
   const uint8_t* b = blob.data();
   if (blob.size() < kStoredPlanHeaderBytes || reinterpret_cast<uintptr_t>(b) % 4 != 0) return false;
   if (LoadU32(b) != kStoredPlanMagic || LoadU32(b + 4) != kStoredPlanVersion) return false;
+  if ((LoadU32(b + 12) & ~(kStoredPlanUsesOverlap | kStoredPlanTiled)) != 0) return false;
   if (LoadU64(b + 16) != fingerprint) return false;
   if (Fnv1a64(b + 32, blob.size() - 32) != LoadU64(b + 24)) return false;
   const size_t tensors = LoadU32(b + 32);

@@ -7,8 +7,8 @@
 // Format, version 1 (little-endian), stored 16-byte aligned in the model:
 //   u32 magic "MAPP", u32 version, u32 alignment, u32 flags (bit 0: the plan
 //   lets outputs share bytes with inputs their kernels have read, so it is
-//   used only with InterpreterOptions::allow_overlap; bit 1: it is the plan of
-//   the tiling the model carries, used only when running that tiling),
+//   used only with InterpreterOptions::allow_overlap; bit 1: the plan of a
+//   tiling, stored as kTiledPlanMetadataName),
 //   u64 model fingerprint (ModelFingerprint, runtime/kernel_data.h),
 //   u64 payload hash (FNV-1a 64 of every byte after this 32-byte header),
 //   u32 tensor count (subgraph 0), u32 scratch count, u32 head bytes,
@@ -37,9 +37,13 @@ inline constexpr uint32_t kStoredPlanMagic = 0x5050414Du;  // "MAPP" little-endi
 inline constexpr uint32_t kStoredPlanVersion = 1;
 inline constexpr size_t kStoredPlanHeaderBytes = 48;
 inline constexpr uint32_t kStoredPlanUsesOverlap = 1u;
-// Flag bit 1: the plan holds the windows of the tiling the model carries
-// (runtime/stored_tiling.h); used only by an interpreter running that tiling.
+// Flag bit 1: the plan holds the windows of a tiling (runtime/stored_tiling.h).
+// Such a plan is stored under its own name, which runtimes that do not
+// tile never read, and its fingerprint is that of the model and the tiling
+// together (TilingFingerprint): used only by an interpreter running exactly
+// that tiling. Other flag bits make the blob unknown (ignored).
 inline constexpr uint32_t kStoredPlanTiled = 2u;
+inline constexpr const char* kTiledPlanMetadataName = "microarena.TiledPlan";
 
 struct StoredPlan {
   PrecomputedPlan plan;  // arrays point into the model

@@ -24,6 +24,15 @@ Result<Span<const TiledSegment>> ReadStoredTiling(const ModelView& model) {
   return Span<const TiledSegment>(reinterpret_cast<const TiledSegment*>(b + kStoredTilingHeaderBytes), count);
 }
 
+uint64_t TilingFingerprint(uint64_t model_fingerprint, Span<const TiledSegment> segments) {
+  uint64_t hash = model_fingerprint;
+  for (const TiledSegment& segment : segments) {
+    const int32_t fields[3] = {segment.first_op, segment.last_op, segment.band_rows};
+    hash = Fnv1a64(reinterpret_cast<const uint8_t*>(fields), sizeof(fields), hash);
+  }
+  return hash;
+}
+
 bool IsStoredTiling(const ModelView& model, Span<const TiledSegment> segments) {
   Result<Span<const TiledSegment>> stored = ReadStoredTiling(model);
   if (!stored.ok() || stored->size() != segments.size() || segments.empty()) return false;

@@ -41,4 +41,9 @@ Result<Span<const TiledSegment>> ReadStoredTiling(const ModelView& model);
 // Whether `segments` are the ones `model` carries.
 bool IsStoredTiling(const ModelView& model, Span<const TiledSegment> segments);
 
+// The fingerprint a tiled plan is stored with: the model's
+// (ModelFingerprint) and the segments' together, so that the plan is used
+// only with the tiling it was made for.
+uint64_t TilingFingerprint(uint64_t model_fingerprint, Span<const TiledSegment> segments);
+
 }  // namespace microarena

@@ -70,7 +70,9 @@ size_t TiledExecution::BufferBytes(const ModelView& model, int32_t tensor, size_
   return TiledBufferBytes(model, segments_, tensor, alignment_bytes);
 }
 
-bool TiledExecution::IsModelTiling(const ModelView& model) const { return IsStoredTiling(model, segments_); }
+uint64_t TiledExecution::PlanFingerprint(uint64_t model_fingerprint) const {
+  return TilingFingerprint(model_fingerprint, segments_);
+}
 
 Result<size_t> TiledExecution::OverlapCount(const ModelView& model) const {
   return TilingOverlapCount(model, segments_);

@@ -27,7 +27,7 @@ class TiledExecution final : public TilingHooks {
   Status Check(const ModelView& model) const override;
   Status Apply(const ModelView& model, size_t alignment_bytes, Span<BufferRequest> buffers) const override;
   size_t BufferBytes(const ModelView& model, int32_t tensor, size_t alignment_bytes) const override;
-  bool IsModelTiling(const ModelView& model) const override;
+  uint64_t PlanFingerprint(uint64_t model_fingerprint) const override;
   Result<size_t> OverlapCount(const ModelView& model) const override;
   Result<size_t> Overlaps(const ModelView& model, Span<const BufferRequest> buffers,
                           Span<OverlapPermission> permissions, size_t resolved, bool add_own) const override;
