@@ -62,23 +62,10 @@ Result<PlanJob> RunPlanJobOnce(const ModelFile& file, const PlanJobOptions& opti
     Status status = stored_tiling.status();
     return status.Prefix(file.path().c_str());
   }
-  if (!stored_tiling->empty() && options.use_stored_tiling && !options.best_order && !options.precomputed_plan) {
-    if (!scratch.ok()) return scratch.status();
-    TilingSearchOptions search;
-    search.alignment_bytes = plan_options.alignment_bytes;
-    search.scratch = scratch->scratch;
-    search.overlap = plan_options.overlap;
-    search.overlaps = scratch->overlaps;
-    search.exact = plan_options.planner.empty() || plan_options.planner == "optimal";
-    Result<TilingChoice> evaluated = EvaluateTiling(file.view(), search, *stored_tiling);
-    if (!evaluated.ok()) {
-      Status status = evaluated.status();
-      return status.Prefix(file.path().c_str());
-    }
-    job.tiling = std::move(*evaluated);
-    plan_options.tiling = job.tiling->segments;
-  } else if (options.tile) {
-    if (options.best_order || options.precomputed_plan) {
+  const bool use_stored = !stored_tiling->empty() && options.use_stored_tiling && !options.best_order &&
+                          !options.precomputed_plan;
+  if (use_stored || options.tile) {
+    if (!use_stored && (options.best_order || options.precomputed_plan)) {
       return Status::Error(ErrorCode::kUnsupported, "tiling is planned in the stored order, without a precomputed plan");
     }
     if (!scratch.ok()) return scratch.status();
@@ -88,12 +75,14 @@ Result<PlanJob> RunPlanJobOnce(const ModelFile& file, const PlanJobOptions& opti
     search.overlap = plan_options.overlap;
     search.overlaps = scratch->overlaps;
     search.exact = plan_options.planner.empty() || plan_options.planner == "optimal";
-    Result<TilingChoice> chosen = ChooseTiling(file.view(), search);
-    if (!chosen.ok()) {
-      Status status = chosen.status();
+    // The stored tiling is evaluated as it is; otherwise one is searched.
+    Result<TilingChoice> tiling = use_stored ? EvaluateTiling(file.view(), search, *stored_tiling)
+                                             : ChooseTiling(file.view(), search);
+    if (!tiling.ok()) {
+      Status status = tiling.status();
       return status.Prefix(file.path().c_str());
     }
-    job.tiling = std::move(*chosen);
+    job.tiling = std::move(*tiling);
     plan_options.tiling = job.tiling->segments;
   }
   const ModelView& runtime_model = reordered ? reordered->view() : file.view();
