@@ -95,15 +95,21 @@ std::string Slurp(const std::string& path) {
 // Runs `command` (a shell command line) with its output captured in files of
 // a fresh temp folder named after `tag`.
 CommandResult RunCaptured(const std::string& tag, const std::string& command) {
+  // Named by process and call: commands of tests running at once never share it.
   static int counter = 0;
-  const std::string dir = TempDir(tag + "_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+  const fs::path dir = fs::path(MICROARENA_BINARY_DIR) / "test_tmp" / "captured" /
+                       (tag + "_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+  std::error_code ignored;
+  fs::remove_all(dir, ignored);
+  fs::create_directories(dir);
   const std::string line =
-      command + " >" + ShellQuote(dir + "/stdout") + " 2>" + ShellQuote(dir + "/stderr") + " </dev/null";
+      command + " >" + ShellQuote((dir / "stdout").string()) + " 2>" + ShellQuote((dir / "stderr").string()) +
+      " </dev/null";
   int raw = std::system(line.c_str());
   CommandResult result;
   result.exit_code = (raw != -1 && WIFEXITED(raw)) ? WEXITSTATUS(raw) : -1;
-  result.stdout_text = Slurp(dir + "/stdout");
-  result.stderr_text = Slurp(dir + "/stderr");
+  result.stdout_text = Slurp((dir / "stdout").string());
+  result.stderr_text = Slurp((dir / "stderr").string());
   return result;
 }
 }  // namespace
@@ -116,13 +122,6 @@ CommandResult RunCli(const std::vector<std::string>& args) {
 
 CommandResult RunCommand(const std::string& shell_command) { return RunCaptured("shell_run", "( " + shell_command + " )"); }
 
-std::string TempDir(const std::string& name) {
-  fs::path dir = fs::path(MICROARENA_BINARY_DIR) / "test_tmp" / name;
-  std::error_code ignored;
-  fs::remove_all(dir, ignored);
-  fs::create_directories(dir);
-  return dir.string();
-}
 
 std::string OraclePath() { return SharedDir() + "/tools/tflm_oracle"; }
 

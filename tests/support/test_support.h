@@ -51,7 +51,10 @@ CommandResult RunCli(const std::vector<std::string>& args);
 // Runs a shell command line (not quoted here) and captures its output.
 CommandResult RunCommand(const std::string& shell_command);
 
-// A fresh, empty directory under the build tree for one test's files.
+// A fresh, empty directory under the build tree for the running test's files:
+// test_tmp/<name>/<Suite.Test>. ctest runs tests as separate processes at once,
+// so a folder named by `name` alone would be emptied by one test while another
+// writes in it; scoped by the test, two tests never share one (support/temp_dir.cc).
 std::string TempDir(const std::string& name);
 
 // One shell word: `text` in single quotes, any quote in it escaped.
