@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -19,6 +20,7 @@
 #include "microarena/runtime/kernel_data_writer.h"
 #include "microarena/runtime/stored_plan.h"
 #include "microarena/runtime/stored_tiling.h"
+#include "microarena/runtime/target_layout.h"
 #include "microarena/runtime/tiled_execution.h"
 #include "tests/support/cli_json.h"
 #include "tests/support/oracle_support.h"
@@ -88,6 +90,12 @@ TEST(StoredTilingTest, PlanShowsTheStoredTiling) {
   EXPECT_EQ(plan["head_bytes"], run["head_bytes"]);
   EXPECT_EQ(plan["arena_bytes"], run["arena_bytes"]);
   EXPECT_EQ(plan["temp_peak_bytes"], 0);
+  // The walk's memory is in the persistent area, rounded to the alignment.
+  Result<ModelFile> file = ModelFile::Open(TiledVww());
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  Result<Span<const TiledSegment>> stored = ReadStoredTiling(file->view());
+  ASSERT_TRUE(stored.ok() && !stored->empty());
+  EXPECT_EQ(plan["persistent"]["by_use"]["tiling_state"], (TilingStateBytes(file->view(), *stored) + 15) / 16 * 16);
   ASSERT_EQ(plan["tiling"]["segments"].size(), run["tiling"].size());
   for (size_t i = 0; i < run["tiling"].size(); ++i) {
     EXPECT_EQ(plan["tiling"]["segments"][i]["first_op"], run["tiling"][i]["first_op"]);
@@ -212,6 +220,164 @@ TEST(StoredTilingTest, BrokenTilingsAreErrors) {
   EXPECT_NE(refused.exit_code, 0);
   EXPECT_NE(refused.stderr_text.find("op 28 (RESHAPE) cannot run in bands"), std::string::npos)
       << refused.stderr_text;
+}
+
+}  // namespace
+}  // namespace microarena
+
+namespace microarena {
+namespace {
+
+// A firmware that runs the model tiled, built on the host: the header of
+// `plan --tile --precomputed-plan --header` gives the arena size, the
+// segments and the plan of their windows; the program makes a
+// TiledExecution over the header's segments, allocates with the plan in an
+// arena of exactly kTensorArenaSize (one alignment step less must run out of
+// memory), runs seed 1's inputs and writes output 0. With TILED=0 its
+// options name no tiling, and the header's check stops the build.
+constexpr const char* kTiledFirmware = R"(
+#include <cstdio>
+#include <fstream>
+#include <iterator>
+#include <vector>
+#include "arena.h"
+#include "microarena/kernels/op_resolver.h"
+#include "microarena/model/model_view.h"
+#include "microarena/runtime/input_generator.h"
+#include "microarena/runtime/interpreter.h"
+#include "microarena/runtime/tiled_execution.h"
+
+#if TILED
+const microarena::TiledExecution g_tiling(microarena::Span<const microarena::TiledSegment>(
+    microarena_arena::TilingOf<microarena::TiledSegment>::segments, microarena_arena::kTensorArenaTilingSegmentCount));
+constexpr const microarena::TilingHooks* kTiling = &g_tiling;
+#else
+constexpr const microarena::TilingHooks* kTiling = nullptr;
+#endif
+constexpr microarena::InterpreterOptions Options() {
+  microarena::InterpreterOptions options{};
+  options.alignment_bytes = microarena_arena::kTensorArenaAlignment;
+  options.allow_overlap = microarena_arena::kTensorArenaAllowOverlap;
+  options.tiling = kTiling;
+  return options;
+}
+constexpr microarena::InterpreterOptions kOptions = Options();
+MICROARENA_CHECK_INTERPRETER_OPTIONS(kOptions);
+constexpr microarena::PrecomputedPlan kPlan = microarena_arena::PrecomputedPlanOf<microarena::PrecomputedPlan>();
+alignas(microarena_arena::kTensorArenaAlignment) static unsigned char arena[microarena_arena::kTensorArenaSize];
+
+int main(int argc, char** argv) {
+  if (argc != 3) return 10;
+  std::ifstream in(argv[1], std::ios::binary);
+  const std::vector<char> file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<unsigned long long> words((file.size() + 7) / 8);  // 8-byte aligned model bytes
+  std::copy(file.begin(), file.end(), reinterpret_cast<char*>(words.data()));
+  const auto* bytes = reinterpret_cast<const uint8_t*>(words.data());
+  if (!microarena_arena::ModelMatches(bytes, file.size())) return 11;
+  microarena::Result<microarena::ModelView> model =
+      microarena::LoadVerifiedModel(microarena::Span<const uint8_t>(bytes, file.size()));
+  if (!model.ok()) return 12;
+  microarena::Interpreter interpreter(*model, microarena::AllOpsResolver(), arena, sizeof(arena), kOptions);
+  microarena::Status status = interpreter.AllocateTensors(kPlan);
+  if (!status.ok()) { std::printf("AllocateTensors: %s\n", status.message()); return 13; }
+  for (size_t i = 0; i < interpreter.inputs_size(); ++i) {
+    microarena::EvalTensor* input = interpreter.input(i);
+    microarena::GenerateInput(1, input->type, input->data, interpreter.input_bytes(i));
+  }
+  status = interpreter.Invoke();
+  if (!status.ok()) { std::printf("Invoke: %s\n", status.message()); return 14; }
+  std::ofstream out(argv[2], std::ios::binary);
+  out.write(reinterpret_cast<const char*>(interpreter.output(0)->data),
+            static_cast<std::streamsize>(interpreter.output_bytes(0)));
+  const size_t used = interpreter.arena_used_bytes();
+  microarena::Interpreter below(*model, microarena::AllOpsResolver(), arena,
+                                sizeof(arena) - microarena_arena::kTensorArenaAlignment, kOptions);
+  if (below.AllocateTensors(kPlan).code() != microarena::ErrorCode::kOutOfMemory) return 15;
+  std::printf("%zu %zu\n", sizeof(arena), used);
+  return 0;
+}
+)";
+
+// Builds the program with TILED=`tiled`; the compiler's log on failure.
+testing::CommandResult BuildTiledFirmware(const std::string& dir, bool tiled) {
+  {
+    std::ofstream(dir + "/firmware.cc") << kTiledFirmware;
+  }
+  return testing::RunCommand(std::string(MICROARENA_CXX_COMPILER) + " -std=c++17 " + MICROARENA_CORE_DEFINES +
+                             " -DTILED=" + (tiled ? "1" : "0") + " -Wall -Werror -I" + dir + " -I" +
+                             MICROARENA_SOURCE_DIR + "/src -I" + MICROARENA_BINARY_DIR + "/generated " + dir +
+                             "/firmware.cc " + MICROARENA_CORE_LIBS + " -o " + dir + "/firmware " +
+                             MICROARENA_LINK_FLAGS);
+}
+
+TEST(StoredTilingTest, TiledHeaderBuildsAFirmwareThatRunsTheModelTiled) {
+  MICROARENA_REQUIRE_SHARED();
+  const std::string dir = testing::TempDir("stored_tiling_firmware");
+  const testing::CommandResult plan = testing::RunCli(
+      {"plan", TiledVww(), "--overlap", "--tile", "--precomputed-plan", "--header", dir + "/arena.h"});
+  ASSERT_EQ(plan.exit_code, 0) << plan.stderr_text;
+  // The header carries the segments the file carries.
+  const std::vector<uint8_t> text = ReadFileBytes(dir + "/arena.h");
+  const std::string header(text.begin(), text.end());
+  EXPECT_NE(header.find("constexpr bool kTensorArenaTiled = true;"), std::string::npos);
+  const json run = testing::RunCliJson(
+      {"run", TiledVww(), "--overlap", "--json", "--output-dir", testing::TempDir("stored_tiling_firmware_run")});
+  std::string segments;
+  for (const json& s : run["tiling"]) {
+    segments += (segments.empty() ? "" : ", ") + std::string("{") + std::to_string(s["first_op"].get<int>()) + ", " +
+                std::to_string(s["last_op"].get<int>()) + ", " + std::to_string(s["band_rows"].get<int>()) + "}";
+  }
+  ASSERT_FALSE(segments.empty());
+  EXPECT_NE(header.find("segments[" + std::to_string(run["tiling"].size()) + "] = {" + segments + "};"),
+            std::string::npos)
+      << header;
+
+  const testing::CommandResult built = BuildTiledFirmware(dir, true);
+  ASSERT_EQ(built.exit_code, 0) << built.stdout_text << built.stderr_text;
+  const testing::CommandResult ran = testing::RunCommand(dir + "/firmware " + TiledVww() + " " + dir + "/output_0.bin");
+  ASSERT_EQ(ran.exit_code, 0) << ran.stdout_text;
+  EXPECT_EQ(ReadFileBytes(dir + "/output_0.bin"), Golden(1));
+  size_t arena = 0, used = 0;
+  ASSERT_EQ(std::sscanf(ran.stdout_text.c_str(), "%zu %zu", &arena, &used), 2) << ran.stdout_text;
+  EXPECT_EQ(used, arena);  // the header's size, to the byte
+  EXPECT_LE(100 * arena, 33 * testing::TflmMinArena("vww_96_int8"));
+
+  // A firmware that makes no TiledExecution does not build with this header ...
+  const testing::CommandResult untiled = BuildTiledFirmware(dir, false);
+  EXPECT_NE(untiled.exit_code, 0);
+  EXPECT_NE(untiled.stderr_text.find("tiling"), std::string::npos) << untiled.stderr_text;
+  // ... and one that does, not with a header for the model run whole.
+  ASSERT_EQ(testing::RunCli({"plan", TiledVww(), "--overlap", "--precomputed-plan", "--header", dir + "/arena.h"})
+                .exit_code,
+            0);
+  const testing::CommandResult whole = BuildTiledFirmware(dir, true);
+  EXPECT_NE(whole.exit_code, 0);
+  EXPECT_NE(whole.stderr_text.find("tiling"), std::string::npos) << whole.stderr_text;
+}
+
+}  // namespace
+}  // namespace microarena
+
+namespace microarena {
+namespace {
+
+// `plan --target cortex-m` counts the deeper stack of a tiled run: the
+// measured base and one walk frame per op of the longest segment (vww's
+// stored segment is ops 0-3: four frames), more than the untiled bound;
+// the model run whole (--tiling off by a header without --tile) keeps it.
+TEST(StoredTilingTest, DeviceRamCountsTheWalksStack) {
+  MICROARENA_REQUIRE_SHARED();
+  const json tiled = testing::RunCliJson({"plan", TiledVww(), "--target", "cortex-m", "--overlap", "--json"});
+  ASSERT_TRUE(tiled.contains("device_ram")) << tiled.dump();
+  ASSERT_EQ(tiled["tiling"]["segments"].size(), 1u);
+  const int ops = tiled["tiling"]["segments"][0]["last_op"].get<int>() - tiled["tiling"]["segments"][0]["first_op"].get<int>() + 1;
+  EXPECT_EQ(ops, 4);
+  EXPECT_EQ(tiled["device_ram"]["stack_bytes"].get<size_t>(),
+            kCortexMLayout.tiled_stack_bytes + 4 * kCortexMLayout.band_frame_bytes);
+  EXPECT_GT(tiled["device_ram"]["stack_bytes"].get<size_t>(), kCortexMLayout.stack_bytes);
+  const json whole = testing::RunCliJson({"plan", SharedDir() + "/models/vww_96_int8.tflite", "--target", "cortex-m",
+                                          "--overlap", "--json"});
+  EXPECT_EQ(whole["device_ram"]["stack_bytes"].get<size_t>(), kCortexMLayout.stack_bytes);
 }
 
 }  // namespace

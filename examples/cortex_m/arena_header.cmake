@@ -6,9 +6,11 @@
 # The header records the choice (kTensorArenaAllowOverlap) and the firmware
 # builds its InterpreterOptions from it. PRECOMPUTED=ON: the header also
 # carries the head's layout, planned on the host with the exact planner
-# (`--precomputed-plan`), and the firmware allocates with it.
+# (`--precomputed-plan`), and the firmware allocates with it. TILED=ON: the
+# figures, the plan and the header's segments are for the model run with the
+# tiling it carries (`--tile`).
 #
-# cmake -DCLI=<microarena> -DMODEL=<.tflite> -DOUT=<header> -DPLAN_TEXT=<plan.txt> [-DPRECOMPUTED=ON]
+# cmake -DCLI=<microarena> -DMODEL=<.tflite> -DOUT=<header> -DPLAN_TEXT=<plan.txt> [-DPRECOMPUTED=ON] [-DTILED=ON]
 #       -P arena_header.cmake
 foreach(variable CLI MODEL OUT PLAN_TEXT)
   if(NOT DEFINED ${variable})
@@ -19,6 +21,9 @@ endforeach()
 set(precomputed_flag "")
 if(PRECOMPUTED)
   set(precomputed_flag "--precomputed-plan")
+endif()
+if(TILED)
+  list(APPEND precomputed_flag "--tile")
 endif()
 
 function(write_header suffix flags result_variable)

@@ -14,7 +14,9 @@
 //   instructions: invoke 12345678 (timer ticks 308641 x 40.00 per tick)
 //   output 0: 8080...
 //   ok
-// and exits with status 0 (1 on any error, with the message). "minimum" is
+// and exits with status 0 (1 on any error, with the message). A tiled
+// firmware (MICROARENA_FIRMWARE_TILED, a header from `plan --tile
+// --header`) runs the segments the header names band by band. "minimum" is
 // the device's own answer to "how big must the arena be": AllocateTensors in
 // an arena of the used size, and again one alignment step smaller.
 #include <cstddef>
@@ -25,17 +27,31 @@
 #include "microarena/model/model_view.h"
 #include "microarena/runtime/input_generator.h"
 #include "microarena/runtime/interpreter.h"
+#if MICROARENA_FIRMWARE_TILED
+#include "microarena/runtime/tiled_execution.h"
+#endif
 #include "model_data.h"
 #include "model_resolver.h"
 #include "semihosting.h"
 
 namespace {
 
+// A tiled firmware runs the header's segments band by band; any other makes
+// no TiledExecution and links none of the tiling.
+#if MICROARENA_FIRMWARE_TILED
+const microarena::TiledExecution g_tiling(microarena::Span<const microarena::TiledSegment>(
+    microarena_arena::TilingOf<microarena::TiledSegment>::segments, microarena_arena::kTensorArenaTilingSegmentCount));
+constexpr const microarena::TilingHooks* kTiling = &g_tiling;
+#else
+constexpr const microarena::TilingHooks* kTiling = nullptr;
+#endif
+
 // The options the header was measured with: overlap where it made the
-// arena smaller (arena_header.cmake).
+// arena smaller (arena_header.cmake), the tiling when it has one.
 constexpr microarena::InterpreterOptions HeaderOptions() {
   microarena::InterpreterOptions options{};
   options.allow_overlap = microarena_arena::kTensorArenaAllowOverlap;
+  options.tiling = kTiling;
   return options;
 }
 constexpr microarena::InterpreterOptions kOptions = HeaderOptions();

@@ -27,7 +27,7 @@ namespace {
 
 Status WriteHeaderFile(const std::string& path, const std::string& namespace_name, const std::string& command_line,
                        const ModelFile& file, const InterpreterOptions& runtime_options, const report::ModelPlan& plan,
-                       const PrecomputedPlanData* precomputed) {
+                       const PrecomputedPlanData* precomputed, const std::vector<TiledSegment>& tiling) {
   report::ArenaHeaderInput input;
   input.model_label = file.path();
   Span<const uint8_t> bytes = file.view().bytes();
@@ -39,6 +39,7 @@ Status WriteHeaderFile(const std::string& path, const std::string& namespace_nam
   input.namespace_name = namespace_name;
   input.command_line = command_line;
   input.precomputed = precomputed;
+  input.tiling = tiling;
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   if (!out) return Status::Error(ErrorCode::kIoError, "%s: cannot open the header for writing", path.c_str());
   out << report::ArenaHeader(input);
@@ -141,7 +142,9 @@ Command RegisterPlanCommand(CLI::App& app) {
                 "run runs of CONV_2D, DEPTHWISE_CONV_2D, pools, PAD, ADD and RELU band by band so that\n"
                 "their inner feature maps are windows of rows, not whole (docs/tiling.md): searches the\n"
                 "segments and rows per band that make the head smallest; line buffers, 0 extra MACs.\n"
-                "Stored order; not with --header, --precomputed-plan or several models");
+                "A model that carries a tiling (optimize --tile) is planned with it without --tile.\n"
+                "With --header: the header is for a firmware that runs the model tiled and carries\n"
+                "the segments (without --tile a header describes the model run whole). Stored order");
   sub->add_flag("--trust-offline-plan", options->trust_offline_plan,
                 "measure the runtime figures with the model's offline plan trusted where it puts live\n"
                 "tensors in shared bytes (as TFLM does; Arm Vela's output). The plan itself always\n"
@@ -221,9 +224,8 @@ Command RegisterPlanCommand(CLI::App& app) {
               "--header describes the model file as it is; for the best order, write that model first "
               "(microarena optimize MODEL -o OUT.tflite --order best) and run plan OUT.tflite --header");
         }
-        if (options->tile && (options->order == "best" || !options->header_path.empty() ||
-                              options->precomputed_plan || options->model_paths.size() > 1)) {
-          return UsageError("--tile takes one model in its stored order, without --header or --precomputed-plan");
+        if (options->tile && (options->order == "best" || options->model_paths.size() > 1)) {
+          return UsageError("--tile takes one model in its stored order");
         }
         if (options->model_paths.size() > 1) {
           if (!options->header_path.empty() || !options->html_path.empty() || !options->csv_path.empty() ||
@@ -254,8 +256,9 @@ Command RegisterPlanCommand(CLI::App& app) {
         job_options.precomputed_plan = options->precomputed_plan;
         job_options.target = target;
         job_options.tile = options->tile;
-        // A header's firmware runs the model whole (no TiledExecution).
-        job_options.use_stored_tiling = options->header_path.empty();
+        // A header's firmware runs the model whole (no TiledExecution) unless
+        // --tile asks for one that runs it tiled: the stored tiling, or one searched.
+        job_options.use_stored_tiling = options->header_path.empty() || options->tile;
         const bool show_progress = ::isatty(STDERR_FILENO) != 0 && !options->json;
         if (show_progress) {
           job_options.plan.progress = [](const OptimalProgress& p) {
@@ -295,10 +298,12 @@ Command RegisterPlanCommand(CLI::App& app) {
             command_line += " --header-namespace " + options->header_namespace;
           }
           if (options->overlap) command_line += " --overlap";
+          if (options->tile) command_line += " --tile";
           if (precomputed) command_line += " --precomputed-plan";
           command_line += " --header " + options->header_path;
           Status written = WriteHeaderFile(options->header_path, options->header_namespace, command_line, *file,
-                                           runtime_options, plan, precomputed ? &*precomputed : nullptr);
+                                           runtime_options, plan, precomputed ? &*precomputed : nullptr,
+                                           options->tile ? plan.tiling : std::vector<TiledSegment>());
           if (!written.ok()) return PrintError(written);
         }
         if (!options->html_path.empty()) {

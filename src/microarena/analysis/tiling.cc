@@ -198,22 +198,23 @@ RowRange InputRowsOf(const BandOp& op, RowRange rows, int32_t height) {
 
 int32_t SegmentWalk::SlotOf(int32_t tensor) const {
   for (size_t s = 0; s < tensor_count_; ++s) {
-    if (tensors_[s].tensor == tensor) return static_cast<int32_t>(s);
+    if (memory_.tensors[s].tensor == tensor) return static_cast<int32_t>(s);
   }
   return -1;
 }
 
 Status SegmentWalk::AddTensor(int32_t tensor, SegmentRole role, int16_t* slot) {
-  if (tensor_count_ >= kMaxSegmentTensors) {
+  if (tensor_count_ >= memory_.tensors.size() || tensor_count_ >= memory_.producers.size() ||
+      tensor_count_ >= memory_.window_rows.size()) {
     return Status::Error(ErrorCode::kUnsupported, "segment ops %d-%d touch more than %zu maps", segment_.first_op,
-                         segment_.last_op, kMaxSegmentTensors);
+                         segment_.last_op, memory_.tensors.size());
   }
-  SegmentTensor& entry = tensors_[tensor_count_];
+  SegmentTensor& entry = memory_.tensors[tensor_count_];
   entry = SegmentTensor{};
   entry.tensor = tensor;
   entry.role = role;
   entry.height = model_->subgraph(0).tensor(static_cast<size_t>(tensor)).shape()[1];
-  producer_[tensor_count_] = -1;
+  memory_.producers[tensor_count_] = -1;
   *slot = static_cast<int16_t>(tensor_count_++);
   return OkStatus();
 }
@@ -229,9 +230,9 @@ Status SegmentWalk::Start(const ModelView& model, const TiledSegment& segment) {
     return Status::Error(ErrorCode::kInvalidArgument, "tiled segment ops %d-%d is not within the model's %lld ops",
                          segment.first_op, segment.last_op, static_cast<long long>(op_count));
   }
-  if (static_cast<size_t>(segment.last_op - segment.first_op + 1) > kMaxSegmentOps) {
+  if (static_cast<size_t>(segment.last_op - segment.first_op + 1) > memory_.ops.size()) {
     return Status::Error(ErrorCode::kUnsupported, "tiled segment ops %d-%d has more than %zu ops", segment.first_op,
-                         segment.last_op, kMaxSegmentOps);
+                         segment.last_op, memory_.ops.size());
   }
   // Rows per band from a model's metadata are untrusted: bounded so that
   // row arithmetic cannot overflow (no map is this tall).
@@ -240,18 +241,18 @@ Status SegmentWalk::Start(const ModelView& model, const TiledSegment& segment) {
                          segment.first_op, segment.last_op, segment.band_rows, kMaxBandRows);
   }
   for (int32_t o = segment.first_op; o <= segment.last_op; ++o) {
-    const size_t k = static_cast<size_t>(o - segment.first_op);
-    MICROARENA_RETURN_IF_ERROR(DescribeBandOp(model, o, &ops_[k]));
+    WalkOp& walk_op = memory_.ops[static_cast<size_t>(o - segment.first_op)];
+    walk_op = WalkOp{};
+    MICROARENA_RETURN_IF_ERROR(DescribeBandOp(model, o, &walk_op.op));
     const OperatorView op = subgraph.op(static_cast<size_t>(o));
     for (size_t i = 0; i < 2; ++i) {
-      input_slot_[k][i] = -1;
-      if ((ops_[k].spatial_inputs & (1u << i)) == 0) continue;
+      if ((walk_op.op.spatial_inputs & (1u << i)) == 0) continue;
       const int32_t t = op.inputs()[i];
       const int32_t slot = SlotOf(t);
       if (slot >= 0) {
-        input_slot_[k][i] = static_cast<int16_t>(slot);
+        walk_op.input_slot[i] = static_cast<int16_t>(slot);
       } else {
-        MICROARENA_RETURN_IF_ERROR(AddTensor(t, SegmentRole::kInput, &input_slot_[k][i]));
+        MICROARENA_RETURN_IF_ERROR(AddTensor(t, SegmentRole::kInput, &walk_op.input_slot[i]));
       }
     }
     const int32_t out = op.outputs()[0];
@@ -259,17 +260,17 @@ Status SegmentWalk::Start(const ModelView& model, const TiledSegment& segment) {
       return Status::Error(ErrorCode::kInvalidArgument, "op %d (%s) writes tensor %d, which the segment already has",
                            o, op.name(), out);
     }
-    MICROARENA_RETURN_IF_ERROR(AddTensor(out, SegmentRole::kWindow, &output_slot_[k]));
-    producer_[output_slot_[k]] = static_cast<int16_t>(k);
+    MICROARENA_RETURN_IF_ERROR(AddTensor(out, SegmentRole::kWindow, &walk_op.output_slot));
+    memory_.producers[static_cast<size_t>(walk_op.output_slot)] = static_cast<int16_t>(o - segment.first_op);
   }
-  sink_ = output_slot_[segment.last_op - segment.first_op];
-  tensors_[sink_].role = SegmentRole::kSink;
+  sink_ = memory_.ops[static_cast<size_t>(segment.last_op - segment.first_op)].output_slot;
+  memory_.tensors[static_cast<size_t>(sink_)].role = SegmentRole::kSink;
 
   // A window exists only inside: nothing after the segment, no non-row
   // input inside and no model output may read it.
   for (size_t s = 0; s < tensor_count_; ++s) {
-    if (tensors_[s].role != SegmentRole::kWindow) continue;
-    const int32_t t = tensors_[s].tensor;
+    if (memory_.tensors[s].role != SegmentRole::kWindow) continue;
+    const int32_t t = memory_.tensors[s].tensor;
     for (int32_t output : subgraph.outputs()) {
       if (output == t) {
         return Status::Error(ErrorCode::kUnsupported,
@@ -285,7 +286,7 @@ Status SegmentWalk::Start(const ModelView& model, const TiledSegment& segment) {
         if (inputs[i] != t) continue;
         const auto oi = static_cast<int32_t>(o);
         const bool inside = oi >= segment.first_op && oi <= segment.last_op;
-        if (!inside || i >= 2 || (ops_[oi - segment.first_op].spatial_inputs & (1u << i)) == 0) {
+        if (!inside || i >= 2 || (memory_.ops[static_cast<size_t>(oi - segment.first_op)].op.spatial_inputs & (1u << i)) == 0) {
           return Status::Error(ErrorCode::kUnsupported,
                                "tiled segment ops %d-%d: tensor %d, made inside, is read by op %zu (%s)%s; only the "
                                "last op's output may be read after the segment",
@@ -299,32 +300,35 @@ Status SegmentWalk::Start(const ModelView& model, const TiledSegment& segment) {
 }
 
 Status SegmentWalk::Walk(BandVisitor& visitor) {
+  SegmentTensor* tensors = memory_.tensors.data();
   for (size_t s = 0; s < tensor_count_; ++s) {
-    SegmentTensor& t = tensors_[s];
+    SegmentTensor& t = tensors[s];
     t.first_row = 0;
     t.done = t.role == SegmentRole::kInput ? t.height : 0;
   }
-  const int32_t height = tensors_[sink_].height;
+  const int32_t height = tensors[sink_].height;
   for (int32_t first = 0; first < height; first += segment_.band_rows) {
     MICROARENA_RETURN_IF_ERROR(Pull(static_cast<int16_t>(sink_), Min(height, first + segment_.band_rows), visitor));
   }
-  if (tensors_[sink_].done != height) {
+  if (tensors[sink_].done != height) {
     return Status::Error(ErrorCode::kInternal, "tiled segment ops %d-%d left sink rows %d-%d uncomputed",
-                         segment_.first_op, segment_.last_op, tensors_[sink_].done, height);
+                         segment_.first_op, segment_.last_op, tensors[sink_].done, height);
   }
   return OkStatus();
 }
 
 int32_t SegmentWalk::KeepFirst(int16_t slot) const {
-  if (tensors_[slot].role == SegmentRole::kSink) return tensors_[slot].done;
+  const SegmentTensor* tensors = memory_.tensors.data();
+  if (tensors[slot].role == SegmentRole::kSink) return tensors[slot].done;
   int32_t keep = kNoRow;
   const auto count = static_cast<size_t>(segment_.last_op - segment_.first_op + 1);
   for (size_t k = 0; k < count; ++k) {
-    const SegmentTensor& out = tensors_[output_slot_[k]];
+    const WalkOp& walk_op = memory_.ops[k];
+    const SegmentTensor& out = tensors[walk_op.output_slot];
     if (out.done >= out.height) continue;
     for (size_t i = 0; i < 2; ++i) {
-      if (input_slot_[k][i] != slot) continue;
-      keep = Min(keep, InputRowsOf(ops_[k], RowRange{out.done, out.done + 1}, tensors_[slot].height).first);
+      if (walk_op.input_slot[i] != slot) continue;
+      keep = Min(keep, InputRowsOf(walk_op.op, RowRange{out.done, out.done + 1}, tensors[slot].height).first);
     }
   }
   return keep;
@@ -334,10 +338,12 @@ int32_t SegmentWalk::KeepFirst(int16_t slot) const {
 // window holds the consumer's halo and little more. The recursion is as
 // deep as the segment's longest chain of ops (at most kMaxSegmentOps).
 Status SegmentWalk::Pull(int16_t slot, int32_t end, BandVisitor& visitor) {
-  SegmentTensor& out = tensors_[slot];
+  SegmentTensor* tensors = memory_.tensors.data();
+  SegmentTensor& out = tensors[slot];
   if (out.role == SegmentRole::kInput) return OkStatus();
   end = Min(end, out.height);
-  const int16_t k = producer_[slot];
+  const int16_t k = memory_.producers[static_cast<size_t>(slot)];
+  const WalkOp& walk_op = memory_.ops[static_cast<size_t>(k)];
   while (out.done < end) {
     // Rows no consumer reads (below every consumer's next window) are skipped.
     const int32_t keep_first = KeepFirst(slot);
@@ -351,16 +357,16 @@ Status SegmentWalk::Pull(int16_t slot, int32_t end, BandVisitor& visitor) {
     step.output = RowRange{first, Min(end, first + segment_.band_rows)};
     step.output_slot = slot;
     for (size_t i = 0; i < 2; ++i) {
-      step.input_slot[i] = input_slot_[k][i];
-      if (input_slot_[k][i] < 0) continue;
-      const SegmentTensor& in = tensors_[input_slot_[k][i]];
+      step.input_slot[i] = walk_op.input_slot[i];
+      if (walk_op.input_slot[i] < 0) continue;
+      const SegmentTensor& in = tensors[walk_op.input_slot[i]];
       // Empty when the rows read only padding (PAD's rows below the input).
-      step.inputs[i] = InputRowsOf(ops_[k], step.output, in.height);
-      MICROARENA_RETURN_IF_ERROR(Pull(input_slot_[k][i], step.inputs[i].end, visitor));
+      step.inputs[i] = InputRowsOf(walk_op.op, step.output, in.height);
+      MICROARENA_RETURN_IF_ERROR(Pull(walk_op.input_slot[i], step.inputs[i].end, visitor));
     }
     for (size_t i = 0; i < 2; ++i) {
-      if (input_slot_[k][i] < 0) continue;
-      const SegmentTensor& in = tensors_[input_slot_[k][i]];
+      if (walk_op.input_slot[i] < 0) continue;
+      const SegmentTensor& in = tensors[walk_op.input_slot[i]];
       if (!step.inputs[i].empty() && (step.inputs[i].first < in.first_row || step.inputs[i].end > in.done)) {
         return Status::Error(ErrorCode::kInternal,
                              "op %d: rows %d-%d of tensor %d are not in its window (rows %d-%d)", step.op,
@@ -374,7 +380,7 @@ Status SegmentWalk::Pull(int16_t slot, int32_t end, BandVisitor& visitor) {
     } else {
       MICROARENA_RETURN_IF_ERROR(visitor.BeforeWrite(out, 0, step));
     }
-    MICROARENA_RETURN_IF_ERROR(visitor.Run(step, tensors_));
+    MICROARENA_RETURN_IF_ERROR(visitor.Run(step, tensors));
     out.done = step.output.end;
   }
   return OkStatus();
@@ -400,10 +406,121 @@ class WindowCounter final : public BandVisitor {
 
 }  // namespace
 
-Status WindowRowsOf(SegmentWalk& walk, Span<int32_t> window_rows) {
+Status WindowRowsOf(SegmentWalk& walk) {
+  const Span<int32_t> window_rows = walk.window_rows();
   for (int32_t& rows : window_rows) rows = 0;
   WindowCounter counter(window_rows);
   return walk.Walk(counter);
+}
+
+namespace {
+
+size_t OpsOfLongest(Span<const TiledSegment> segments) {
+  size_t most = 0;
+  for (const TiledSegment& segment : segments) {
+    // A malformed segment gets room for one op: Start refuses it.
+    const int64_t ops = int64_t{segment.last_op} - int64_t{segment.first_op} + 1;
+    const size_t clamped = ops < 1 ? 1 : ops > static_cast<int64_t>(kMaxSegmentOps) ? kMaxSegmentOps : static_cast<size_t>(ops);
+    most = clamped > most ? clamped : most;
+  }
+  return most;
+}
+
+// The maps a walk of `segment` can add: its ops' outputs and their first
+// two inputs that are not constants, each once (at least one, at most
+// kMaxSegmentTensors; Start refuses a segment with more).
+size_t MapsOf(const ModelView& model, const TiledSegment& segment) {
+  if (model.subgraph_count() == 0) return 1;
+  const SubgraphView subgraph = model.subgraph(0);
+  const auto op_count = static_cast<int64_t>(subgraph.operator_count());
+  if (segment.first_op < 0 || segment.first_op > segment.last_op || segment.last_op >= op_count ||
+      static_cast<size_t>(segment.last_op - segment.first_op + 1) > kMaxSegmentOps) {
+    return 1;
+  }
+  // Whether tensor `t`, an input or output of op `o`, was seen at an earlier place.
+  const auto seen_before = [&](int32_t t, int32_t o, size_t place) {
+    for (int32_t p = segment.first_op; p <= o; ++p) {
+      const OperatorView op = subgraph.op(static_cast<size_t>(p));
+      const Span<const int32_t> inputs = op.inputs();
+      const size_t places = p < o ? 3 : place;  // inputs 0-1, then the output
+      for (size_t i = 0; i < places; ++i) {
+        const int32_t other = i < 2 ? (i < inputs.size() ? inputs[i] : -1) : (op.outputs().empty() ? -1 : op.outputs()[0]);
+        if (other == t) return true;
+      }
+    }
+    return false;
+  };
+  size_t maps = 0;
+  for (int32_t o = segment.first_op; o <= segment.last_op; ++o) {
+    const OperatorView op = subgraph.op(static_cast<size_t>(o));
+    const Span<const int32_t> inputs = op.inputs();
+    for (size_t place = 0; place < 3; ++place) {
+      const int32_t t = place < 2 ? (place < inputs.size() ? inputs[place] : -1) : (op.outputs().empty() ? -1 : op.outputs()[0]);
+      if (t < 0 || static_cast<size_t>(t) >= subgraph.tensor_count() || seen_before(t, o, place)) continue;
+      if (place < 2 && subgraph.tensor(static_cast<size_t>(t)).is_constant()) continue;
+      ++maps;
+    }
+  }
+  return maps < 1 ? 1 : maps > kMaxSegmentTensors ? kMaxSegmentTensors : maps;
+}
+
+// The walk memory's shape for `segments`: ops and maps of the largest need.
+void MemoryShape(const ModelView& model, Span<const TiledSegment> segments, size_t* ops, size_t* maps) {
+  *ops = OpsOfLongest(segments);
+  *maps = 1;
+  for (const TiledSegment& segment : segments) {
+    const size_t m = MapsOf(model, segment);
+    *maps = m > *maps ? m : *maps;
+  }
+}
+
+constexpr size_t RoundUp4(size_t bytes) { return (bytes + 3) & ~size_t{3}; }
+
+static_assert(alignof(WalkOp) <= 4 && alignof(SegmentTensor) <= 4, "walk memory is carved at 4-byte boundaries");
+
+// Runs `body(walk)` on a BoundedSegmentWalk: out of line, so that callers
+// given memory keep its 3.6 KB off their frame.
+template <typename Body>
+[[gnu::noinline]] auto WithBoundedWalk(Body& body) {
+  BoundedSegmentWalk walk;
+  return body(static_cast<SegmentWalk&>(walk));
+}
+
+// Runs `body(walk)` on a walk over `memory`, or a bounded one without.
+template <typename Body>
+auto WithWalk(const WalkMemory* memory, Body body) {
+  if (memory == nullptr) return WithBoundedWalk(body);
+  SegmentWalk walk(*memory);
+  return body(walk);
+}
+
+}  // namespace
+
+size_t TilingStateBytes(const ModelView& model, Span<const TiledSegment> segments) {
+  if (segments.empty()) return 0;
+  size_t ops = 0, maps = 0;
+  MemoryShape(model, segments, &ops, &maps);
+  return ops * sizeof(WalkOp) + maps * sizeof(SegmentTensor) + maps * sizeof(int32_t) +
+         RoundUp4(maps * sizeof(int16_t));
+}
+
+WalkMemory WalkMemoryIn(Span<uint8_t> bytes, const ModelView& model, Span<const TiledSegment> segments) {
+  WalkMemory memory;
+  if (segments.empty() || bytes.size() < TilingStateBytes(model, segments) ||
+      reinterpret_cast<uintptr_t>(bytes.data()) % 4 != 0) {
+    return memory;  // no room: every Start fails, naming the segment
+  }
+  size_t ops = 0, maps = 0;
+  MemoryShape(model, segments, &ops, &maps);
+  uint8_t* at = bytes.data();
+  memory.ops = Span<WalkOp>(reinterpret_cast<WalkOp*>(at), ops);
+  at += ops * sizeof(WalkOp);
+  memory.tensors = Span<SegmentTensor>(reinterpret_cast<SegmentTensor*>(at), maps);
+  at += maps * sizeof(SegmentTensor);
+  memory.window_rows = Span<int32_t>(reinterpret_cast<int32_t*>(at), maps);
+  at += maps * sizeof(int32_t);
+  memory.producers = Span<int16_t>(reinterpret_cast<int16_t*>(at), maps);
+  return memory;
 }
 
 bool IsTiledTensor(const ModelView& model, Span<const TiledSegment> segments, int32_t tensor) {
@@ -437,26 +554,15 @@ Status CheckOrder(Span<const TiledSegment> segments) {
 
 }  // namespace
 
-Status CheckTiling(const ModelView& model, Span<const TiledSegment> segments) {
-  MICROARENA_RETURN_IF_ERROR(CheckOrder(segments));
-  for (const TiledSegment& segment : segments) {
-    SegmentWalk walk;
-    MICROARENA_RETURN_IF_ERROR(walk.Start(model, segment));
-  }
-  return OkStatus();
-}
+namespace {
 
-Status ApplyTiling(const ModelView& model, Span<const TiledSegment> segments, size_t alignment_bytes,
-                   Span<BufferRequest> buffers) {
-  // Each segment is checked by its walk's Start below; once, not twice.
-  MICROARENA_RETURN_IF_ERROR(CheckOrder(segments));
+Status ApplySegments(const ModelView& model, Span<const TiledSegment> segments, size_t alignment_bytes,
+                     Span<BufferRequest> buffers, SegmentWalk& walk) {
   const SubgraphView subgraph = model.subgraph(0);
   for (const TiledSegment& segment : segments) {
-    SegmentWalk walk;
     MICROARENA_RETURN_IF_ERROR(walk.Start(model, segment));
-    int32_t window_rows[kMaxSegmentTensors];
-    const size_t slots = walk.tensors().size();
-    MICROARENA_RETURN_IF_ERROR(WindowRowsOf(walk, Span<int32_t>(window_rows, slots)));
+    MICROARENA_RETURN_IF_ERROR(WindowRowsOf(walk));
+    const Span<int32_t> window_rows = walk.window_rows();
     for (BufferRequest& buffer : buffers) {
       if (buffer.kind != BufferKind::kTensor || buffer.subgraph_index != 0) continue;
       const int32_t slot = walk.SlotOf(buffer.owner_index);
@@ -471,13 +577,31 @@ Status ApplyTiling(const ModelView& model, Span<const TiledSegment> segments, si
       const SegmentTensor& t = walk.tensors()[static_cast<size_t>(slot)];
       if (t.role == SegmentRole::kWindow) {
         const size_t row_bytes = subgraph.tensor(static_cast<size_t>(t.tensor)).byte_size() / static_cast<size_t>(t.height);
-        buffer.size_bytes = AlignUpUnchecked(row_bytes * static_cast<size_t>(window_rows[slot]), alignment_bytes);
+        buffer.size_bytes = AlignUpUnchecked(row_bytes * static_cast<size_t>(window_rows[static_cast<size_t>(slot)]), alignment_bytes);
       }
       buffer.lifetime.first_op = Min(buffer.lifetime.first_op, segment.first_op);
       buffer.lifetime.end_op = Max(buffer.lifetime.end_op, segment.last_op + 1);
     }
   }
   return OkStatus();
+}
+
+}  // namespace
+
+Status CheckTiling(const ModelView& model, Span<const TiledSegment> segments, const WalkMemory* memory) {
+  MICROARENA_RETURN_IF_ERROR(CheckOrder(segments));
+  return WithWalk(memory, [&](SegmentWalk& walk) -> Status {
+    for (const TiledSegment& segment : segments) MICROARENA_RETURN_IF_ERROR(walk.Start(model, segment));
+    return OkStatus();
+  });
+}
+
+Status ApplyTiling(const ModelView& model, Span<const TiledSegment> segments, size_t alignment_bytes,
+                   Span<BufferRequest> buffers, const WalkMemory* memory) {
+  // Each segment is checked by its walk's Start below; once, not twice.
+  MICROARENA_RETURN_IF_ERROR(CheckOrder(segments));
+  return WithWalk(memory,
+                  [&](SegmentWalk& walk) { return ApplySegments(model, segments, alignment_bytes, buffers, walk); });
 }
 
 
@@ -556,22 +680,25 @@ class SinkDisplacement final : public BandVisitor {
 
 }  // namespace
 
-Result<size_t> TilingOverlapCount(const ModelView& model, Span<const TiledSegment> segments) {
-  size_t count = 0;
-  for (const TiledSegment& segment : segments) {
-    SegmentWalk walk;
-    MICROARENA_RETURN_IF_ERROR(walk.Start(model, segment));
-    for (const SegmentTensor& t : walk.tensors()) count += t.role == SegmentRole::kInput ? 1 : 0;
-  }
-  return count;
+Result<size_t> TilingOverlapCount(const ModelView& model, Span<const TiledSegment> segments,
+                                  const WalkMemory* memory) {
+  return WithWalk(memory, [&](SegmentWalk& walk) -> Result<size_t> {
+    size_t count = 0;
+    for (const TiledSegment& segment : segments) {
+      MICROARENA_RETURN_IF_ERROR(walk.Start(model, segment));
+      for (const SegmentTensor& t : walk.tensors()) count += t.role == SegmentRole::kInput ? 1 : 0;
+    }
+    return count;
+  });
 }
 
-Result<size_t> TilingOverlaps(const ModelView& model, Span<const TiledSegment> segments,
-                              Span<const BufferRequest> buffers, Span<OverlapPermission> permissions) {
-  MICROARENA_RETURN_IF_ERROR(CheckOrder(segments));
+namespace {
+
+Result<size_t> SegmentOverlaps(const ModelView& model, Span<const TiledSegment> segments,
+                               Span<const BufferRequest> buffers, Span<OverlapPermission> permissions,
+                               SegmentWalk& walk) {
   size_t count = 0;
   for (const TiledSegment& segment : segments) {
-    SegmentWalk walk;
     MICROARENA_RETURN_IF_ERROR(walk.Start(model, segment));
     int64_t displacement[kMaxSegmentTensors];
     const size_t slots = walk.tensors().size();
@@ -605,22 +732,30 @@ Result<size_t> TilingOverlaps(const ModelView& model, Span<const TiledSegment> s
   return count;
 }
 
+}  // namespace
+
+Result<size_t> TilingOverlaps(const ModelView& model, Span<const TiledSegment> segments,
+                              Span<const BufferRequest> buffers, Span<OverlapPermission> permissions,
+                              const WalkMemory* memory) {
+  MICROARENA_RETURN_IF_ERROR(CheckOrder(segments));
+  return WithWalk(memory, [&](SegmentWalk& walk) { return SegmentOverlaps(model, segments, buffers, permissions, walk); });
+}
+
 size_t TiledBufferBytes(const ModelView& model, Span<const TiledSegment> segments, int32_t tensor,
-                        size_t alignment_bytes) {
+                        size_t alignment_bytes, const WalkMemory* memory) {
   const TensorView view = model.subgraph(0).tensor(static_cast<size_t>(tensor));
   for (const TiledSegment& segment : segments) {
     if (!IsTiledTensor(model, Span<const TiledSegment>(&segment, 1), tensor)) continue;
-    SegmentWalk walk;
-    int32_t window_rows[kMaxSegmentTensors];
-    if (!walk.Start(model, segment).ok() ||
-        !WindowRowsOf(walk, Span<int32_t>(window_rows, walk.tensors().size())).ok()) {
-      return SIZE_MAX;  // fails any bounds check: a tiling that does not walk places nothing
-    }
-    const int32_t slot = walk.SlotOf(tensor);
-    if (slot < 0 || walk.tensors()[static_cast<size_t>(slot)].role != SegmentRole::kWindow) continue;
-    const SegmentTensor& t = walk.tensors()[static_cast<size_t>(slot)];
-    return AlignUpUnchecked(view.byte_size() / static_cast<size_t>(t.height) * static_cast<size_t>(window_rows[slot]),
-                            alignment_bytes);
+    // SIZE_MAX fails any bounds check: a tiling that does not walk places nothing.
+    return WithWalk(memory, [&](SegmentWalk& walk) -> size_t {
+      if (!walk.Start(model, segment).ok() || !WindowRowsOf(walk).ok()) return SIZE_MAX;
+      const int32_t slot = walk.SlotOf(tensor);
+      if (slot < 0 || walk.tensors()[static_cast<size_t>(slot)].role != SegmentRole::kWindow) return view.byte_size();
+      const SegmentTensor& t = walk.tensors()[static_cast<size_t>(slot)];
+      return AlignUpUnchecked(
+          view.byte_size() / static_cast<size_t>(t.height) * static_cast<size_t>(walk.window_rows()[static_cast<size_t>(slot)]),
+          alignment_bytes);
+    });
   }
   return view.byte_size();
 }

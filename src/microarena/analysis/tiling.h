@@ -37,7 +37,7 @@ struct TiledSegment {
   int32_t band_rows = 1;  // sink rows per band
 };
 
-// Bounds that keep the walk's state on the stack (the device has no heap).
+// Bounds of a segment: ops, and maps its ops read by rows or write.
 constexpr size_t kMaxSegmentOps = 40;
 constexpr size_t kMaxSegmentTensors = 56;
 
@@ -105,19 +105,53 @@ class BandVisitor {
   virtual Status Run(const BandStep& step, const SegmentTensor* tensors) = 0;
 };
 
+// One op of a walk: how it maps rows, and its maps' slots.
+struct WalkOp {
+  BandOp op;
+  int16_t output_slot = -1;
+  int16_t input_slot[2] = {-1, -1};  // -1: not spatial
+};
+
+// The memory a walk works in: per op, and per map (its state, the op that
+// makes it, the rows its window needs). Given to the walk, not inside it:
+// the host's analysis keeps it on the stack (BoundedSegmentWalk), a device
+// in its arena's persistent area, sized for the model's segments
+// (TilingStateBytes), so that neither AllocateTensors nor Invoke puts
+// kilobytes of it on the stack.
+struct WalkMemory {
+  Span<WalkOp> ops;
+  Span<SegmentTensor> tensors;
+  Span<int16_t> producers;    // per slot: its op (index in the segment), -1 for inputs
+  Span<int32_t> window_rows;  // per slot (WindowRowsOf)
+};
+
+// Bytes of walk memory for `segments` of `model` (0 for none): room for
+// the ops of the longest and the maps of the widest (each op's output and
+// its first two inputs that are not constants, counted once); a multiple of 4.
+size_t TilingStateBytes(const ModelView& model, Span<const TiledSegment> segments);
+// The walk memory in `bytes` (4-byte aligned, TilingStateBytes of them).
+WalkMemory WalkMemoryIn(Span<uint8_t> bytes, const ModelView& model, Span<const TiledSegment> segments);
+
 class SegmentWalk {
  public:
+  explicit SegmentWalk(const WalkMemory& memory) : memory_(memory) {}
+  SegmentWalk(const SegmentWalk&) = delete;
+  SegmentWalk& operator=(const SegmentWalk&) = delete;
+
   // Checks the segment against the model: every op can run in a band, the
   // maps are NHWC with batch 1, inner maps are read only inside, the sink is
-  // the only map read after the segment; errors name the op and tensor.
+  // the only map read after the segment; errors name the op and tensor
+  // (and a segment larger than the walk's memory).
   Status Start(const ModelView& model, const TiledSegment& segment);
   // Walks every band; the visitor sees each op's step.
   Status Walk(BandVisitor& visitor);
 
   const TiledSegment& segment() const { return segment_; }
-  Span<const SegmentTensor> tensors() const { return Span<const SegmentTensor>(tensors_, tensor_count_); }
+  Span<const SegmentTensor> tensors() const { return Span<const SegmentTensor>(memory_.tensors.data(), tensor_count_); }
   // The slot of `tensor` in tensors(), -1 when the segment does not touch it.
   int32_t SlotOf(int32_t tensor) const;
+  // Per slot of tensors(): the rows its window needs (after WindowRowsOf).
+  Span<int32_t> window_rows() const { return Span<int32_t>(memory_.window_rows.data(), tensor_count_); }
 
  private:
   Status AddTensor(int32_t tensor, SegmentRole role, int16_t* slot);
@@ -126,27 +160,38 @@ class SegmentWalk {
   // The lowest row of slot `slot` any consumer reads from now on.
   int32_t KeepFirst(int16_t slot) const;
 
+  WalkMemory memory_;
   const ModelView* model_ = nullptr;
   TiledSegment segment_;
-  BandOp ops_[kMaxSegmentOps];
-  SegmentTensor tensors_[kMaxSegmentTensors];
-  int16_t output_slot_[kMaxSegmentOps] = {};
-  int16_t producer_[kMaxSegmentTensors] = {};  // per slot: its op (index in the segment), -1 for inputs
-  int16_t input_slot_[kMaxSegmentOps][2] = {};
   size_t tensor_count_ = 0;
   int32_t sink_ = 0;
 };
 
-// Rows of each window the walk needs at once, by slot (0 for whole maps).
-// `window_rows` has one entry per slot of the walk (SegmentWalk::tensors()).
-Status WindowRowsOf(SegmentWalk& walk, Span<int32_t> window_rows);
+// A walk with its memory inside it, at the bounds (about 3.6 KB): for the
+// host's analysis, where the stack is plentiful.
+class BoundedSegmentWalk final : public SegmentWalk {
+ public:
+  BoundedSegmentWalk() : SegmentWalk(WalkMemory{ops_, tensors_, producers_, window_rows_}) {}
+
+ private:
+  WalkOp ops_[kMaxSegmentOps];
+  SegmentTensor tensors_[kMaxSegmentTensors];
+  int16_t producers_[kMaxSegmentTensors] = {};
+  int32_t window_rows_[kMaxSegmentTensors] = {};
+};
+
+// Rows of each window the walk needs at once, by slot (0 for whole maps),
+// into walk.window_rows().
+Status WindowRowsOf(SegmentWalk& walk);
 
 // The planning problem under a tiling: each window buffer shrinks to its
 // rows, and every map of a segment lives through the whole segment (its
 // inputs until its last op, its windows and sink from its first). Buffers
 // of subgraph 0 only; `alignment_bytes` rounds the window sizes.
+// The functions below walk in `memory` when given (a device's arena), else
+// in a BoundedSegmentWalk on the stack.
 Status ApplyTiling(const ModelView& model, Span<const TiledSegment> segments, size_t alignment_bytes,
-                   Span<BufferRequest> buffers);
+                   Span<BufferRequest> buffers, const WalkMemory* memory = nullptr);
 
 // Overlaps the walk's order makes safe (used with overlap permissions):
 // the sink is written from its first row on while each input is read from
@@ -161,21 +206,23 @@ Status ApplyTiling(const ModelView& model, Span<const TiledSegment> segments, si
 // Buffers of subgraph 0 after ApplyTiling; writes at most `permissions.size()`
 // and returns how many (TilingOverlapCount bounds it).
 Result<size_t> TilingOverlaps(const ModelView& model, Span<const TiledSegment> segments,
-                              Span<const BufferRequest> buffers, Span<OverlapPermission> permissions);
+                              Span<const BufferRequest> buffers, Span<OverlapPermission> permissions,
+                              const WalkMemory* memory = nullptr);
 
 // The most permissions TilingOverlaps can write: the segments' inputs.
-Result<size_t> TilingOverlapCount(const ModelView& model, Span<const TiledSegment> segments);
+Result<size_t> TilingOverlapCount(const ModelView& model, Span<const TiledSegment> segments,
+                                  const WalkMemory* memory = nullptr);
 
 // The bytes `tensor`'s buffer has under the tiling: its window's rows
 // (aligned) when it is a segment's window, else its whole size. SIZE_MAX
 // (fits no head) when a segment does not walk (CheckTiling says why).
 size_t TiledBufferBytes(const ModelView& model, Span<const TiledSegment> segments, int32_t tensor,
-                        size_t alignment_bytes);
+                        size_t alignment_bytes, const WalkMemory* memory = nullptr);
 
 // Whether an op of a segment reads or writes `tensor` (subgraph 0).
 bool IsTiledTensor(const ModelView& model, Span<const TiledSegment> segments, int32_t tensor);
 
 // Checks that the segments are in order and do not overlap, and each walks.
-Status CheckTiling(const ModelView& model, Span<const TiledSegment> segments);
+Status CheckTiling(const ModelView& model, Span<const TiledSegment> segments, const WalkMemory* memory = nullptr);
 
 }  // namespace microarena

@@ -52,11 +52,11 @@ TEST(TilingTest, WindowRowsOnVwwByHand) {
   Result<ModelFile> file = ModelFile::Open(testing::SharedDir() + "/models/vww_96_int8.tflite");
   ASSERT_TRUE(file.ok()) << file.status().message();
   for (int32_t band : {1, 2, 4, 48}) {
-    SegmentWalk walk;
+    BoundedSegmentWalk walk;
     ASSERT_TRUE(walk.Start(file->view(), TiledSegment{0, 1, band}).ok());
     ASSERT_EQ(walk.tensors().size(), 3u);  // input, the conv's output, the sink
-    std::vector<int32_t> rows(walk.tensors().size());
-    ASSERT_TRUE(WindowRowsOf(walk, Span<int32_t>(rows.data(), rows.size())).ok());
+    ASSERT_TRUE(WindowRowsOf(walk).ok());
+    const Span<int32_t> rows = walk.window_rows();
     const int32_t window = walk.SlotOf(58);
     ASSERT_GE(window, 0);
     EXPECT_EQ(walk.tensors()[static_cast<size_t>(window)].role, SegmentRole::kWindow);
@@ -75,7 +75,7 @@ TEST(TilingTest, RefusalsNameTheTensorAndTheOp) {
   MICROARENA_REQUIRE_SHARED();
   Result<ModelFile> resnet = ModelFile::Open(testing::SharedDir() + "/models/pretrainedResnet_quant.tflite");
   ASSERT_TRUE(resnet.ok()) << resnet.status().message();
-  SegmentWalk walk;
+  BoundedSegmentWalk walk;
   const Status open_block = walk.Start(resnet->view(), TiledSegment{0, 1, 1});
   ASSERT_FALSE(open_block.ok());
   EXPECT_NE(std::string(open_block.message()).find("tensor 22, made inside, is read by op 3 (ADD) after the segment"),
@@ -216,6 +216,54 @@ TEST(TilingTest, NoSinkOverAModelOutput) {
     ASSERT_TRUE(count.ok()) << count.status().message();
     EXPECT_EQ(*count, x_is_output ? 0u : 1u);
   }
+}
+
+// The walk's memory for vww ops 0-3 (CONV_2D, DEPTHWISE_CONV_2D, CONV_2D,
+// DEPTHWISE_CONV_2D, a chain), counted by hand: 4 ops; maps: op 0's input
+// (the model input) and output, and the outputs of ops 1-3 (each reads the
+// one before; filters and biases are constants) = 5. Per op a WalkOp, per
+// map a SegmentTensor, an int32 of window rows and an int16 producer (10 B,
+// rounded to 12). A walk in exactly that memory gives the same windows as
+// one on the stack; in one byte less it has no memory and says so.
+TEST(TilingTest, WalkMemoryForVwwByHand) {
+  MICROARENA_REQUIRE_SHARED();
+  Result<ModelFile> file = ModelFile::Open(testing::SharedDir() + "/models/vww_96_int8.tflite");
+  ASSERT_TRUE(file.ok()) << file.status().message();
+  const TiledSegment segments[] = {{0, 3, 1}};
+  const size_t expected = 4 * sizeof(WalkOp) + 5 * sizeof(SegmentTensor) + 5 * sizeof(int32_t) + 12;
+  ASSERT_EQ(TilingStateBytes(file->view(), segments), expected);
+  EXPECT_EQ(TilingStateBytes(file->view(), Span<const TiledSegment>()), 0u);
+
+  std::vector<uint32_t> storage(expected / 4);
+  const Span<uint8_t> bytes(reinterpret_cast<uint8_t*>(storage.data()), expected);
+  const WalkMemory memory = WalkMemoryIn(bytes, file->view(), segments);
+  EXPECT_EQ(memory.ops.size(), 4u);
+  EXPECT_EQ(memory.tensors.size(), 5u);
+  SegmentWalk walk(memory);
+  ASSERT_TRUE(walk.Start(file->view(), segments[0]).ok());
+  ASSERT_TRUE(WindowRowsOf(walk).ok());
+  BoundedSegmentWalk reference;
+  ASSERT_TRUE(reference.Start(file->view(), segments[0]).ok());
+  ASSERT_TRUE(WindowRowsOf(reference).ok());
+  ASSERT_EQ(walk.tensors().size(), reference.tensors().size());
+  for (size_t s = 0; s < walk.tensors().size(); ++s) {
+    EXPECT_EQ(walk.tensors()[s].tensor, reference.tensors()[s].tensor);
+    EXPECT_EQ(walk.window_rows()[s], reference.window_rows()[s]);
+  }
+  for (size_t s = 0; s < walk.tensors().size(); ++s) {
+    const size_t whole = file->view().subgraph(0).tensor(static_cast<size_t>(walk.tensors()[s].tensor)).byte_size();
+    EXPECT_EQ(TiledBufferBytes(file->view(), segments, walk.tensors()[s].tensor, 16, &memory),
+              TiledBufferBytes(file->view(), segments, walk.tensors()[s].tensor, 16))
+        << "tensor " << walk.tensors()[s].tensor << " of " << whole << " B";
+  }
+
+  const WalkMemory short_memory = WalkMemoryIn(Span<uint8_t>(bytes.data(), expected - 1), file->view(), segments);
+  SegmentWalk starved(short_memory);
+  const Status status = starved.Start(file->view(), segments[0]);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(std::string(status.message()).find("tiled segment ops 0-3 has more than 0 ops"), std::string::npos)
+      << status.message();
+  EXPECT_EQ(TiledBufferBytes(file->view(), segments, walk.tensors()[1].tensor, 16, &short_memory), SIZE_MAX);
 }
 
 }  // namespace

@@ -153,7 +153,7 @@ constexpr bool InterpreterOptionsMatch(const Options& options) {
   return planner_ok && options.alignment_bytes == kTensorArenaAlignment &&
          options.copy_weights_to_arena == kTensorArenaCopyWeights &&
          options.preserve_all_tensors == kTensorArenaPreserveAllTensors &&
-         options.allow_overlap == kTensorArenaAllowOverlap;
+         options.allow_overlap == kTensorArenaAllowOverlap && (options.tiling != nullptr) == kTensorArenaTiled;
 }
 )";
 
@@ -184,7 +184,7 @@ constexpr const char* kCheckMacros = R"(
 // Fails the build when a constexpr InterpreterOptions differs from the one measured with.
 #define MICROARENA_CHECK_INTERPRETER_OPTIONS_IN(ns, options)                                           \
   static_assert(ns::InterpreterOptionsMatch(options),                                                 \
-                "interpreter options (planner, alignment, copy/preserve/overlap flags) "                 \
+                "interpreter options (planner, alignment, copy/preserve/overlap flags, tiling) "                 \
                 "differ from the ones " #ns " was measured with: re-run microarena plan --header");      \
   MICROARENA_CHECK_TARGET_IN(ns)
 #endif
@@ -203,6 +203,31 @@ std::string OffsetArray(const char* name, const std::vector<uint32_t>& values) {
     if (i + 1 < values.size()) out += ",";
   }
   out += "};\n";
+  return out;
+}
+
+// Whether the figures are for a tiled run, and its segments (always
+// defined, so a firmware can use `if constexpr (kTensorArenaTiled)`).
+std::string TilingCode(const std::vector<TiledSegment>& tiling) {
+  std::string out = fmt::format(
+      "// Whether the figures are for the model run tiled (`plan --tile --header`): segments of ops\n"
+      "// run band by band, so their feature maps never exist whole. The firmware then makes a\n"
+      "// microarena::TiledExecution over TilingOf<microarena::TiledSegment>::segments (the first\n"
+      "// kTensorArenaTilingSegmentCount) and sets InterpreterOptions::tiling to it; the options\n"
+      "// check fails the build when it does not (or when it does for a header without a tiling).\n"
+      "constexpr bool kTensorArenaTiled = {};\n"
+      "constexpr size_t kTensorArenaTilingSegmentCount = {};\n"
+      "// Each segment: first op, last op (inclusive), rows of its last op's output per band.\n"
+      "template <typename Segment>\n"
+      "struct TilingOf {{\n"
+      "  static constexpr Segment segments[{}] = {{",
+      tiling.empty() ? "false" : "true", tiling.size(), tiling.empty() ? 1 : tiling.size());
+  if (tiling.empty()) out += "{0, 0, 0}";
+  for (size_t i = 0; i < tiling.size(); ++i) {
+    out += fmt::format("{}{{{}, {}, {}}}", i == 0 ? "" : ", ", tiling[i].first_op, tiling[i].last_op,
+                       tiling[i].band_rows);
+  }
+  out += "};\n};\n";
   return out;
 }
 
@@ -241,7 +266,10 @@ std::string PrecomputedPlanCode(const PrecomputedPlanData* plan) {
       "  plan.tensor_count = kTensorArenaPlanTensorCount;\n"
       "  plan.scratch_offsets = kTensorArenaPlanScratchOffsets;\n"
       "  plan.scratch_count = kTensorArenaPlanScratchCount;\n"
-      "  plan.head_bytes = kTensorArenaHeadSize;\n"
+      "  plan.head_bytes = kTensorArenaHeadSize;\n";
+  // Only a tiled plan names the field, so a struct of the older fields still works.
+  if (plan->tiled) out += "  plan.tiled = true;  // made for the tiling above\n";
+  out +=
       "  return plan;\n"
       "}\n";
   return out;
@@ -284,6 +312,14 @@ std::string ArenaHeader(const ArenaHeaderInput& input) {
       PlannerChoiceName(f.planner), input.options.alignment_bytes,
       input.options.copy_weights_to_arena ? "copied into the arena" : "kept in the model (flash)", Bytes(f.used_bytes),
       Bytes(f.persistent_bytes), Bytes(f.head_bytes), Bytes(f.temp_peak_bytes));
+  if (!input.tiling.empty()) {
+    std::string segments;
+    for (const TiledSegment& segment : input.tiling) {
+      segments += fmt::format("{}ops {}-{} in bands of {} row{}", segments.empty() ? "" : ", ", segment.first_op,
+                              segment.last_op, segment.band_rows, segment.band_rows == 1 ? "" : "s");
+    }
+    out += fmt::format("//   run tiled (a microarena::TiledExecution over TilingOf below): {}\n", segments);
+  }
   if (f.kernel_data.state == KernelDataState::kUsed) {
     out += fmt::format("//   kernel data: {} ops' data read from the model (microarena.KernelData, {} of flash), "
                        "{} of RAM saved\n",
@@ -359,6 +395,7 @@ std::string ArenaHeader(const ArenaHeaderInput& input) {
       "constexpr char kModelSha256[] = \"{}\";\n"
       "constexpr uint32_t kModelSha256Words[8] = {{{}}};\n",
       input.model_size_bytes, Sha256Hex(input.model_sha256), words);
+  out += TilingCode(input.tiling);
   out += PrecomputedPlanCode(input.precomputed);
   out += kHeaderCode;
   out += fmt::format("\n}}  // namespace {}\n", ns);

@@ -11,7 +11,9 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
+#include "microarena/analysis/tiling.h"
 #include "microarena/report/sha256.h"
 #include "microarena/runtime/host_runner.h"
 
@@ -29,6 +31,10 @@ struct ArenaHeaderInput {
   // With `plan --precomputed-plan`: the head's layout, written into the
   // header (figures then are those of AllocateTensors with it). Borrowed.
   const PrecomputedPlanData* precomputed = nullptr;
+  // With `plan --tile --header`: the segments the figures were measured
+  // running band by band; the header carries them for the firmware's
+  // TiledExecution. Empty: the firmware runs the model whole.
+  std::vector<TiledSegment> tiling;
 };
 
 // Whether `name` can be used as the header's namespace (a C++ identifier

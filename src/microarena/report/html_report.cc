@@ -120,6 +120,7 @@ const char* UseColor(PersistentUse use) {
     case PersistentUse::kVariableState: return "#e15759";
     case PersistentUse::kScratchHandles: return "#59a14f";
     case PersistentUse::kWeightsCopy: return "#b07aa1";
+    case PersistentUse::kTilingState: return "#edc948";
   }
   return "#999";
 }

@@ -62,12 +62,9 @@ Result<PlanJob> RunPlanJobOnce(const ModelFile& file, const PlanJobOptions& opti
     Status status = stored_tiling.status();
     return status.Prefix(file.path().c_str());
   }
-  const bool use_stored = !stored_tiling->empty() && options.use_stored_tiling && !options.best_order &&
-                          !options.precomputed_plan;
+  const bool use_stored = !stored_tiling->empty() && options.use_stored_tiling && !options.best_order;
   if (use_stored || options.tile) {
-    if (!use_stored && (options.best_order || options.precomputed_plan)) {
-      return Status::Error(ErrorCode::kUnsupported, "tiling is planned in the stored order, without a precomputed plan");
-    }
+    if (options.best_order) return Status::Error(ErrorCode::kUnsupported, "tiling is planned in the stored order");
     if (!scratch.ok()) return scratch.status();
     TilingSearchOptions search;
     search.alignment_bytes = plan_options.alignment_bytes;
@@ -109,6 +106,7 @@ Result<PlanJob> RunPlanJobOnce(const ModelFile& file, const PlanJobOptions& opti
     job.plan.persistent_bytes = figures.persistent_bytes;
     job.plan.temp_peak_bytes = figures.temp_peak_bytes;
   };
+  const TiledExecution tiled(Span<const TiledSegment>(job.plan.tiling.data(), job.plan.tiling.size()));
   if (options.precomputed_plan) {
     // The head planned here (the exact planner for "optimal"), and the
     // figures of allocating with it on the device.
@@ -116,6 +114,7 @@ Result<PlanJob> RunPlanJobOnce(const ModelFile& file, const PlanJobOptions& opti
     exact_options.time_limit_seconds = plan_options.time_limit_seconds;
     const OptimalPlanner exact(exact_options);
     InterpreterOptions plan_with = job.runtime_options;
+    if (!job.plan.tiling.empty()) plan_with.tiling = &tiled;
     if (plan_options.planner.empty() || plan_options.planner == "optimal") plan_with.custom_planner = &exact;
     Result<PrecomputedPlanData> data = PrecomputePlan(runtime_model, AllOpsResolver(), plan_with);
     if (!data.ok()) {
@@ -127,7 +126,6 @@ Result<PlanJob> RunPlanJobOnce(const ModelFile& file, const PlanJobOptions& opti
     return job;
   }
   InterpreterOptions measure_options = job.runtime_options;
-  const TiledExecution tiled(Span<const TiledSegment>(job.plan.tiling.data(), job.plan.tiling.size()));
   if (!job.plan.tiling.empty()) measure_options.tiling = &tiled;
   Result<ArenaFigures> figures = MeasureArena(runtime_model, AllOpsResolver(), measure_options);
   if (figures.ok()) {

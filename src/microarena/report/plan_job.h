@@ -33,7 +33,8 @@ struct PlanJobOptions {
   const TargetLayout* target = nullptr;  // the device the figures are for; nullptr: the host
   bool tile = false;                     // choose segments to run band by band (report/tiling_search.h)
   // Plan with the tiling the model carries (runtime/stored_tiling.h). Off
-  // for a header: its firmware runs the model whole.
+  // for a header whose firmware runs the model whole (`plan --header`
+  // without --tile).
   bool use_stored_tiling = true;
 };
 

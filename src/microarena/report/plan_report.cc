@@ -10,9 +10,24 @@
 namespace microarena::report {
 namespace {
 
+// Ops of the plan's longest tiled segment (0: not tiled).
+size_t LongestSegmentOps(const ModelPlan& plan) {
+  size_t most = 0;
+  for (const TiledSegment& segment : plan.tiling) {
+    const auto ops = static_cast<size_t>(segment.last_op - segment.first_op + 1);
+    most = ops > most ? ops : most;
+  }
+  return most;
+}
+
+// The target's measured stack for this plan (deeper when tiled).
+size_t DeviceStackBytes(const ModelPlan& plan, const TargetLayout& device) {
+  return StackBytesFor(device, LongestSegmentOps(plan));
+}
+
 // The runtime arena plus the target's measured stack and static data.
 size_t DeviceRamBytes(const ModelPlan& plan, const TargetLayout& device) {
-  return plan.runtime.used_bytes + device.stack_bytes + device.static_ram_bytes;
+  return plan.runtime.used_bytes + DeviceStackBytes(plan, device) + device.static_ram_bytes;
 }
 
 
@@ -32,6 +47,7 @@ std::string PersistentUseNote(PersistentUse use) {
     case PersistentUse::kVariableState: return "variable tensors (RNN/LSTM state)";
     case PersistentUse::kScratchHandles: return "one head offset per scratch buffer";
     case PersistentUse::kWeightsCopy: return "constants copied into RAM";
+    case PersistentUse::kTilingState: return "the band walk's memory (tiled segments)";
   }
   return "";
 }
@@ -88,7 +104,8 @@ std::string PlanText(const ModelView& model, const std::string& model_path, cons
     arena.AddRow({"device RAM", Bytes(DeviceRamBytes(plan, *device)),
                   fmt::format("the {} arena {} + stack {} + the runtime's static data {} (stack and static: "
                               "the most measured on the shared models, scripts/cortex_m.sh)",
-                              plan.runtime.planner_name(), Bytes(plan.runtime.used_bytes), Bytes(device->stack_bytes),
+                              plan.runtime.planner_name(), Bytes(plan.runtime.used_bytes),
+                              Bytes(DeviceStackBytes(plan, *device)),
                               Bytes(device->static_ram_bytes))});
   }
   arena.AddRow({"read-only (flash)", Bytes(details.read_only_total.total_bytes()),
@@ -240,7 +257,7 @@ nlohmann::json PlanJson(const ModelView& model, const std::string& model_path, c
     if (device != nullptr && device->stack_bytes > 0) {
       doc["device_ram"] = {{"total_bytes", DeviceRamBytes(plan, *device)},
                            {"arena_bytes", plan.runtime.used_bytes},
-                           {"stack_bytes", device->stack_bytes},
+                           {"stack_bytes", DeviceStackBytes(plan, *device)},
                            {"static_bytes", device->static_ram_bytes},
                            {"stack_and_static", "measured bound"}};
     }

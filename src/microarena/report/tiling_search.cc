@@ -248,10 +248,9 @@ struct WindowFigure {
 
 std::vector<WindowFigure> WindowsOf(const ModelView& model, const TiledSegment& segment) {
   std::vector<WindowFigure> windows;
-  SegmentWalk walk;
-  if (!walk.Start(model, segment).ok()) return windows;
-  std::vector<int32_t> rows(walk.tensors().size());
-  if (!WindowRowsOf(walk, Span<int32_t>(rows.data(), rows.size())).ok()) return windows;
+  BoundedSegmentWalk walk;
+  if (!walk.Start(model, segment).ok() || !WindowRowsOf(walk).ok()) return windows;
+  const Span<int32_t> rows = walk.window_rows();
   for (size_t s = 0; s < rows.size(); ++s) {
     const SegmentTensor& t = walk.tensors()[s];
     if (t.role != SegmentRole::kWindow) continue;

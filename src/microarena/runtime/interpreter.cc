@@ -24,6 +24,7 @@ const char* PersistentUseName(PersistentUse use) {
     case PersistentUse::kVariableState: return "variable state";
     case PersistentUse::kScratchHandles: return "scratch handles";
     case PersistentUse::kWeightsCopy: return "weights copy";
+    case PersistentUse::kTilingState: return "tiling state";
   }
   return "unknown";
 }
@@ -447,7 +448,6 @@ Status Interpreter::CheckCanAllocate() {
     if (model_.subgraph_count() != 1 || shared_ != nullptr || options_.preserve_all_tensors) {
       return Status::Error(ErrorCode::kUnsupported, "tiling needs one subgraph, an own arena, no preserve_all_tensors");
     }
-    MICROARENA_RETURN_IF_ERROR(options_.tiling->Check(model_));
   }
   return OkStatus();
 }
@@ -551,7 +551,7 @@ Status Interpreter::CommitPrecomputedPlan(const PrecomputedPlan& plan) {
     EvalTensor* record = Record(t);  // none for a tensor no op reads or writes
     const size_t bytes = options_.tiling == nullptr
                              ? view.byte_size()
-                             : options_.tiling->BufferBytes(model_, static_cast<int32_t>(t), alignment);
+                             : options_.tiling->BufferBytes(model_, static_cast<int32_t>(t), alignment, tiling_state_);
     if (view.is_constant() || view.is_variable() || record == nullptr ||
         !FitsInHead(offset, bytes, plan.head_bytes, alignment)) {
       return OutsideHead(view.is_constant()   ? "constant tensor"
@@ -748,6 +748,7 @@ Status Interpreter::AllocateTailStructures() {
   if (!nodes.ok()) return Status(nodes.status()).Prefix("op table");
   nodes_ = reinterpret_cast<Node*>(*nodes);
   for (size_t o = 0; o < op_count_; ++o) nodes_[o] = Node{};
+  if (options_.tiling != nullptr) MICROARENA_RETURN_IF_ERROR(options_.tiling->Start(*this));
   if (var_handles > 0) {
     // At most one resource variable per VAR_HANDLE op.
     Result<uint8_t*> table = AllocatePersistentFor(var_handles * sizeof(Resource), PersistentUse::kVariableState,
@@ -1113,7 +1114,8 @@ Status Interpreter::AnalyzeBuffers(PlanState& state) {
   state.count = *count;
   if (options_.tiling != nullptr) {
     MICROARENA_RETURN_IF_ERROR(
-        options_.tiling->Apply(model_, arena_.alignment(), Span<BufferRequest>(state.requests, state.count)));
+        options_.tiling->Apply(model_, arena_.alignment(), Span<BufferRequest>(state.requests, state.count),
+                               tiling_state_));
   }
   // The scratch requests below the buffer requests are read: move the buffer
   // requests down over them and give back the rest, so the planner's memory
@@ -1188,7 +1190,7 @@ Status Interpreter::AllocatePlanMemory(PlanState& state, const Planner& planner,
 Status Interpreter::ResolvePermissions(const PlanState& state, PlanningProblem& problem) {
   size_t tiling_count = 0;
   if (options_.tiling != nullptr && options_.allow_overlap) {
-    Result<size_t> count = options_.tiling->OverlapCount(model_);
+    Result<size_t> count = options_.tiling->OverlapCount(model_, tiling_state_);
     if (!count.ok()) return count.status();
     tiling_count = *count;
   }
@@ -1207,7 +1209,7 @@ Status Interpreter::ResolvePermissions(const PlanState& state, PlanningProblem& 
   size_t kept = *resolved;
   if (options_.tiling != nullptr) {
     Result<size_t> total = options_.tiling->Overlaps(model_, problem.buffers, Span<OverlapPermission>(permissions, capacity),
-                                                     kept, tiling_count > 0);
+                                                     kept, tiling_count > 0, tiling_state_);
     if (!total.ok()) return total.status();
     kept = *total;
   }
@@ -1280,7 +1282,7 @@ Status Interpreter::InvokeSubgraph(size_t subgraph_index) {
 }
 
 // Out of Invoke, whose frame stays as small as without tiling.
-Status Interpreter::InvokeTiled() { return options_.tiling->Invoke(*this); }
+Status Interpreter::InvokeTiled() { return options_.tiling->Invoke(*this, tiling_state_); }
 
 // InvokeSubgraph's loop body for one op of subgraph 0, out of that loop so
 // that the loop's frame (on every Invoke's stack) stays as it is.

@@ -69,8 +69,9 @@ enum class PersistentUse : uint8_t {
   kVariableState = 3,   // variable tensors (LSTM/RNN state)
   kScratchHandles = 4,  // the scratch offset table
   kWeightsCopy = 5,     // constant data copied in with copy_weights_to_arena
+  kTilingState = 6,     // the band walk's memory (InterpreterOptions::tiling)
 };
-constexpr size_t kPersistentUseCount = 6;
+constexpr size_t kPersistentUseCount = 7;
 // A stable, lower-case name ("tensor metadata").
 const char* PersistentUseName(PersistentUse use);
 
@@ -92,26 +93,34 @@ class Interpreter;
 class TilingHooks {
  public:
   virtual ~TilingHooks() = default;
-  // Errors when the model cannot run this tiling (AllocateTensors).
-  virtual Status Check(const ModelView& model) const = 0;
+  // At AllocateTensors: takes the memory the segments' walks need from the
+  // interpreter's persistent area (PersistentUse::kTilingState; the
+  // interpreter gives it, as `state`, to every call below, so no walk keeps
+  // its state on the stack), then errors when the model cannot run this
+  // tiling. Here, not in the interpreter, so that a firmware that never
+  // tiles links none of it.
+  virtual Status Start(Interpreter& interpreter) const = 0;
   // The planning problem under the tiling: windows shrink, lifetimes span segments.
-  virtual Status Apply(const ModelView& model, size_t alignment_bytes, Span<BufferRequest> buffers) const = 0;
+  virtual Status Apply(const ModelView& model, size_t alignment_bytes, Span<BufferRequest> buffers,
+                       Span<uint8_t> state) const = 0;
   // The bytes tensor `tensor`'s buffer has (a window's rows, else whole):
   // what a stored plan's bounds are checked with.
-  virtual size_t BufferBytes(const ModelView& model, int32_t tensor, size_t alignment_bytes) const = 0;
+  virtual size_t BufferBytes(const ModelView& model, int32_t tensor, size_t alignment_bytes,
+                             Span<uint8_t> state) const = 0;
   // The fingerprint of a plan stored for this tiling (stored_tiling.h
   // TilingFingerprint of the model's).
   virtual uint64_t PlanFingerprint(uint64_t model_fingerprint) const = 0;
   // The most overlap permissions the segments' order makes safe (a sink over
   // the rows of an input no later step reads; analysis/tiling.h TilingOverlaps).
-  virtual Result<size_t> OverlapCount(const ModelView& model) const = 0;
+  virtual Result<size_t> OverlapCount(const ModelView& model, Span<uint8_t> state) const = 0;
   // Of the kernels' permissions, permissions[0, resolved), keeps those that
   // touch no segment's map (a kernel approves overlaps of whole maps), then
   // with `add_own` appends the segments' own; returns how many there are.
   virtual Result<size_t> Overlaps(const ModelView& model, Span<const BufferRequest> buffers,
-                                  Span<OverlapPermission> permissions, size_t resolved, bool add_own) const = 0;
+                                  Span<OverlapPermission> permissions, size_t resolved, bool add_own,
+                                  Span<uint8_t> state) const = 0;
   // Runs subgraph 0: the segments band by band, every other op as usual.
-  virtual Status Invoke(Interpreter& interpreter) const = 0;
+  virtual Status Invoke(Interpreter& interpreter, Span<uint8_t> state) const = 0;
 };
 
 struct InterpreterOptions {
@@ -386,6 +395,7 @@ class Interpreter {
   size_t own_head_bytes_ = 0;
   size_t own_temp_peak_bytes_ = 0;
   size_t persistent_by_use_[kPersistentUseCount] = {};
+  Span<uint8_t> tiling_state_;  // TilingHooks::StateBytes() of the persistent area
   size_t persistent_requested_bytes_ = 0;
   // The target's count (InterpreterOptions::figures_for).
   size_t target_tail_bytes_ = 0;

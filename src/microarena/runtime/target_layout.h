@@ -38,13 +38,31 @@ struct TargetLayout {
   // scripts/test.sh fails when a firmware needs more than these.
   size_t stack_bytes = 0;
   size_t static_ram_bytes = 0;
+  // A tiled run (InterpreterOptions::tiling) reaches deeper: the band walk
+  // pulls rows through a segment with one frame per op of a chain
+  // (SegmentWalk::Pull). Measured too: that frame, and the deepest tiled
+  // phase less its walk frames. StackBytesFor combines them.
+  size_t band_frame_bytes = 0;
+  size_t tiled_stack_bytes = 0;
 };
+
+// The stack a run needs on `layout` when its longest tiled segment has
+// `segment_ops` ops (0: not tiled): a chain is at most that deep.
+constexpr size_t StackBytesFor(const TargetLayout& layout, size_t segment_ops) {
+  const size_t tiled = segment_ops == 0 ? 0 : layout.tiled_stack_bytes + layout.band_frame_bytes * segment_ops;
+  return tiled > layout.stack_bytes ? tiled : layout.stack_bytes;
+}
 
 // Arm Cortex-M (AAPCS, 32-bit pointers; 64-bit integers 8-aligned, as on
 // x86-64, so pointer-free structures have one layout on both).
-// Stack and static RAM measured on the Cortex-M4F at -Os under QEMU.
+// Stack and static RAM measured on the Cortex-M4F at -Os under QEMU. Tiled:
+// SegmentWalk::Pull's frame is 152 B (-fstack-usage); the tiled Invoke of
+// vww_96_int8 (scripts/cortex_m.sh, ops 0-3 in bands: a chain of 4) took
+// 1,692 B, 1,692 - 4 x 152 = 1,084 B besides its walk frames, and
+// 84 B more is added for kernels with deeper frames (the most any untiled
+// phase took, 704 B, less vww's untiled Invoke, 620 B).
 inline constexpr TargetLayout kCortexMLayout{
-    "cortex-m", "Arm Cortex-M (32-bit pointers, AAPCS)", 4, 12, 8, 20, 12, 20, 16, 12, 32, 704, 412};
+    "cortex-m", "Arm Cortex-M (32-bit pointers, AAPCS)", 4, 12, 8, 20, 12, 20, 16, 12, 32, 704, 412, 152, 1084 + 84};
 
 // This build's own layout (sizeof of the real structures).
 const TargetLayout& HostLayout();

@@ -60,26 +60,44 @@ class TiledExecution::BandRunner final : public BandVisitor {
   Interpreter& interpreter_;
 };
 
-Status TiledExecution::Check(const ModelView& model) const { return CheckTiling(model, segments_); }
-
-Status TiledExecution::Apply(const ModelView& model, size_t alignment_bytes, Span<BufferRequest> buffers) const {
-  return ApplyTiling(model, segments_, alignment_bytes, buffers);
+// The walks' memory, then the check of every segment (which walks in it).
+// Int32 and int16 fields only: the same bytes on every target.
+Status TiledExecution::Start(Interpreter& interpreter) const {
+  const ModelView& model = interpreter.model_;
+  const size_t bytes = TilingStateBytes(model, segments_);
+  if (bytes > 0) {
+    Result<uint8_t*> state = interpreter.AllocatePersistentFor(bytes, PersistentUse::kTilingState);
+    if (!state.ok()) return Status(state.status()).Prefix("tiling state");
+    interpreter.tiling_state_ = Span<uint8_t>(*state, bytes);
+  }
+  const WalkMemory memory = WalkMemoryIn(interpreter.tiling_state_, model, segments_);
+  return CheckTiling(model, segments_, &memory);
 }
 
-size_t TiledExecution::BufferBytes(const ModelView& model, int32_t tensor, size_t alignment_bytes) const {
-  return TiledBufferBytes(model, segments_, tensor, alignment_bytes);
+Status TiledExecution::Apply(const ModelView& model, size_t alignment_bytes, Span<BufferRequest> buffers,
+                             Span<uint8_t> state) const {
+  const WalkMemory memory = WalkMemoryIn(state, model, segments_);
+  return ApplyTiling(model, segments_, alignment_bytes, buffers, &memory);
+}
+
+size_t TiledExecution::BufferBytes(const ModelView& model, int32_t tensor, size_t alignment_bytes,
+                                   Span<uint8_t> state) const {
+  const WalkMemory memory = WalkMemoryIn(state, model, segments_);
+  return TiledBufferBytes(model, segments_, tensor, alignment_bytes, &memory);
 }
 
 uint64_t TiledExecution::PlanFingerprint(uint64_t model_fingerprint) const {
   return TilingFingerprint(model_fingerprint, segments_);
 }
 
-Result<size_t> TiledExecution::OverlapCount(const ModelView& model) const {
-  return TilingOverlapCount(model, segments_);
+Result<size_t> TiledExecution::OverlapCount(const ModelView& model, Span<uint8_t> state) const {
+  const WalkMemory memory = WalkMemoryIn(state, model, segments_);
+  return TilingOverlapCount(model, segments_, &memory);
 }
 
 Result<size_t> TiledExecution::Overlaps(const ModelView& model, Span<const BufferRequest> buffers,
-                                        Span<OverlapPermission> permissions, size_t resolved, bool add_own) const {
+                                        Span<OverlapPermission> permissions, size_t resolved, bool add_own,
+                                        Span<uint8_t> state) const {
   auto touches = [&](uint32_t buffer) {
     return buffers[buffer].kind == BufferKind::kTensor && IsTiledTensor(model, segments_, buffers[buffer].owner_index);
   };
@@ -89,26 +107,30 @@ Result<size_t> TiledExecution::Overlaps(const ModelView& model, Span<const Buffe
     permissions[kept++] = permissions[i];
   }
   if (!add_own) return kept;
-  Result<size_t> added =
-      TilingOverlaps(model, segments_, buffers, Span<OverlapPermission>(permissions.data() + kept, permissions.size() - kept));
+  const WalkMemory memory = WalkMemoryIn(state, model, segments_);
+  Result<size_t> added = TilingOverlaps(model, segments_, buffers,
+                                        Span<OverlapPermission>(permissions.data() + kept, permissions.size() - kept),
+                                        &memory);
   if (!added.ok()) return added.status();
   return kept + *added;
 }
 
-Status TiledExecution::InvokeSegment(Interpreter& interpreter, const TiledSegment& segment) const {
-  SegmentWalk walk;
+Status TiledExecution::InvokeSegment(Interpreter& interpreter, const TiledSegment& segment,
+                                     const WalkMemory& memory) const {
+  SegmentWalk walk(memory);
   MICROARENA_RETURN_IF_ERROR(walk.Start(interpreter.model_, segment));
   BandRunner runner(interpreter);
   return walk.Walk(runner);
 }
 
-Status TiledExecution::Invoke(Interpreter& interpreter) const {
+Status TiledExecution::Invoke(Interpreter& interpreter, Span<uint8_t> state) const {
+  const WalkMemory memory = WalkMemoryIn(state, interpreter.model_, segments_);
   const size_t op_count = interpreter.model_.subgraph(0).operator_count();
   size_t next = 0;
   for (size_t o = 0; o < op_count; ++o) {
     if (next < segments_.size() && static_cast<size_t>(segments_[next].first_op) == o) {
       const TiledSegment& segment = segments_[next++];
-      MICROARENA_RETURN_IF_ERROR(InvokeSegment(interpreter, segment));
+      MICROARENA_RETURN_IF_ERROR(InvokeSegment(interpreter, segment, memory));
       o = static_cast<size_t>(segment.last_op);
       continue;
     }

@@ -24,20 +24,24 @@ class TiledExecution final : public TilingHooks {
   // `segments` in op order, not overlapping (borrowed).
   explicit TiledExecution(Span<const TiledSegment> segments) : segments_(segments) {}
 
-  Status Check(const ModelView& model) const override;
-  Status Apply(const ModelView& model, size_t alignment_bytes, Span<BufferRequest> buffers) const override;
-  size_t BufferBytes(const ModelView& model, int32_t tensor, size_t alignment_bytes) const override;
+  Status Start(Interpreter& interpreter) const override;
+  Status Apply(const ModelView& model, size_t alignment_bytes, Span<BufferRequest> buffers,
+               Span<uint8_t> state) const override;
+  size_t BufferBytes(const ModelView& model, int32_t tensor, size_t alignment_bytes,
+                     Span<uint8_t> state) const override;
   uint64_t PlanFingerprint(uint64_t model_fingerprint) const override;
-  Result<size_t> OverlapCount(const ModelView& model) const override;
+  Result<size_t> OverlapCount(const ModelView& model, Span<uint8_t> state) const override;
   Result<size_t> Overlaps(const ModelView& model, Span<const BufferRequest> buffers,
-                          Span<OverlapPermission> permissions, size_t resolved, bool add_own) const override;
-  Status Invoke(Interpreter& interpreter) const override;
+                          Span<OverlapPermission> permissions, size_t resolved, bool add_own,
+                          Span<uint8_t> state) const override;
+  Status Invoke(Interpreter& interpreter, Span<uint8_t> state) const override;
 
   Span<const TiledSegment> segments() const { return segments_; }
 
  private:
   class BandRunner;
-  [[gnu::noinline]] Status InvokeSegment(Interpreter& interpreter, const TiledSegment& segment) const;
+  [[gnu::noinline]] Status InvokeSegment(Interpreter& interpreter, const TiledSegment& segment,
+                                         const WalkMemory& memory) const;
 
   Span<const TiledSegment> segments_;
 };
