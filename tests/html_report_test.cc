@@ -12,10 +12,12 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
+#include <utility>
 #include <string>
 #include <vector>
 
 #include "microarena/model/demo_model.h"
+#include "microarena/model/model_file.h"
 #include "tests/support/test_support.h"
 
 namespace microarena {
@@ -90,14 +92,20 @@ class HtmlReportTest : public ::testing::Test {
                             ::testing::UnitTest::GetInstance()->current_test_info()->name());
   }
 
-  // Writes the page for `model_path`, loads it, and checks it.
-  void CheckModel(const std::string& label, const std::string& model_path) {
+  // Writes the page for `model_path` (plan with `extra` options too), loads
+  // it, and checks it; the plan's JSON and the page's DOM after its scripts ran.
+  std::pair<json, std::string> CheckModel(const std::string& label, const std::string& model_path,
+                                          const std::vector<std::string>& extra = {}) {
     SCOPED_TRACE(label);
     const std::string html = dir_ + "/" + label + ".html";
-    CommandResult plan = RunCli({"plan", model_path, "--planner", "greedy", "--json", "--html", html});
-    ASSERT_EQ(plan.exit_code, 0) << plan.stderr_text;
-    const size_t buffers = json::parse(plan.stdout_text)["buffers"].size();
-    ASSERT_GT(buffers, 0u);
+    std::vector<std::string> args = {"plan", model_path, "--planner", "greedy", "--json", "--html", html};
+    args.insert(args.end(), extra.begin(), extra.end());
+    CommandResult plan = RunCli(args);
+    EXPECT_EQ(plan.exit_code, 0) << plan.stderr_text;
+    if (plan.exit_code != 0) return {};
+    const json doc = json::parse(plan.stdout_text);
+    const size_t buffers = doc["buffers"].size();
+    EXPECT_GT(buffers, 0u);
 
     // Self-contained: nothing to fetch.
     const std::string page = ReadText(html);
@@ -106,13 +114,14 @@ class HtmlReportTest : public ::testing::Test {
     }
 
     BrowserRun run = LoadPage(browser_, dir_, html, dir_ + "/" + label + ".png");
-    ASSERT_EQ(run.result.exit_code, 0) << run.result.stderr_text;
+    EXPECT_EQ(run.result.exit_code, 0) << run.result.stderr_text;
     EXPECT_NE(run.body_tag.find("data-buffer-rects=\"" + std::to_string(buffers) + "\""), std::string::npos)
         << run.body_tag;
     EXPECT_EQ(run.body_tag.find("data-script-errors"), std::string::npos) << run.body_tag;
     EXPECT_TRUE(ConsoleErrors(run.result.stderr_text).empty()) << ConsoleErrors(run.result.stderr_text)[0];
     std::ifstream screenshot(dir_ + "/" + label + ".png", std::ios::binary | std::ios::ate);
     EXPECT_GT(static_cast<long>(screenshot.tellg()), 10000L) << "screenshot missing or empty";
+    return {doc, run.result.stdout_text};
   }
 
   std::string browser_;
@@ -132,6 +141,33 @@ TEST_F(HtmlReportTest, SharedModelPagesRenderEveryBufferWithoutErrors) {
   // One without scratch, one with many buffers and kernel scratch.
   CheckModel("kws_ref_model", testing::SharedDir() + "/models/kws_ref_model.tflite");
   CheckModel("vww_96_int8", testing::SharedDir() + "/models/vww_96_int8.tflite");
+}
+
+// A tiled plan's page shades each segment's steps and names its bands: one
+// band rectangle per segment, labelled with its ops and as many bands as
+// the sink has rows over rows per band (counted here from the model).
+TEST_F(HtmlReportTest, TiledPageShowsTheBands) {
+  MICROARENA_REQUIRE_SHARED();
+  const std::string model = testing::SharedDir() + "/models/vww_96_int8.tflite";
+  const auto [doc, dom] = CheckModel("vww_96_int8_tiled", model, {"--tile"});
+  ASSERT_TRUE(doc.contains("tiling")) << doc.dump();
+  const json& segments = doc["tiling"]["segments"];
+  ASSERT_FALSE(segments.empty());
+  Result<ModelFile> file = ModelFile::Open(model);
+  ASSERT_TRUE(file.ok());
+  const SubgraphView subgraph = file->view().subgraph(0);
+  size_t shaded = 0;
+  for (size_t at = dom.find("class=\"band\""); at != std::string::npos; at = dom.find("class=\"band\"", at + 1)) ++shaded;
+  EXPECT_EQ(shaded, segments.size());
+  for (const json& s : segments) {
+    const int last = s["last_op"].get<int>();
+    const int rows = subgraph.tensor(static_cast<size_t>(subgraph.op(static_cast<size_t>(last)).outputs()[0])).shape()[1];
+    const int band_rows = s["band_rows"].get<int>();
+    const std::string label = "ops " + std::to_string(s["first_op"].get<int>()) + "-" + std::to_string(last) + " in " +
+                              std::to_string((rows + band_rows - 1) / band_rows) + " bands of " +
+                              std::to_string(band_rows) + " row";
+    EXPECT_NE(dom.find("band by band: " + label), std::string::npos) << label;
+  }
 }
 
 TEST_F(HtmlReportTest, ABrokenScriptIsVisibleInTheDom) {

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -303,7 +304,8 @@ testing::CommandResult BuildTiledFirmware(const std::string& dir, bool tiled) {
   {
     std::ofstream(dir + "/firmware.cc") << kTiledFirmware;
   }
-  return testing::RunCommand(std::string(MICROARENA_CXX_COMPILER) + " -std=c++17 " + MICROARENA_CORE_DEFINES +
+  // -fno-rtti as a firmware (and the portable core) is built.
+  return testing::RunCommand(std::string(MICROARENA_CXX_COMPILER) + " -std=c++17 -fno-rtti " + MICROARENA_CORE_DEFINES +
                              " -DTILED=" + (tiled ? "1" : "0") + " -Wall -Werror -I" + dir + " -I" +
                              MICROARENA_SOURCE_DIR + "/src -I" + MICROARENA_BINARY_DIR + "/generated " + dir +
                              "/firmware.cc " + MICROARENA_CORE_LIBS + " -o " + dir + "/firmware " +
@@ -362,8 +364,9 @@ namespace microarena {
 namespace {
 
 // `plan --target cortex-m` counts the deeper stack of a tiled run: the
-// measured base and one walk frame per op of the longest segment (vww's
-// stored segment is ops 0-3: four frames), more than the untiled bound;
+// measured base and one walk frame per op of the longest segment and one
+// for its input (vww's stored segment is ops 0-3: five frames), more than
+// the untiled bound;
 // the model run whole (--tiling off by a header without --tile) keeps it.
 TEST(StoredTilingTest, DeviceRamCountsTheWalksStack) {
   MICROARENA_REQUIRE_SHARED();
@@ -373,11 +376,60 @@ TEST(StoredTilingTest, DeviceRamCountsTheWalksStack) {
   const int ops = tiled["tiling"]["segments"][0]["last_op"].get<int>() - tiled["tiling"]["segments"][0]["first_op"].get<int>() + 1;
   EXPECT_EQ(ops, 4);
   EXPECT_EQ(tiled["device_ram"]["stack_bytes"].get<size_t>(),
-            kCortexMLayout.tiled_stack_bytes + 4 * kCortexMLayout.band_frame_bytes);
+            kCortexMLayout.tiled_stack_bytes + 5 * kCortexMLayout.band_frame_bytes);
   EXPECT_GT(tiled["device_ram"]["stack_bytes"].get<size_t>(), kCortexMLayout.stack_bytes);
   const json whole = testing::RunCliJson({"plan", SharedDir() + "/models/vww_96_int8.tflite", "--target", "cortex-m",
                                           "--overlap", "--json"});
   EXPECT_EQ(whole["device_ram"]["stack_bytes"].get<size_t>(), kCortexMLayout.stack_bytes);
+}
+
+}  // namespace
+}  // namespace microarena
+
+namespace microarena {
+namespace {
+
+// The timeline shows the bands: a line per segment naming its ops and
+// bands, its ops' rows marked '~' (the first with the band count), and each
+// window named in the legend with its rows. The bands are counted here from
+// the model: the sink (the last op's output) has as many rows as its shape
+// says, one band per `band_rows` of them.
+TEST(StoredTilingTest, TimelineShowsTheBands) {
+  MICROARENA_REQUIRE_SHARED();
+  const json plan = testing::RunCliJson({"plan", TiledVww(), "--overlap", "--json"});
+  ASSERT_EQ(plan["tiling"]["segments"].size(), 1u);
+  const json& segment = plan["tiling"]["segments"][0];
+  const int first = segment["first_op"].get<int>();
+  const int last = segment["last_op"].get<int>();
+  const int band_rows = segment["band_rows"].get<int>();
+  Result<ModelFile> file = ModelFile::Open(TiledVww());
+  ASSERT_TRUE(file.ok());
+  const SubgraphView subgraph = file->view().subgraph(0);
+  const int sink_rows = subgraph.tensor(static_cast<size_t>(subgraph.op(static_cast<size_t>(last)).outputs()[0])).shape()[1];
+  const int bands = (sink_rows + band_rows - 1) / band_rows;
+
+  const testing::CommandResult text = testing::RunCli({"plan", TiledVww(), "--overlap", "--timeline", "--columns", "120"});
+  ASSERT_EQ(text.exit_code, 0) << text.stderr_text;
+  const std::string label = "ops " + std::to_string(first) + "-" + std::to_string(last) + " in " +
+                            std::to_string(bands) + " bands of " + std::to_string(band_rows) + " row";
+  EXPECT_NE(text.stdout_text.find("Tiled: " + label), std::string::npos) << text.stdout_text;
+  const size_t timeline = text.stdout_text.find("Timeline:");
+  ASSERT_NE(timeline, std::string::npos);
+  std::istringstream lines(text.stdout_text.substr(timeline));
+  int marked = 0;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.find("Legend") == 0) break;
+    const size_t tilde = line.find(" ~");
+    if (tilde == std::string::npos || line.find('|') == std::string::npos) continue;
+    ++marked;
+    if (std::stoi(line) == first) EXPECT_NE(line.find("~ " + std::to_string(bands) + " bands"), std::string::npos) << line;
+  }
+  EXPECT_EQ(marked, last - first + 1);
+  for (const json& w : segment["windows"]) {
+    const std::string named = "(window: " + std::to_string(w["rows"].get<int>()) + " of " +
+                              std::to_string(w["height"].get<int>()) + " rows)";
+    EXPECT_NE(text.stdout_text.find(named), std::string::npos) << named;
+  }
 }
 
 }  // namespace

@@ -145,7 +145,7 @@ constexpr bool OptionsMatch(const char* planner_name, size_t alignment_bytes) {
 constexpr bool TargetMatches() { return sizeof(void*) == kTensorArenaPointerBytes; }
 
 // Whether a constexpr microarena::InterpreterOptions (or any struct with the
-// same fields) is the one measured with.
+// same fields, `tiling` among them) is the one measured with.
 template <typename Options>
 constexpr bool InterpreterOptionsMatch(const Options& options) {
   const int planner = static_cast<int>(options.planner);

@@ -7,6 +7,7 @@
 
 #include "microarena/report/format.h"
 #include "microarena/report/plan_details.h"
+#include "microarena/report/tiling_search.h"
 
 namespace microarena::report {
 namespace {
@@ -39,6 +40,7 @@ svg rect.buffer { stroke: rgba(0,0,0,.35); stroke-width: .6; cursor: pointer; }
 svg rect.buffer.scratch { stroke-dasharray: 3 2; }
 svg rect.buffer:hover, svg rect.buffer.hot { stroke: #000; stroke-width: 2; }
 svg .peak { fill: rgba(192,57,43,.08); stroke: none; }
+svg .band { fill: rgba(78,121,167,.10); stroke: rgba(78,121,167,.6); stroke-dasharray: 2 3; }
 svg .bound { stroke: var(--accent); stroke-width: 1.2; stroke-dasharray: 6 4; }
 svg text.mark { fill: var(--accent); font-weight: 600; }
 .legend { display: flex; flex-wrap: wrap; gap: 6px 18px; margin: 8px 0 0; padding: 0; list-style: none; color: var(--muted); }
@@ -181,6 +183,16 @@ std::string PlanChart(const ModelView& model, const ModelPlan& plan, const PlanD
     const double x = kMarginLeft + details.live_peak_step * sx;
     svg += fmt::format("<rect class=\"peak\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n", Number(x),
                        Number(kMarginTop), Number(sx), Number(kChartHeight));
+  }
+  // Segments run band by band: their steps shaded, labelled under the axis.
+  for (const TiledSegment& segment : plan.tiling) {
+    const double x = kMarginLeft + segment.first_op * sx;
+    const double w = (segment.last_op - segment.first_op + 1) * sx;
+    const std::string label = SegmentLabel(model, segment);
+    svg += fmt::format("<rect class=\"band\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" data-segment=\"{}\"/>\n",
+                       Number(x), Number(kMarginTop), Number(w), Number(kChartHeight), HtmlEscape(label));
+    svg += fmt::format("<text class=\"mark\" x=\"{}\" y=\"{}\">band by band: {}</text>\n", Number(x + 2),
+                       Number(kMarginTop + 12), HtmlEscape(label));
   }
   // One rectangle per buffer.
   for (size_t i = 0; i < plan.buffers.size(); ++i) {
@@ -341,7 +353,12 @@ std::string PlanHtml(const ModelView& model, const std::string& model_path, cons
   out += PlanChart(model, plan, details);
   out += "<ul class=\"legend\"><li><i style=\"background:hsl(200,58%,62%)\"></i>activation tensor (one colour "
          "each)</li><li><i style=\"background:hsl(28,92%,58%)\"></i>op scratch (dashed outline)</li>"
-         "<li><i style=\"background:rgba(192,57,43,.25)\"></i>peak step</li></ul>\n";
+         "<li><i style=\"background:rgba(192,57,43,.25)\"></i>peak step</li>";
+  if (!plan.tiling.empty()) {
+    out += "<li><i style=\"background:rgba(78,121,167,.25)\"></i>ops run band by band (their inner maps are "
+           "windows of rows)</li>";
+  }
+  out += "</ul>\n";
 
   if (plan.has_runtime) {
     out += "<h2>Arena</h2>\n";

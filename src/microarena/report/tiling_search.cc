@@ -239,15 +239,10 @@ Result<TilingChoice> ChooseTiling(const ModelView& model, const TilingSearchOpti
 
 namespace {
 
-struct WindowFigure {
-  int32_t tensor = 0;
-  int32_t rows = 0;
-  int32_t height = 0;
-  size_t bytes = 0;
-};
+}  // namespace
 
-std::vector<WindowFigure> WindowsOf(const ModelView& model, const TiledSegment& segment) {
-  std::vector<WindowFigure> windows;
+std::vector<TilingWindow> SegmentWindows(const ModelView& model, const TiledSegment& segment) {
+  std::vector<TilingWindow> windows;
   BoundedSegmentWalk walk;
   if (!walk.Start(model, segment).ok() || !WindowRowsOf(walk).ok()) return windows;
   const Span<int32_t> rows = walk.window_rows();
@@ -259,6 +254,22 @@ std::vector<WindowFigure> WindowsOf(const ModelView& model, const TiledSegment& 
   }
   return windows;
 }
+
+int32_t SegmentBands(const ModelView& model, const TiledSegment& segment) {
+  BoundedSegmentWalk walk;
+  if (!walk.Start(model, segment).ok()) return 0;
+  for (const SegmentTensor& t : walk.tensors()) {
+    if (t.role == SegmentRole::kSink) return (t.height + segment.band_rows - 1) / segment.band_rows;
+  }
+  return 0;
+}
+
+std::string SegmentLabel(const ModelView& model, const TiledSegment& segment) {
+  return fmt::format("ops {}-{} in {} bands of {} row{}", segment.first_op, segment.last_op,
+                     SegmentBands(model, segment), segment.band_rows, segment.band_rows == 1 ? "" : "s");
+}
+
+namespace {
 
 double PercentBelow(size_t value, size_t reference) {
   if (reference == 0) return 0.0;
@@ -281,7 +292,7 @@ std::string TilingText(const ModelView& model, const TilingChoice& choice, size_
                        subgraph.op(static_cast<size_t>(segment.first_op)).name(),
                        subgraph.op(static_cast<size_t>(segment.last_op)).name(), segment.band_rows,
                        segment.band_rows == 1 ? "" : "s");
-    for (const WindowFigure& w : WindowsOf(model, segment)) {
+    for (const TilingWindow& w : SegmentWindows(model, segment)) {
       out += fmt::format("    tensor {:>4}  window {:>3} of {:>4} rows  {:>10}\n", w.tensor, w.rows, w.height,
                          Bytes(w.bytes));
     }
@@ -304,7 +315,7 @@ nlohmann::json TilingJson(const ModelView& model, const TilingChoice& choice, si
   nlohmann::json segments = nlohmann::json::array();
   for (const TiledSegment& segment : choice.segments) {
     nlohmann::json windows = nlohmann::json::array();
-    for (const WindowFigure& w : WindowsOf(model, segment)) {
+    for (const TilingWindow& w : SegmentWindows(model, segment)) {
       windows.push_back({{"tensor", w.tensor}, {"rows", w.rows}, {"height", w.height}, {"bytes", w.bytes}});
     }
     segments.push_back({{"first_op", segment.first_op},

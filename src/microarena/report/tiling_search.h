@@ -77,6 +77,21 @@ Result<std::vector<OverlapPermission>> PermissionsUnderTiling(const ModelView& m
 // without, the untiled lower bound and how far below it `head_bytes` (the
 // chosen planner's head with the tiling) is.
 std::string TilingText(const ModelView& model, const TilingChoice& choice, size_t head_bytes);
+
+// A map of a segment kept as a window: `rows` of its `height` rows, `bytes`.
+struct TilingWindow {
+  int32_t tensor = 0;
+  int32_t rows = 0;
+  int32_t height = 0;
+  size_t bytes = 0;
+};
+// The windows of `segment` (none when it does not walk).
+std::vector<TilingWindow> SegmentWindows(const ModelView& model, const TiledSegment& segment);
+// The bands `segment` runs: its sink's rows over rows per band, rounded up
+// (0 when it does not walk).
+int32_t SegmentBands(const ModelView& model, const TiledSegment& segment);
+// "ops 0-3 in 24 bands of 1 row": one line for reports.
+std::string SegmentLabel(const ModelView& model, const TiledSegment& segment);
 nlohmann::json TilingJson(const ModelView& model, const TilingChoice& choice, size_t head_bytes);
 
 }  // namespace microarena::report

@@ -6,6 +6,7 @@
 
 #include "microarena/report/format.h"
 #include "microarena/report/plan_details.h"
+#include "microarena/report/tiling_search.h"
 
 namespace microarena::report {
 namespace {
@@ -36,6 +37,20 @@ std::string PlanTimeline(const ModelView& model, const ModelPlan& plan, const Ti
   std::string axis = "0";
   if (used_columns > axis.size() + right.size()) axis += std::string(used_columns - axis.size() - right.size(), ' ');
   axis += right;
+  // A tiled plan: its segments run band by band (rows marked '~'), and
+  // their inner maps are windows (the legend says how many rows).
+  std::vector<TilingWindow> windows;
+  for (const TiledSegment& segment : plan.tiling) {
+    out += fmt::format("Tiled: {} (rows marked ~): their inner maps are windows of rows\n",
+                       SegmentLabel(model, segment));
+    for (const TilingWindow& w : SegmentWindows(model, segment)) windows.push_back(w);
+  }
+  const auto segment_of = [&plan](const StepLive& step) -> const TiledSegment* {
+    for (const TiledSegment& segment : plan.tiling) {
+      if (step.subgraph == 0 && step.op_index >= segment.first_op && step.op_index <= segment.last_op) return &segment;
+    }
+    return nullptr;
+  };
   out += fmt::format("{:>{}} {:<{}}|{}| {:>{}}\n", "step", kStepWidth, "op", kOpWidth, axis, "live", kLiveWidth);
 
   std::vector<size_t> cover(used_columns);
@@ -74,17 +89,28 @@ std::string PlanTimeline(const ModelView& model, const ModelPlan& plan, const Ti
                          ? subgraph.op(static_cast<size_t>(step.op_index)).name()
                          : "";
     if (step.subgraph != 0) op = fmt::format("s{} {}", step.subgraph, step.op_index < 0 ? "entry" : op);
+    const TiledSegment* segment = segment_of(step);
+    std::string marks = step.step == details.live_peak_step ? " <- peak" : "";
+    if (segment != nullptr) {
+      marks += step.op_index == segment->first_op
+                   ? fmt::format(" ~ {} band{}", SegmentBands(model, *segment), SegmentBands(model, *segment) == 1 ? "" : "s")
+                   : " ~";
+    }
     out += fmt::format("{:>{}} {:<{}}|{}| {:>{}}{}\n", step.step, kStepWidth, Clip(op, kOpWidth), kOpWidth, row,
-                       Thousands(step.total_bytes()) + " B", kLiveWidth,
-                       step.step == details.live_peak_step ? " <- peak" : "");
+                       Thousands(step.total_bytes()) + " B", kLiveWidth, marks);
   }
 
   out += "\nLegend (character, buffer, owner, bytes, lifetime [first, end), offset)\n";
   TextTable legend({"", "#", "owner", "bytes", "lifetime", "offset"}, {false, true, false, true, false, true});
   for (size_t i = 0; i < plan.buffers.size(); ++i) {
     const BufferRequest& b = plan.buffers[i];
-    legend.AddRow({std::string(1, TimelineCharacter(i)), std::to_string(i),
-                   Clip(BufferLabel(model, b), options.name_width), Thousands(b.size_bytes),
+    std::string owner = Clip(BufferLabel(model, b), options.name_width);
+    for (const TilingWindow& w : windows) {
+      if (b.kind == BufferKind::kTensor && b.subgraph_index == 0 && b.owner_index == w.tensor) {
+        owner += fmt::format(" (window: {} of {} rows)", w.rows, w.height);
+      }
+    }
+    legend.AddRow({std::string(1, TimelineCharacter(i)), std::to_string(i), owner, Thousands(b.size_bytes),
                    fmt::format("[{}, {})", b.lifetime.first_op, b.lifetime.end_op), Thousands(plan.offsets_bytes[i])});
   }
   out += legend.Render("  ");

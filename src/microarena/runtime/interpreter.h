@@ -395,7 +395,7 @@ class Interpreter {
   size_t own_head_bytes_ = 0;
   size_t own_temp_peak_bytes_ = 0;
   size_t persistent_by_use_[kPersistentUseCount] = {};
-  Span<uint8_t> tiling_state_;  // TilingHooks::StateBytes() of the persistent area
+  Span<uint8_t> tiling_state_;  // the band walk's memory, in the persistent area (TilingHooks::Start)
   size_t persistent_requested_bytes_ = 0;
   // The target's count (InterpreterOptions::figures_for).
   size_t target_tail_bytes_ = 0;
