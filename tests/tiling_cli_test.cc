@@ -34,6 +34,17 @@ TEST(TilingCliTest, PlanAndRunWithTile) {
   EXPECT_LT(plan["head_bytes"].get<size_t>(), 55296u);
   EXPECT_LE(plan["head_bytes"].get<size_t>(), tiling["search_head_bytes"].get<size_t>());
   for (const json& segment : tiling["segments"]) EXPECT_FALSE(segment["windows"].empty());
+  // What is proven: the exact plan of this tiling reaches the tiled
+  // problem's lower bound (40,704 B: the input, the sink and the windows
+  // live at op 0); the tiling itself is searched, never proven.
+  EXPECT_EQ(plan["head_bytes"], 40704);
+  EXPECT_EQ(tiling["plan_proven_optimal"], true);
+  EXPECT_EQ(tiling["tiling_proven_best"], false);
+  // The linear planner gives every buffer its own bytes: far above the
+  // tiled problem's bound, so not proven.
+  const json linear = RunJson({"plan", model, "--tile", "--json", "--planner", "linear"});
+  EXPECT_GT(linear["head_bytes"].get<size_t>(), linear["lower_bound_bytes"].get<size_t>());
+  EXPECT_EQ(linear["tiling"]["plan_proven_optimal"], false);
 
   const std::string dir = testing::TempDir("tiling_cli_run");
   const json run = RunJson({"run", model, "--tile", "--json", "--output-dir", dir});
@@ -56,6 +67,12 @@ TEST(TilingCliTest, PlanAndRunWithTile) {
   EXPECT_EQ(text.exit_code, 0);
   EXPECT_NE(text.stdout_text.find("Tiling (--tile"), std::string::npos) << text.stdout_text;
   EXPECT_NE(text.stdout_text.find("below the untiled lower bound 55,296 B"), std::string::npos);
+  EXPECT_NE(text.stdout_text.find("the plan: proven optimal for this tiling (optimal planner)"), std::string::npos)
+      << text.stdout_text;
+  EXPECT_NE(text.stdout_text.find("the tiling: searched"), std::string::npos);
+  const testing::CommandResult linear_text = RunCli({"plan", model, "--tile", "--planner", "linear"});
+  EXPECT_NE(linear_text.stdout_text.find("the plan: heuristic (linear planner)"), std::string::npos)
+      << linear_text.stdout_text;
 }
 
 // Every technique at once on vww_96_int8: `optimize --overlap` (the
@@ -132,11 +149,9 @@ TEST(TilingCliTest, ExclusionsAreUsageErrors) {
   MICROARENA_REQUIRE_SHARED();
   const std::string model = SharedDir() + "/models/vww_96_int8.tflite";
   for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"plan", model, "--tile", "--order", "best"},
-        std::vector<std::string>{"plan", model, model, "--tile"},
+       {std::vector<std::string>{"plan", model, model, "--tile"},
         std::vector<std::string>{"run", model, "--tile", "--dump-tensors", "/tmp/never_written"},
-        std::vector<std::string>{"plan", model, "--tile", "--runtime", "tflm"},
-        std::vector<std::string>{"optimize", model, "-o", "/tmp/never_written.tflite", "--tile", "--order", "best"}}) {
+        std::vector<std::string>{"plan", model, "--tile", "--runtime", "tflm"}}) {
     const testing::CommandResult result = RunCli(args);
     EXPECT_EQ(result.exit_code, 2) << args.back() << ": " << result.stderr_text;
     EXPECT_NE(result.stderr_text.find("tile"), std::string::npos) << result.stderr_text;

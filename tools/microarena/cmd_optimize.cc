@@ -67,7 +67,8 @@ Command RegisterOptimizeCommand(CLI::App& app) {
   sub->add_flag("--tile", options->tile,
                 "choose the segments that run band by band (docs/tiling.md) and store them with the plan of\n"
                 "their windows (microarena.Tiling); the file then carries no offline plan (stock TFLM plans\n"
-                "it whole); stored order only");
+                "it whole). With --order best the tiling is chosen in the best order and in the stored one,\n"
+                "and the order whose arena is smaller is written (the stored one on ties)");
   sub->add_option("--kernel-data", options->kernel_data,
                   "flash: store what the kernels precompute (multipliers, shifts, tables) in the file, so the\n"
                   "runtime reads it from flash instead of the arena (microarena.KernelData; checked byte for\n"
@@ -94,7 +95,6 @@ Command RegisterOptimizeCommand(CLI::App& app) {
         optimize.time_limit_seconds = options->time_limit_seconds;
         optimize.overlap = options->overlap;
         optimize.tile = options->tile;
-        if (optimize.tile && optimize.best_order) return UsageError("--tile plans in the stored order: not with --order best");
         optimize.kernel_data = options->kernel_data == "flash";
         optimize.target = target;
         Result<report::OptimizedModel> optimized = report::OptimizeModel(file->view(), optimize);

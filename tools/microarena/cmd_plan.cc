@@ -144,7 +144,8 @@ Command RegisterPlanCommand(CLI::App& app) {
                 "segments and rows per band that make the head smallest; line buffers, 0 extra MACs.\n"
                 "A model that carries a tiling (optimize --tile) is planned with it without --tile.\n"
                 "With --header: the header is for a firmware that runs the model tiled and carries\n"
-                "the segments (without --tile a header describes the model run whole). Stored order");
+                "the segments (without --tile a header describes the model run whole).\n"
+                "With --order best: tiled in the best order and in the stored one, the smaller arena kept");
   sub->add_flag("--trust-offline-plan", options->trust_offline_plan,
                 "measure the runtime figures with the model's offline plan trusted where it puts live\n"
                 "tensors in shared bytes (as TFLM does; Arm Vela's output). The plan itself always\n"
@@ -224,8 +225,8 @@ Command RegisterPlanCommand(CLI::App& app) {
               "--header describes the model file as it is; for the best order, write that model first "
               "(microarena optimize MODEL -o OUT.tflite --order best) and run plan OUT.tflite --header");
         }
-        if (options->tile && (options->order == "best" || options->model_paths.size() > 1)) {
-          return UsageError("--tile takes one model in its stored order");
+        if (options->tile && options->model_paths.size() > 1) {
+          return UsageError("--tile takes one model");
         }
         if (options->model_paths.size() > 1) {
           if (!options->header_path.empty() || !options->html_path.empty() || !options->csv_path.empty() ||
@@ -274,6 +275,8 @@ Command RegisterPlanCommand(CLI::App& app) {
         const report::ModelPlan& plan = job->plan;
         const InterpreterOptions& runtime_options = job->runtime_options;
         const std::optional<PrecomputedPlanData>& precomputed = job->precomputed;
+        // With --order best --tile the plan may be of the model stored in that order.
+        const ModelFile& planned_file = report::PlannedFile(*file, *job);
         if (!options->csv_path.empty()) {
           ProblemCsv problem;
           problem.buffers = plan.buffers;
@@ -308,7 +311,7 @@ Command RegisterPlanCommand(CLI::App& app) {
         }
         if (!options->html_path.empty()) {
           std::ofstream html(options->html_path, std::ios::binary | std::ios::trunc);
-          html << report::PlanHtml(file->view(), file->path(), plan);
+          html << report::PlanHtml(planned_file.view(), planned_file.path(), plan);
           html.close();
           if (!html) {
             return PrintError(
@@ -319,11 +322,13 @@ Command RegisterPlanCommand(CLI::App& app) {
           const nlohmann::json doc = report::PlanJobJson(*file, *job);
           std::printf("%s\n", doc.dump(2).c_str());
         } else {
-          if (job->reorder) std::fputs(report::OrderText(*job->reorder).c_str(), stdout);
+          if (job->reorder) std::fputs(report::OrderText(*job).c_str(), stdout);
           report::PlanTextOptions text_options;
           text_options.name_width = options->name_width;
-          std::fputs(report::PlanText(file->view(), file->path(), plan, text_options).c_str(), stdout);
-          if (job->tiling) std::fputs(report::TilingText(file->view(), *job->tiling, plan.head_bytes).c_str(), stdout);
+          std::fputs(report::PlanText(planned_file.view(), planned_file.path(), plan, text_options).c_str(), stdout);
+          if (job->tiling) {
+            std::fputs(report::TilingText(planned_file.view(), *job->tiling, plan).c_str(), stdout);
+          }
           if (options->overlap && !job->overlap_used) {
             std::printf("\noverlap not used: the arena without it is smaller (with it: %s)\n",
                         report::Bytes(job->overlap_arena_bytes).c_str());
@@ -332,7 +337,7 @@ Command RegisterPlanCommand(CLI::App& app) {
             report::TimelineOptions timeline_options;
             timeline_options.columns = options->columns;
             timeline_options.name_width = options->name_width;
-            std::printf("\n%s", report::PlanTimeline(file->view(), plan, timeline_options).c_str());
+            std::printf("\n%s", report::PlanTimeline(planned_file.view(), plan, timeline_options).c_str());
           }
         }
         return kExitOk;

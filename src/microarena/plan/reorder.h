@@ -58,6 +58,13 @@ struct ReorderResult {
   double seconds = 0.0;
 
   size_t saved_bytes() const { return stored_peak_bytes - peak_bytes; }
+  // Whether `order` is the stored order (0, 1, 2, ...).
+  bool is_stored_order() const {
+    for (size_t i = 0; i < order.size(); ++i) {
+      if (order[i] != static_cast<int32_t>(i)) return false;
+    }
+    return true;
+  }
 };
 
 // Finds the order for subgraph 0 of `model`, given the kernels' scratch

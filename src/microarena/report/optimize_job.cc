@@ -40,10 +40,32 @@ Result<size_t> OfflineArenaBytes(const std::vector<uint8_t>& bytes, bool overlap
 }
 
 Result<OptimizedModel> OptimizeModelOnce(const ModelView& model, const OptimizeOptions& options);
+Result<OptimizedModel> OptimizeInOrder(const ModelView& model, const OptimizeOptions& options);
 
 }  // namespace
 
 Result<OptimizedModel> OptimizeModel(const ModelView& model, const OptimizeOptions& options) {
+  MICROARENA_ASSIGN_OR_RETURN(OptimizedModel optimized, OptimizeInOrder(model, options));
+  if (!options.tile || !optimized.reorder || optimized.reorder->is_stored_order()) return optimized;
+  // The best order minimises the untiled peak; a tiling can do better in
+  // the stored one (its segments are runs of consecutive ops). Both files
+  // are measured; the stored order is kept on ties.
+  OptimizeOptions stored_options = options;
+  stored_options.best_order = false;
+  MICROARENA_ASSIGN_OR_RETURN(OptimizedModel stored, OptimizeInOrder(model, stored_options));
+  MICROARENA_ASSIGN_OR_RETURN(size_t best_arena_bytes,
+                              OfflineArenaBytes(optimized.bytes, optimized.overlap_used, options));
+  MICROARENA_ASSIGN_OR_RETURN(size_t stored_arena_bytes, OfflineArenaBytes(stored.bytes, stored.overlap_used, options));
+  if (best_arena_bytes < stored_arena_bytes) return optimized;
+  stored.reorder = std::move(optimized.reorder);
+  stored.order_used = false;
+  stored.best_order_arena_bytes = best_arena_bytes;
+  return stored;
+}
+
+namespace {
+
+Result<OptimizedModel> OptimizeInOrder(const ModelView& model, const OptimizeOptions& options) {
   MICROARENA_ASSIGN_OR_RETURN(OptimizedModel optimized, OptimizeModelOnce(model, options));
   if (!options.overlap) return optimized;
   optimized.overlap_used = true;
@@ -57,8 +79,6 @@ Result<OptimizedModel> OptimizeModel(const ModelView& model, const OptimizeOptio
   plain.overlap_arena_bytes = optimized.overlap_arena_bytes;
   return plain;
 }
-
-namespace {
 
 Result<OptimizedModel> OptimizeModelOnce(const ModelView& model, const OptimizeOptions& options) {
   Result<PrepareRequests> prepared = CollectPrepareRequests(model, AllOpsResolver());
@@ -76,19 +96,35 @@ Result<OptimizedModel> OptimizeModelOnce(const ModelView& model, const OptimizeO
         model, Span<const ScratchRequest>(prepared->scratch.data(), prepared->scratch.size()), reorder_options);
     if (!found.ok()) return found.status();
     optimized.reorder = std::move(*found);
+    optimized.order_used = true;
   }
   const std::vector<int32_t> order = optimized.reorder ? optimized.reorder->order : std::vector<int32_t>();
+  // A tiling names ops by their place in the file, so with a new order it is
+  // chosen and planned on the model rewritten into that order (its ops, and
+  // so their scratch requests and overlaps, renumbered).
+  std::vector<uint8_t> reordered_bytes;
+  std::optional<ModelView> reordered;
+  if (options.tile && !order.empty()) {
+    ModelEdits in_order;
+    in_order.operator_order = order;
+    in_order.drop_metadata = {kOfflinePlanMetadataName, kOverlapPlanMetadataName, kStoredTilingMetadataName,
+                              kStoredPlanMetadataName, kTiledPlanMetadataName};
+    MICROARENA_ASSIGN_OR_RETURN(reordered_bytes, RewriteModel(model.bytes(), in_order));
+    MICROARENA_ASSIGN_OR_RETURN(ModelView view,
+                                LoadModel(Span<const uint8_t>(reordered_bytes.data(), reordered_bytes.size())));
+    reordered.emplace(view);
+    prepared = CollectPrepareRequests(*reordered, AllOpsResolver());
+    if (!prepared.ok()) return prepared.status();
+  }
+  const ModelView& planned_model = reordered ? *reordered : model;
   if (options.tile) {
-    if (options.best_order) {
-      return Status::Error(ErrorCode::kUnsupported, "a tiling is chosen in the stored operator order only");
-    }
     TilingSearchOptions search;
     search.alignment_bytes = options.alignment_bytes;
     search.scratch = prepared->scratch;
     search.overlap = options.overlap;
     search.overlaps = prepared->overlaps;
     search.exact = options.planner == "optimal";
-    MICROARENA_ASSIGN_OR_RETURN(TilingChoice choice, ChooseTiling(model, search));
+    MICROARENA_ASSIGN_OR_RETURN(TilingChoice choice, ChooseTiling(planned_model, search));
     optimized.tiling = choice.segments;
   }
   const Span<const TiledSegment> tiling(optimized.tiling.data(), optimized.tiling.size());
@@ -100,14 +136,14 @@ Result<OptimizedModel> OptimizeModelOnce(const ModelView& model, const OptimizeO
   plan_options.time_limit_seconds = options.time_limit_seconds;
   plan_options.compare = false;
   plan_options.scratch = prepared->scratch;
-  plan_options.order = order;
+  if (!reordered) plan_options.order = order;
   plan_options.overlap = options.overlap;
   if (options.overlap) plan_options.overlaps = prepared->overlaps;
   plan_options.tiling = optimized.tiling;
-  Result<ModelPlan> plan = PlanModel(model, plan_options);
+  Result<ModelPlan> plan = PlanModel(planned_model, plan_options);
   if (!plan.ok()) return plan.status();
   optimized.plan = std::move(*plan);
-  Result<std::vector<int32_t>> offsets = OfflineOffsets(model, optimized.plan);
+  Result<std::vector<int32_t>> offsets = OfflineOffsets(planned_model, optimized.plan);
   if (!offsets.ok()) return offsets.status();
   optimized.offsets = std::move(*offsets);
 
@@ -293,7 +329,9 @@ nlohmann::json OptimizeJson(const std::string& model_path, const std::string& ou
   doc["planner"] = plan.planner;
   doc["alignment_bytes"] = options.alignment_bytes;
   doc["order"] = options.best_order ? "best" : "stored";
-  doc["operator_order"] = reorder ? reorder->order : std::vector<int32_t>();
+  doc["operator_order"] = reorder && optimized.order_used ? reorder->order : std::vector<int32_t>();
+  if (reorder) doc["order_used"] = optimized.order_used;
+  if (reorder && !optimized.order_used) doc["best_order_arena_bytes"] = optimized.best_order_arena_bytes;
   doc["stored_order_peak_bytes"] = reorder ? reorder->stored_peak_bytes : plan.lower_bound_bytes;
   doc["order_peak_bytes"] = plan.lower_bound_bytes;
   doc["order_proven_optimal"] = reorder && reorder->proven_optimal;
@@ -343,6 +381,11 @@ std::string OptimizeText(const std::string& output_path, const OptimizeOptions& 
     text += fmt::format("order        best: peak {} vs {} stored ({} saved; {}, {})\n", Bytes(reorder.peak_bytes),
                         Bytes(reorder.stored_peak_bytes), Bytes(reorder.saved_bytes()), reorder.method,
                         reorder.proven_optimal ? "proven optimal over all orders" : "not proven optimal");
+    if (!optimized.order_used) {
+      text += fmt::format(
+          "             not used: tiled in the stored order the arena is smaller ({} vs {} in the best order)\n",
+          Bytes(check.offline_arena_bytes), Bytes(optimized.best_order_arena_bytes));
+    }
   } else {
     text += "order        stored\n";
   }

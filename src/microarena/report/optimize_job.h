@@ -31,8 +31,9 @@ struct OptimizeOptions {
   bool overlap = false;                  // plan with kernel-approved overlap (microarena's runtime only)
   bool kernel_data = true;               // store the kernels' data for the runtime to read from flash
   // Choose a tiling (report/tiling_search.h) and store it with the plan of
-  // its windows (microarena.Tiling; stored order only). The file then carries
-  // no plan stock TFLM reads: it plans the model whole itself.
+  // its windows (microarena.Tiling). The file then carries no plan stock
+  // TFLM reads: it plans the model whole itself. With best_order the tiling
+  // is chosen in each order and the smaller arena kept (order_used).
   bool tile = false;
   const TargetLayout* target = nullptr;  // the device the arenas are counted for; nullptr: the host
 };
@@ -48,6 +49,11 @@ struct OptimizedModel {
   size_t kernel_data_bytes = 0;          // the entry's bytes in the file (flash)
   size_t stored_plan_bytes = 0;          // head of the whole plan stored (kStoredPlanMetadataName); 0: none
   std::vector<TiledSegment> tiling;      // with tile: the segments stored (none: tiling did not help)
+  // Whether the file stores reorder->order. With best_order and tile the
+  // stored order is tried too (a tiling may do better in it) and kept when
+  // its arena is no larger; best_order_arena_bytes is then the best order's.
+  bool order_used = false;
+  size_t best_order_arena_bytes = 0;
   // With options.overlap: whether the file carries the overlap plan. It
   // carries the plan without overlap (OfflineMemoryAllocation, TFLM-safe)
   // when that one runs in a smaller arena; overlap_arena_bytes is then the

@@ -1,5 +1,6 @@
 #include "microarena/report/plan_job.h"
 
+#include <memory>
 #include <utility>
 
 #include "microarena/analysis/offline_plan.h"
@@ -36,7 +37,7 @@ Result<PlanJob> RunPlanJobOnce(const ModelFile& file, const PlanJobOptions& opti
   // Best order: plan in it, and measure the runtime on the model with its
   // operators stored in that order (what `optimize --order best` writes),
   // so every figure is for that order.
-  std::optional<ModelFile> reordered;
+  std::shared_ptr<const ModelFile> reordered;
   if (options.best_order) {
     if (!scratch.ok()) return scratch.status();
     ReorderOptions reorder_options;
@@ -54,8 +55,22 @@ Result<PlanJob> RunPlanJobOnce(const ModelFile& file, const PlanJobOptions& opti
     if (!bytes.ok()) return bytes.status();
     Result<ModelFile> rewritten = ModelFile::FromBytes(*bytes, file.path() + " (best order)");
     if (!rewritten.ok()) return rewritten.status();
-    reordered.emplace(std::move(*rewritten));
+    reordered = std::make_shared<const ModelFile>(std::move(*rewritten));
+    job.order_used = true;
   }
+  // A tiling names ops by their place in the file, so in the best order it
+  // is chosen and planned on the model stored in that order (its ops, and so
+  // their scratch requests and overlaps, renumbered); the reports then show
+  // that file.
+  if (reordered && options.tile) {
+    job.planned_file = reordered;
+    plan_options.order.clear();
+    scratch = CollectPrepareRequests(reordered->view(), AllOpsResolver());
+    if (!scratch.ok()) return scratch.status();
+    plan_options.scratch = scratch->scratch;
+    if (plan_options.overlap) plan_options.overlaps = scratch->overlaps;
+  }
+  const ModelView& planned_model = job.planned_file ? job.planned_file->view() : file.view();
   // A tiling the model carries (optimize --tile) is planned as stored.
   Result<Span<const TiledSegment>> stored_tiling = ReadStoredTiling(file.view());
   if (!stored_tiling.ok()) {
@@ -64,7 +79,6 @@ Result<PlanJob> RunPlanJobOnce(const ModelFile& file, const PlanJobOptions& opti
   }
   const bool use_stored = !stored_tiling->empty() && options.use_stored_tiling && !options.best_order;
   if (use_stored || options.tile) {
-    if (options.best_order) return Status::Error(ErrorCode::kUnsupported, "tiling is planned in the stored order");
     if (!scratch.ok()) return scratch.status();
     TilingSearchOptions search;
     search.alignment_bytes = plan_options.alignment_bytes;
@@ -74,7 +88,7 @@ Result<PlanJob> RunPlanJobOnce(const ModelFile& file, const PlanJobOptions& opti
     search.exact = plan_options.planner.empty() || plan_options.planner == "optimal";
     // The stored tiling is evaluated as it is; otherwise one is searched.
     Result<TilingChoice> tiling = use_stored ? EvaluateTiling(file.view(), search, *stored_tiling)
-                                             : ChooseTiling(file.view(), search);
+                                             : ChooseTiling(planned_model, search);
     if (!tiling.ok()) {
       Status status = tiling.status();
       return status.Prefix(file.path().c_str());
@@ -83,7 +97,7 @@ Result<PlanJob> RunPlanJobOnce(const ModelFile& file, const PlanJobOptions& opti
     plan_options.tiling = job.tiling->segments;
   }
   const ModelView& runtime_model = reordered ? reordered->view() : file.view();
-  Result<ModelPlan> plan = PlanModel(file.view(), plan_options);
+  Result<ModelPlan> plan = PlanModel(planned_model, plan_options);
   if (!plan.ok()) {
     Status status = plan.status();
     return status.Prefix(file.path().c_str());
@@ -136,9 +150,34 @@ Result<PlanJob> RunPlanJobOnce(const ModelFile& file, const PlanJobOptions& opti
   return job;
 }
 
+// The arena of a job, or its head when the runtime could not measure it.
+size_t ArenaOrHead(const PlanJob& job) { return job.plan.has_runtime ? job.plan.arena_bytes() : job.plan.head_bytes; }
+
+Result<PlanJob> RunPlanJobInOrder(const ModelFile& file, const PlanJobOptions& options);
+
 }  // namespace
 
 Result<PlanJob> RunPlanJob(const ModelFile& file, const PlanJobOptions& options) {
+  Result<PlanJob> job = RunPlanJobInOrder(file, options);
+  if (!job.ok() || !options.best_order || !options.tile || job->reorder->is_stored_order()) return job;
+  // The best order minimises the untiled peak; a tiling can do better in
+  // the stored one (its segments are runs of consecutive ops). Both are
+  // measured; the stored order is kept on ties.
+  PlanJobOptions stored_options = options;
+  stored_options.best_order = false;
+  Result<PlanJob> stored = RunPlanJobInOrder(file, stored_options);
+  if (!stored.ok() || stored->plan.has_runtime != job->plan.has_runtime || ArenaOrHead(*job) < ArenaOrHead(*stored)) {
+    return job;
+  }
+  stored->reorder = std::move(job->reorder);
+  stored->order_used = false;
+  stored->best_order_arena_bytes = ArenaOrHead(*job);
+  return stored;
+}
+
+namespace {
+
+Result<PlanJob> RunPlanJobInOrder(const ModelFile& file, const PlanJobOptions& options) {
   Result<PlanJob> job = RunPlanJobOnce(file, options);
   if (!job.ok() || !options.plan.overlap) return job;
   job->overlap_asked = true;
@@ -159,10 +198,17 @@ Result<PlanJob> RunPlanJob(const ModelFile& file, const PlanJobOptions& options)
   return plain;
 }
 
-nlohmann::json PlanJobJson(const ModelFile& file, const PlanJob& job) {
+}  // namespace
+
+const ModelFile& PlannedFile(const ModelFile& file, const PlanJob& job) {
+  return job.planned_file ? *job.planned_file : file;
+}
+
+nlohmann::json PlanJobJson(const ModelFile& given, const PlanJob& job) {
+  const ModelFile& file = PlannedFile(given, job);
   nlohmann::json doc = PlanJson(file.view(), file.path(), job.plan);
-  if (job.reorder) doc["order"] = OrderJson(*job.reorder);
-  if (job.tiling) doc["tiling"] = TilingJson(file.view(), *job.tiling, job.plan.head_bytes);
+  if (job.reorder) doc["order"] = OrderJson(job);
+  if (job.tiling) doc["tiling"] = TilingJson(file.view(), *job.tiling, job.plan);
   if (job.overlap_asked) {
     doc["overlap_used"] = job.overlap_used;
     doc["overlap_arena_bytes"] = job.overlap_arena_bytes;
@@ -170,18 +216,23 @@ nlohmann::json PlanJobJson(const ModelFile& file, const PlanJob& job) {
   return doc;
 }
 
-nlohmann::json OrderJson(const ReorderResult& reorder) {
-  return {{"mode", "best"},
+nlohmann::json OrderJson(const PlanJob& job) {
+  const ReorderResult& reorder = *job.reorder;
+  nlohmann::json doc = {{"mode", "best"},
           {"operator_order", reorder.order},
           {"stored_peak_bytes", reorder.stored_peak_bytes},
           {"peak_bytes", reorder.peak_bytes},
           {"saved_bytes", reorder.saved_bytes()},
           {"proven_optimal", reorder.proven_optimal},
           {"method", reorder.method},
-          {"states", reorder.states}};
+          {"states", reorder.states},
+          {"used", job.order_used}};
+  if (!job.order_used) doc["best_order_arena_bytes"] = job.best_order_arena_bytes;
+  return doc;
 }
 
-std::string OrderText(const ReorderResult& reorder) {
+std::string OrderText(const PlanJob& job) {
+  const ReorderResult& reorder = *job.reorder;
   std::string ops;
   for (size_t i = 0; i < reorder.order.size(); ++i) ops += (i == 0 ? "" : " ") + std::to_string(reorder.order[i]);
   std::string text =
@@ -189,9 +240,18 @@ std::string OrderText(const ReorderResult& reorder) {
       " in the stored order (" + Bytes(reorder.saved_bytes()) + " saved; " +
       (reorder.proven_optimal ? "proven optimal over all valid orders" : "not proven optimal: " + reorder.note) + ")\n";
   text += "             ops in order: " + Clip(ops, 84) + "\n";
-  text +=
-      "             (runtime figures below are for the model with its ops stored in this order:\n"
-      "              microarena optimize MODEL -o OUT.tflite --order best)\n\n";
+  if (!job.order_used) {
+    text += "             not used: tiled in the stored order the arena is smaller (" + Bytes(ArenaOrHead(job)) +
+            " vs " + Bytes(job.best_order_arena_bytes) + " in the best order)\n\n";
+  } else if (job.planned_file) {
+    text +=
+        "             (every figure below is for the model with its ops stored in this order, op numbers\n"
+        "              included: microarena optimize MODEL -o OUT.tflite --order best --tile)\n\n";
+  } else {
+    text +=
+        "             (runtime figures below are for the model with its ops stored in this order:\n"
+        "              microarena optimize MODEL -o OUT.tflite --order best)\n\n";
+  }
   return text;
 }
 

@@ -4,6 +4,7 @@
 // plan). The CLI parses options and prints; tests call this directly.
 #pragma once
 
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -52,7 +53,18 @@ struct PlanJob {
   bool overlap_asked = false;
   bool overlap_used = false;
   size_t overlap_arena_bytes = 0;
+  // With best_order: whether the plan is in reorder->order. With tile too,
+  // the tiling is chosen in that order and in the stored one, and the
+  // stored order kept when its arena is no larger (best_order_arena_bytes
+  // is then the best order's); when the best order wins, planned_file is
+  // the model stored in it, which every figure and op number refers to.
+  bool order_used = false;
+  size_t best_order_arena_bytes = 0;
+  std::shared_ptr<const ModelFile> planned_file;
 };
+
+// The model the job's plan refers to: planned_file, or `file` itself.
+const ModelFile& PlannedFile(const ModelFile& file, const PlanJob& job);
 
 // Plans `file`'s model. With plan.overlap the job runs with and without
 // overlap and keeps the smaller arena (overlap on ties), so `--overlap` is
@@ -65,8 +77,9 @@ Result<PlanJob> RunPlanJob(const ModelFile& file, const PlanJobOptions& options)
 // overlap asked for, overlap_used and overlap_arena_bytes.
 nlohmann::json PlanJobJson(const ModelFile& file, const PlanJob& job);
 
-// The "order" block of `plan --order best --json`, and the text lines.
-nlohmann::json OrderJson(const ReorderResult& reorder);
-std::string OrderText(const ReorderResult& reorder);
+// The "order" block of `plan --order best --json`, and the text lines
+// (job.reorder set).
+nlohmann::json OrderJson(const PlanJob& job);
+std::string OrderText(const PlanJob& job);
 
 }  // namespace microarena::report

@@ -62,6 +62,14 @@ struct Evaluator {
     return Plan(greedy);
   }
 
+  // Bytes x steps of the built problem: what a tiling frees away from the
+  // peak, the tie-break between candidates of one head.
+  uint64_t Area() const {
+    uint64_t area = 0;
+    for (const BufferRequest& b : buffers) area += uint64_t{b.size_bytes} * static_cast<uint64_t>(b.lifetime.length());
+    return area;
+  }
+
   // The least head any plan of the built problem can have.
   Result<size_t> LowerBound() {
     workspace.resize(LowerBoundWorkspaceBytes(buffers.size()));
@@ -77,7 +85,13 @@ struct Scored {
   std::vector<TiledSegment> segments;
   size_t greedy_head = 0;
   size_t lower_bound = 0;
+  uint64_t area = 0;
 };
+
+// Rounds in a row that may add a segment without lowering the head, when it
+// frees bytes elsewhere: two branches each set the peak, and only both tiled
+// lower it. Segments that end up lowering nothing are dropped.
+constexpr size_t kPlateauMoves = 2;
 
 bool Overlaps(const TiledSegment& a, int32_t first, int32_t last) { return first <= a.last_op && a.first_op <= last; }
 
@@ -180,7 +194,13 @@ Result<TilingChoice> ChooseTiling(const ModelView& model, const TilingSearchOpti
     BandOp band_op;
     can_band[static_cast<size_t>(o)] = DescribeBandOp(model, o, &band_op).ok();
   }
-  while (choice.segments.size() < options.max_segments) {
+  // The search moves through `current`; `choice` keeps the best found.
+  std::vector<TiledSegment> current;
+  size_t current_head = choice.head_bytes;
+  MICROARENA_RETURN_IF_ERROR(evaluator.Build(current));
+  uint64_t current_area = evaluator.Area();
+  size_t plateau_moves = 0;
+  while (current.size() < options.max_segments) {
     std::vector<Scored> scored;
     for (int32_t first = 0; first < op_count; ++first) {
       if (!can_band[static_cast<size_t>(first)]) continue;
@@ -188,10 +208,10 @@ Result<TilingChoice> ChooseTiling(const ModelView& model, const TilingSearchOpti
                                  static_cast<size_t>(last - first) < kMaxSegmentOps;
            ++last) {
         bool clash = false;
-        for (const TiledSegment& chosen : choice.segments) clash |= Overlaps(chosen, first, last);
+        for (const TiledSegment& chosen : current) clash |= Overlaps(chosen, first, last);
         if (clash) break;
         for (int32_t rows : options.band_rows) {
-          std::vector<TiledSegment> candidate = choice.segments;
+          std::vector<TiledSegment> candidate = current;
           candidate.push_back(TiledSegment{first, last, rows});
           std::sort(candidate.begin(), candidate.end(),
                     [](const TiledSegment& a, const TiledSegment& b) { return a.first_op < b.first_op; });
@@ -199,13 +219,13 @@ Result<TilingChoice> ChooseTiling(const ModelView& model, const TilingSearchOpti
           ++choice.candidates;
           if (!head.ok()) break;  // this segment cannot be tiled at any height
           MICROARENA_ASSIGN_OR_RETURN(size_t bound, evaluator.LowerBound());
-          scored.push_back(Scored{std::move(candidate), *head, bound});
+          scored.push_back(Scored{std::move(candidate), *head, bound, evaluator.Area()});
         }
       }
     }
-    // The greedy planner's best, strictly smaller than the current head.
+    // The greedy planner's best, strictly smaller than the best head found.
     // Candidates listed earlier win ties: shorter segments, then fewer rows.
-    std::vector<TiledSegment> best = choice.segments;
+    std::vector<TiledSegment> best = current;
     size_t best_head = choice.head_bytes;
     for (const Scored& candidate : scored) {
       if (candidate.greedy_head < best_head) {
@@ -230,9 +250,31 @@ Result<TilingChoice> ChooseTiling(const ModelView& model, const TilingSearchOpti
         best = scored[i].segments;
       }
     }
-    if (best_head >= choice.head_bytes) break;
-    choice.segments = best;
-    choice.head_bytes = best_head;
+    if (best_head < choice.head_bytes) {
+      choice.segments = best;
+      choice.head_bytes = best_head;
+      current = std::move(best);
+      current_head = best_head;
+      MICROARENA_RETURN_IF_ERROR(evaluator.Build(current));
+      current_area = evaluator.Area();
+      plateau_moves = 0;
+      continue;
+    }
+    // No candidate lowers the head: move to the one of no greater head that
+    // frees the most bytes x steps, a few times at most.
+    if (plateau_moves == kPlateauMoves) break;
+    const Scored* plateau = nullptr;
+    for (const Scored& candidate : scored) {
+      if (candidate.greedy_head <= current_head && candidate.area < current_area &&
+          (plateau == nullptr || candidate.area < plateau->area)) {
+        plateau = &candidate;
+      }
+    }
+    if (plateau == nullptr) break;
+    current = plateau->segments;
+    current_head = plateau->greedy_head;
+    current_area = plateau->area;
+    ++plateau_moves;
   }
   return choice;
 }
@@ -278,7 +320,26 @@ double PercentBelow(size_t value, size_t reference) {
 
 }  // namespace
 
-std::string TilingText(const ModelView& model, const TilingChoice& choice, size_t head_bytes) {
+namespace {
+
+// What the plan of a tiling proves: the head is the least any plan of the
+// tiled problem can have, or a heuristic's.
+std::string PlanProof(const ModelPlan& plan) {
+  if (plan.proven_optimal) return "proven optimal for this tiling (" + plan.planner + " planner)";
+  if (plan.planner == "optimal") return "not proven optimal for this tiling (the optimal planner stopped at its limit)";
+  return "heuristic (" + plan.planner + " planner), not proven optimal for this tiling";
+}
+
+// What the search proves of the tiling itself.
+const char* TilingProof(const TilingChoice& choice) {
+  return choice.stored ? "the model's own, not searched"
+                       : "searched (segments x rows per band, segment by segment), not proven the best tiling";
+}
+
+}  // namespace
+
+std::string TilingText(const ModelView& model, const TilingChoice& choice, const ModelPlan& plan) {
+  const size_t head_bytes = plan.head_bytes;
   std::string out = fmt::format("\nTiling ({}; line buffers: no row computed twice, 0 extra MACs)\n",
                                 choice.stored ? "carried in the model, microarena.Tiling" : "--tile");
   if (choice.segments.empty()) {
@@ -306,12 +367,15 @@ std::string TilingText(const ModelView& model, const TilingChoice& choice, size_
                        Bytes(choice.untiled_head_bytes), Bytes(choice.head_bytes), choice.candidates,
                        choice.exact_plans);
   }
-  out += fmt::format("  head (this plan)  {}: {:.1f}% below the untiled lower bound {}\n", Bytes(head_bytes),
-                     PercentBelow(head_bytes, choice.untiled_lower_bound_bytes), Bytes(choice.untiled_lower_bound_bytes));
+  const double below = PercentBelow(head_bytes, choice.untiled_lower_bound_bytes);
+  out += fmt::format("  head (this plan)  {}: {:.1f}% {} the untiled lower bound {}\n", Bytes(head_bytes),
+                     below < 0 ? -below : below, below < 0 ? "above" : "below", Bytes(choice.untiled_lower_bound_bytes));
+  out += fmt::format("  proven            the plan: {}\n                    the tiling: {}\n", PlanProof(plan),
+                     TilingProof(choice));
   return out;
 }
 
-nlohmann::json TilingJson(const ModelView& model, const TilingChoice& choice, size_t head_bytes) {
+nlohmann::json TilingJson(const ModelView& model, const TilingChoice& choice, const ModelPlan& plan) {
   nlohmann::json segments = nlohmann::json::array();
   for (const TiledSegment& segment : choice.segments) {
     nlohmann::json windows = nlohmann::json::array();
@@ -329,7 +393,9 @@ nlohmann::json TilingJson(const ModelView& model, const TilingChoice& choice, si
           {"search_head_bytes", choice.head_bytes},
           {"untiled_greedy_head_bytes", choice.untiled_head_bytes},
           {"untiled_lower_bound_bytes", choice.untiled_lower_bound_bytes},
-          {"head_bytes", head_bytes},
+          {"head_bytes", plan.head_bytes},
+          {"plan_proven_optimal", plan.proven_optimal},
+          {"tiling_proven_best", false},
           {"candidates", choice.candidates},
           {"exact_plans", choice.exact_plans},
           {"stored", choice.stored}};

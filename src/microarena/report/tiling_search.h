@@ -26,6 +26,7 @@
 #include "microarena/analysis/tiling.h"
 #include "microarena/base/result.h"
 #include "microarena/model/model_view.h"
+#include "microarena/report/model_plan.h"
 
 namespace microarena::report {
 
@@ -74,9 +75,11 @@ Result<std::vector<OverlapPermission>> PermissionsUnderTiling(const ModelView& m
 
 // The tiling block of `plan --tile` (text) and its JSON: each segment (ops,
 // rows per band, its windows' rows and bytes), the greedy heads with and
-// without, the untiled lower bound and how far below it `head_bytes` (the
-// chosen planner's head with the tiling) is.
-std::string TilingText(const ModelView& model, const TilingChoice& choice, size_t head_bytes);
+// without, the untiled lower bound and how far below it the head of `plan`
+// (the chosen planner's plan with the tiling) is, and what is proven: the
+// plan for this tiling (optimal, or heuristic) and the tiling (searched,
+// never proven the best).
+std::string TilingText(const ModelView& model, const TilingChoice& choice, const ModelPlan& plan);
 
 // A map of a segment kept as a window: `rows` of its `height` rows, `bytes`.
 struct TilingWindow {
@@ -92,6 +95,6 @@ std::vector<TilingWindow> SegmentWindows(const ModelView& model, const TiledSegm
 int32_t SegmentBands(const ModelView& model, const TiledSegment& segment);
 // "ops 0-3 in 24 bands of 1 row": one line for reports.
 std::string SegmentLabel(const ModelView& model, const TiledSegment& segment);
-nlohmann::json TilingJson(const ModelView& model, const TilingChoice& choice, size_t head_bytes);
+nlohmann::json TilingJson(const ModelView& model, const TilingChoice& choice, const ModelPlan& plan);
 
 }  // namespace microarena::report
