@@ -30,8 +30,18 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export MICROARENA_STRICT=${MICROARENA_STRICT:-1}
 
 stage="setup"
-trap 'echo "!!!! FAILED in stage: $stage" >&2' ERR
+trap 'echo "!!!! FAILED in stage: $stage ($((SECONDS - stage_start)) s into it, $SECONDS s in all)" >&2' ERR
 has_stage() { [[ " $stages " == *" $1 "* ]]; }
+# Every stage is timed: the summary at the end shows where the run's time goes.
+stage_start=0  # the setup stage counts the packages (scripts/deps.sh) too
+stage_times=()
+begin_stage() {
+  end_stage
+  stage=$1
+  stage_start=$SECONDS
+  echo "==== $stage ($(date -u +%H:%M:%S))"
+}
+end_stage() { stage_times+=("$(printf '%5d s  %s' $((SECONDS - stage_start)) "$stage")"); }
 
 # Strict: the shared data every headline check reads must be there before
 # anything is built, so a run without it fails in seconds, naming what is
@@ -54,12 +64,10 @@ fi
 
 if has_stage presets; then
   for preset in $presets; do
-    stage="$preset: configure and build"
-    echo "==== $stage"
+    begin_stage "$preset: configure and build"
     cmake --preset "$preset" >/dev/null
     cmake --build --preset "$preset" -j "$jobs"
-    stage="$preset: tests"
-    echo "==== $stage"
+    begin_stage "$preset: tests"
     coverage="build/$preset/oracle_coverage.txt"
     skips="build/$preset/skipped_tests.txt"
     rm -f "$coverage" "$skips"
@@ -68,8 +76,7 @@ if has_stage presets; then
       echo "==== $preset: $(wc -l <"$skips") tests skipped (MICROARENA_STRICT=$MICROARENA_STRICT), by what is missing:"
       sed 's/^[^:]*: //' "$skips" | sort | uniq -c | sort -rn
     fi
-    stage="$preset: every op and type of the table compared with TFLM"
-    echo "==== $stage"
+    begin_stage "$preset: every op and type of the table compared with TFLM"
     if [[ $MICROARENA_STRICT != 1 && -s $skips ]]; then
       echo "SKIPPED: tests were skipped, so the coverage is incomplete (MICROARENA_STRICT=$MICROARENA_STRICT)"
     else
@@ -79,13 +86,15 @@ if has_stage presets; then
   done
 fi
 if has_stage fuzz; then
-  stage="fuzz: fixed seeds and executions"
-  echo "==== $stage"
+  begin_stage "fuzz: fixed seeds and executions"
   scripts/fuzz.sh --ci
 fi
 if has_stage cortex_m; then
-  stage="cortex_m: firmware under QEMU"
-  echo "==== $stage"
+  begin_stage "cortex_m: firmware under QEMU"
   scripts/cortex_m.sh
 fi
+end_stage
+echo "==== time per stage"
+printf '%s\n' "${stage_times[@]}"
+printf '%5d s  in all\n' "$SECONDS"
 echo "==== all passed (stages: $stages; presets: $presets; MICROARENA_STRICT=$MICROARENA_STRICT)"
