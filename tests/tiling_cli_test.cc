@@ -38,6 +38,7 @@ TEST(TilingCliTest, PlanAndRunWithTile) {
   // problem's lower bound (40,704 B: the input, the sink and the windows
   // live at op 0); the tiling itself is searched, never proven.
   EXPECT_EQ(plan["head_bytes"], 40704);
+  EXPECT_EQ(plan["lower_bound_bytes"], 40704);
   EXPECT_EQ(tiling["plan_proven_optimal"], true);
   EXPECT_EQ(tiling["tiling_proven_best"], false);
   // The linear planner gives every buffer its own bytes: far above the

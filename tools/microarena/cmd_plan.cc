@@ -311,7 +311,7 @@ Command RegisterPlanCommand(CLI::App& app) {
         }
         if (!options->html_path.empty()) {
           std::ofstream html(options->html_path, std::ios::binary | std::ios::trunc);
-          html << report::PlanHtml(planned_file.view(), planned_file.path(), plan);
+          html << report::PlanHtml(planned_file.view(), file->path(), plan);
           html.close();
           if (!html) {
             return PrintError(
@@ -325,7 +325,7 @@ Command RegisterPlanCommand(CLI::App& app) {
           if (job->reorder) std::fputs(report::OrderText(*job).c_str(), stdout);
           report::PlanTextOptions text_options;
           text_options.name_width = options->name_width;
-          std::fputs(report::PlanText(planned_file.view(), planned_file.path(), plan, text_options).c_str(), stdout);
+          std::fputs(report::PlanText(planned_file.view(), file->path(), plan, text_options).c_str(), stdout);
           if (job->tiling) {
             std::fputs(report::TilingText(planned_file.view(), *job->tiling, plan).c_str(), stdout);
           }

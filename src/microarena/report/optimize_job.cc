@@ -383,7 +383,7 @@ std::string OptimizeText(const std::string& output_path, const OptimizeOptions& 
                         reorder.proven_optimal ? "proven optimal over all orders" : "not proven optimal");
     if (!optimized.order_used) {
       text += fmt::format(
-          "             not used: tiled in the stored order the arena is smaller ({} vs {} in the best order)\n",
+          "             not used: tiled in the stored order the arena is no larger ({} vs {} in the best order)\n",
           Bytes(check.offline_arena_bytes), Bytes(optimized.best_order_arena_bytes));
     }
   } else {

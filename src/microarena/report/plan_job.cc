@@ -9,6 +9,8 @@
 #include "microarena/plan/optimal.h"
 #include "microarena/report/format.h"
 #include "microarena/report/plan_report.h"
+#include "microarena/runtime/kernel_data.h"
+#include "microarena/runtime/stored_plan.h"
 #include "microarena/runtime/stored_tiling.h"
 #include "microarena/runtime/tiled_execution.h"
 
@@ -50,10 +52,13 @@ Result<PlanJob> RunPlanJobOnce(const ModelFile& file, const PlanJobOptions& opti
     plan_options.order = found->order;
     ModelEdits edits;
     edits.operator_order = found->order;
-    edits.drop_metadata = {kOfflinePlanMetadataName, kOverlapPlanMetadataName};
+    // Every plan and the kernels' data were made for the stored order (the
+    // runtime would ignore them: their fingerprints no longer match).
+    edits.drop_metadata = {kOfflinePlanMetadataName, kOverlapPlanMetadataName, kStoredTilingMetadataName,
+                           kStoredPlanMetadataName, kTiledPlanMetadataName, kKernelDataMetadataName};
     Result<std::vector<uint8_t>> bytes = RewriteModel(file.bytes(), edits);
     if (!bytes.ok()) return bytes.status();
-    Result<ModelFile> rewritten = ModelFile::FromBytes(*bytes, file.path() + " (best order)");
+    Result<ModelFile> rewritten = ModelFile::FromBytes(*bytes, file.path());
     if (!rewritten.ok()) return rewritten.status();
     reordered = std::make_shared<const ModelFile>(std::move(*rewritten));
     job.order_used = true;
@@ -150,9 +155,6 @@ Result<PlanJob> RunPlanJobOnce(const ModelFile& file, const PlanJobOptions& opti
   return job;
 }
 
-// The arena of a job, or its head when the runtime could not measure it.
-size_t ArenaOrHead(const PlanJob& job) { return job.plan.has_runtime ? job.plan.arena_bytes() : job.plan.head_bytes; }
-
 Result<PlanJob> RunPlanJobInOrder(const ModelFile& file, const PlanJobOptions& options);
 
 }  // namespace
@@ -161,17 +163,17 @@ Result<PlanJob> RunPlanJob(const ModelFile& file, const PlanJobOptions& options)
   Result<PlanJob> job = RunPlanJobInOrder(file, options);
   if (!job.ok() || !options.best_order || !options.tile || job->reorder->is_stored_order()) return job;
   // The best order minimises the untiled peak; a tiling can do better in
-  // the stored one (its segments are runs of consecutive ops). Both are
-  // measured; the stored order is kept on ties.
+  // the stored one (its segments are runs of consecutive ops). The heads are
+  // compared (what the tiling changes; the persistent areas differ by what
+  // the given file carries, such as the kernels' data made for its order);
+  // the stored order is kept on ties.
   PlanJobOptions stored_options = options;
   stored_options.best_order = false;
   Result<PlanJob> stored = RunPlanJobInOrder(file, stored_options);
-  if (!stored.ok() || stored->plan.has_runtime != job->plan.has_runtime || ArenaOrHead(*job) < ArenaOrHead(*stored)) {
-    return job;
-  }
+  if (!stored.ok() || job->plan.head_bytes < stored->plan.head_bytes) return job;
   stored->reorder = std::move(job->reorder);
   stored->order_used = false;
-  stored->best_order_arena_bytes = ArenaOrHead(*job);
+  stored->best_order_head_bytes = job->plan.head_bytes;
   return stored;
 }
 
@@ -227,7 +229,7 @@ nlohmann::json OrderJson(const PlanJob& job) {
           {"method", reorder.method},
           {"states", reorder.states},
           {"used", job.order_used}};
-  if (!job.order_used) doc["best_order_arena_bytes"] = job.best_order_arena_bytes;
+  if (!job.order_used) doc["best_order_head_bytes"] = job.best_order_head_bytes;
   return doc;
 }
 
@@ -241,8 +243,9 @@ std::string OrderText(const PlanJob& job) {
       (reorder.proven_optimal ? "proven optimal over all valid orders" : "not proven optimal: " + reorder.note) + ")\n";
   text += "             ops in order: " + Clip(ops, 84) + "\n";
   if (!job.order_used) {
-    text += "             not used: tiled in the stored order the arena is smaller (" + Bytes(ArenaOrHead(job)) +
-            " vs " + Bytes(job.best_order_arena_bytes) + " in the best order)\n\n";
+    text += "             not used: tiled in the stored order the head is no larger (" + Bytes(job.plan.head_bytes) +
+            " vs " + Bytes(job.best_order_head_bytes) + " in the best order); every figure below is for\n"
+            "             the stored order\n\n";
   } else if (job.planned_file) {
     text +=
         "             (every figure below is for the model with its ops stored in this order, op numbers\n"

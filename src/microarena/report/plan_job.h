@@ -55,11 +55,12 @@ struct PlanJob {
   size_t overlap_arena_bytes = 0;
   // With best_order: whether the plan is in reorder->order. With tile too,
   // the tiling is chosen in that order and in the stored one, and the
-  // stored order kept when its arena is no larger (best_order_arena_bytes
-  // is then the best order's); when the best order wins, planned_file is
-  // the model stored in it, which every figure and op number refers to.
+  // stored order kept when its head is no larger (best_order_head_bytes is
+  // then the best order's; the reorder block still describes the best
+  // order); when the best order wins, planned_file is the model stored in
+  // it, which every figure and op number refers to.
   bool order_used = false;
-  size_t best_order_arena_bytes = 0;
+  size_t best_order_head_bytes = 0;
   std::shared_ptr<const ModelFile> planned_file;
 };
 

@@ -90,7 +90,8 @@ struct Scored {
 
 // Rounds in a row that may add a segment without lowering the head, when it
 // frees bytes elsewhere: two branches each set the peak, and only both tiled
-// lower it. Segments that end up lowering nothing are dropped.
+// lower it. The best tiling found never keeps a plateau's segments unless a
+// later one lowers the head, and then only those the head still needs.
 constexpr size_t kPlateauMoves = 2;
 
 bool Overlaps(const TiledSegment& a, int32_t first, int32_t last) { return first <= a.last_op && a.first_op <= last; }
@@ -200,6 +201,7 @@ Result<TilingChoice> ChooseTiling(const ModelView& model, const TilingSearchOpti
   MICROARENA_RETURN_IF_ERROR(evaluator.Build(current));
   uint64_t current_area = evaluator.Area();
   size_t plateau_moves = 0;
+  bool kept_plateau_move = false;
   while (current.size() < options.max_segments) {
     std::vector<Scored> scored;
     for (int32_t first = 0; first < op_count; ++first) {
@@ -251,6 +253,7 @@ Result<TilingChoice> ChooseTiling(const ModelView& model, const TilingSearchOpti
       }
     }
     if (best_head < choice.head_bytes) {
+      kept_plateau_move |= plateau_moves > 0;
       choice.segments = best;
       choice.head_bytes = best_head;
       current = std::move(best);
@@ -275,6 +278,23 @@ Result<TilingChoice> ChooseTiling(const ModelView& model, const TilingSearchOpti
     current_head = plateau->greedy_head;
     current_area = plateau->area;
     ++plateau_moves;
+  }
+  // A segment added on a plateau may have become unneeded by a later one:
+  // drop each segment whose removal does not raise the head (fewer bands
+  // to run, less walk memory).
+  for (size_t i = choice.segments.size(); kept_plateau_move && i-- > 0;) {
+    std::vector<TiledSegment> fewer = choice.segments;
+    fewer.erase(fewer.begin() + static_cast<std::ptrdiff_t>(i));
+    MICROARENA_ASSIGN_OR_RETURN(size_t head, evaluator.Head(fewer));
+    if (options.exact && head > choice.head_bytes) {
+      Result<size_t> exact_head = evaluator.Plan(exact);
+      ++choice.exact_plans;
+      if (exact_head.ok()) head = std::min(head, *exact_head);
+    }
+    if (head <= choice.head_bytes) {
+      choice.segments = std::move(fewer);
+      choice.head_bytes = head;
+    }
   }
   return choice;
 }
