@@ -161,36 +161,29 @@ class Search {
         }
       }
     }
-    // Static orders (MiniMalloc's preordering heuristics): W = lifetime
-    // length, A = area (size x length), T = the most bytes live in any of the
+    // Orders (MiniMalloc's preordering heuristics): W = lifetime length,
+    // A = area (size x length), T = the most bytes live in any of the
     // buffer's sections; each descending, then by index.
-    struct Keys {
-      uint64_t width, area, total;
-    };
-    std::vector<Keys> keys(count);
+    width_.resize(count);
+    area_.resize(count);
+    std::vector<uint64_t> most_live(count);
     for (uint32_t i = 0; i < count; ++i) {
-      const uint64_t width = static_cast<uint64_t>(buffers[global_[i]].lifetime.length());
+      width_[i] = static_cast<uint64_t>(buffers[global_[i]].lifetime.length());
+      area_[i] = width_[i] * size_[i];
       size_t most = 0;
       for (uint32_t s = span_begin_[i]; s < span_end_[i]; ++s) most = std::max(most, total[s]);
-      keys[i] = {width, width * size_[i], most};
+      most_live[i] = most;
     }
-    using Member = uint64_t Keys::*;
-    const Member orders[kHeuristics][3] = {{&Keys::width, &Keys::area, &Keys::total},
-                                           {&Keys::total, &Keys::area, &Keys::width},
-                                           {&Keys::total, &Keys::width, &Keys::area}};
-    for (size_t h = 0; h < kHeuristics; ++h) {
+    for (size_t h = 0; h < kStaticOrders; ++h) {
       std::vector<uint32_t> order(count);
       std::iota(order.begin(), order.end(), 0U);
-      std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        for (const Member member : orders[h]) {
-          if (keys[a].*member != keys[b].*member) return keys[a].*member > keys[b].*member;
-        }
-        return a < b;
-      });
+      SortByHeuristic(h, most_live, &order);
       ranks_[h].resize(count);
       for (uint32_t r = 0; r < count; ++r) ranks_[h][order[r]] = r;
     }
+    unplaced_live_ = std::move(total);
     cuts_ = initial_cuts_;
+    part_most_live_.assign(count, 0);
     stack_top_.resize(section_count_);
     fm_.assign(count, 0);
     cand_.resize(count);
@@ -213,8 +206,8 @@ class Search {
     lower_bound_ = lower_bound;
   }
 
-  // Searches for a plan with head <= capacity, trying the static orders in
-  // turn with a node budget that doubles each round (restarts), up to
+  // Searches for a plan with head <= capacity, trying the orders in turn
+  // with a node budget that doubles each round (restarts), up to
   // `max_attempt_nodes` per attempt (0: no cap). kFound writes the plan to
   // *offsets (one per problem buffer) and its head to *head.
   Outcome Decide(size_t capacity, Clock::time_point deadline, bool has_deadline,
@@ -230,12 +223,19 @@ class Search {
     uint64_t budget = std::max<uint64_t>(64, 2 * global_.size());
     if (max_attempt_nodes != 0) budget = std::min(budget, max_attempt_nodes);
     while (true) {
-      for (size_t h = 0; h < kHeuristics; ++h) {
-        rank_ = ranks_[h].data();
+      for (size_t order = 0; order < kOrders; ++order) {
+        // Orders kStaticOrders.. are the static ones again, with each
+        // independent part re-sorted when it splits off (SolvePart).
+        const size_t h = order % kStaticOrders;
+        heuristic_ = h;
+        sort_parts_ = order >= kStaticOrders;
+        ranks_now_ = ranks_[h];
+        rank_ = ranks_now_.data();
         budget_end_ = nodes_ + budget;
         ++stats_.attempts;
         const Outcome outcome = Root();
         if (outcome == Outcome::kFound) {
+          if (sort_parts_) ++stats_.found_sorting_parts;
           size_t top = zero_size_top_;
           for (size_t i = 0; i < global_.size(); ++i) top = std::max(top, solution_[i] + size_[i]);
           *head = top;
@@ -254,7 +254,9 @@ class Search {
   }
 
  private:
-  static constexpr size_t kHeuristics = 3;
+  // Three static orders, then the same three with every part re-sorted.
+  static constexpr size_t kStaticOrders = 3;
+  static constexpr size_t kOrders = 2 * kStaticOrders;
   static constexpr uint32_t kNone = UINT32_MAX;
 
   static constexpr size_t kMinCachedPart = 3;
@@ -344,9 +346,55 @@ class Search {
   Outcome SolvePart(size_t part_begin, size_t part_end, uint32_t lo, uint32_t hi) {
     const size_t outer_part_depth = part_depth_;
     part_depth_ = depth_;
+    const size_t saved_begin = saved_ranks_.size();
+    if (sort_parts_ && part_end - part_begin > 1) SortPart(part_begin, part_end);
     const Outcome outcome = CachedNode(part_begin, part_end, lo, hi);
+    if (saved_ranks_.size() > saved_begin) {
+      for (size_t k = part_begin; k < part_end; ++k) {
+        ranks_now_[stack_[k]] = saved_ranks_[saved_begin + (k - part_begin)];
+      }
+      saved_ranks_.resize(saved_begin);
+    }
     part_depth_ = outer_part_depth;
     return outcome;
+  }
+
+  // Re-sorts the buffers of a part that just split off by the current
+  // heuristic, with T counted over the bytes still unplaced (as MiniMalloc
+  // orders each sub-partition): the placements so far have changed which
+  // sections are the crowded ones. The part's buffers take the part's own
+  // ranks in the new order, so ranks stay distinct; the old ones are saved
+  // (saved_ranks_) and put back when the part is done.
+  void SortPart(size_t part_begin, size_t part_end) {
+    part_order_.clear();
+    for (size_t k = part_begin; k < part_end; ++k) {
+      const uint32_t c = stack_[k];
+      saved_ranks_.push_back(ranks_now_[c]);
+      part_order_.push_back(c);
+      size_t most = 0;
+      for (uint32_t s = span_begin_[c]; s < span_end_[c]; ++s) most = std::max(most, unplaced_live_[s]);
+      part_most_live_[c] = most;
+    }
+    part_ranks_.assign(saved_ranks_.end() - static_cast<std::ptrdiff_t>(part_end - part_begin),
+                       saved_ranks_.end());
+    std::sort(part_ranks_.begin(), part_ranks_.end());
+    SortByHeuristic(heuristic_, part_most_live_, &part_order_);
+    for (size_t k = 0; k < part_order_.size(); ++k) ranks_now_[part_order_[k]] = part_ranks_[k];
+  }
+
+  // Sorts `ids` by heuristic h (0: W A T, 1: T A W, 2: T W A; each key
+  // descending, then by index), with T from `most_live` (by buffer).
+  void SortByHeuristic(size_t h, const std::vector<uint64_t>& most_live,
+                       std::vector<uint32_t>* ids) const {
+    std::sort(ids->begin(), ids->end(), [&](uint32_t a, uint32_t b) {
+      const uint64_t key_a[3] = {width_[a], area_[a], most_live[a]};
+      const uint64_t key_b[3] = {width_[b], area_[b], most_live[b]};
+      static constexpr int kKeyOrder[kStaticOrders][3] = {{0, 1, 2}, {2, 1, 0}, {2, 0, 1}};
+      for (const int key : kKeyOrder[h]) {
+        if (key_a[key] != key_b[key]) return key_a[key] > key_b[key];
+      }
+      return a < b;
+    });
   }
 
   Outcome CachedNode(size_t part_begin, size_t part_end, uint32_t lo, uint32_t hi) {
@@ -633,6 +681,7 @@ class Search {
     const size_t mark = fm_undo_.size();
     placed_[id] = true;
     place_depth_[id] = depth_++;
+    for (uint32_t s = span_begin_[id]; s < span_end_[id]; ++s) unplaced_live_[s] -= size_[id];
     solution_[id] = offset;
     const std::vector<uint32_t>& neighbours = overlaps_[id];
     for (size_t k = 0; k < neighbours.size(); ++k) {
@@ -652,6 +701,7 @@ class Search {
       fm_undo_.pop_back();
     }
     placed_[id] = false;
+    for (uint32_t s = span_begin_[id]; s < span_end_[id]; ++s) unplaced_live_[s] += size_[id];
     --depth_;
   }
 
@@ -675,7 +725,9 @@ class Search {
   bool proofs_ = true;
   std::vector<std::vector<uint32_t>> fixed_neighbours_;
   std::vector<std::vector<uint32_t>> twins_;  // same lifetime (see OnWrongTwin)
-  std::vector<uint32_t> ranks_[kHeuristics];
+  std::vector<uint32_t> ranks_[kStaticOrders];
+  std::vector<uint64_t> width_;  // lifetime length, per buffer
+  std::vector<uint64_t> area_;   // size x lifetime length
 
   // Search state.
   size_t capacity_ = 0;
@@ -687,7 +739,15 @@ class Search {
   uint64_t nodes_ = 0;
   OptimalSearchStats stats_;
   uint64_t budget_end_ = 0;
-  const uint32_t* rank_ = nullptr;
+  const uint32_t* rank_ = nullptr;   // ranks_now_.data()
+  std::vector<uint32_t> ranks_now_;  // the current order's ranks (parts re-sorted)
+  size_t heuristic_ = 0;             // the current order's keys (see SortByHeuristic)
+  bool sort_parts_ = false;          // re-sort each part as it splits off
+  std::vector<size_t> unplaced_live_;  // per section: bytes of the unplaced buffers live there
+  std::vector<uint32_t> saved_ranks_;  // ranks replaced by SortPart, a stack by part
+  std::vector<uint32_t> part_order_;   // SortPart's scratch
+  std::vector<uint32_t> part_ranks_;
+  std::vector<uint64_t> part_most_live_;  // by buffer, valid for the part being sorted
   std::vector<uint32_t> cuts_;       // per boundary: unplaced buffers crossing it
   std::vector<size_t> stack_top_;    // per section, during the bound
   std::vector<size_t> fm_;           // highest top of the placed buffers live with each

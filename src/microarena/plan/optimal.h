@@ -35,15 +35,20 @@
 //      no b above an unplaced fixed buffer's offset; not b directly on a
 //      buffer with the same lifetime that is smaller, or as large with a
 //      higher index (swap them).
-//   5. Restarts: three static orders (lifetime length, area, busiest section,
-//      as in MiniMalloc) are tried in turn with a node budget doubling each
-//      round; an exhausted search under any order is a proof. States whose
+//   5. Restarts: six orders are tried in turn with a node budget doubling
+//      each round; an exhausted search under any order is a proof. The first
+//      three are static (lifetime length, area, busiest section, as in
+//      MiniMalloc); the other three use the same keys but re-sort each
+//      independent part when it splits off, with "busiest" counted over the
+//      bytes still unplaced (as MiniMalloc orders its sub-partitions). Which
+//      of the two kinds gets stuck differs from problem to problem. States whose
 //      subtree was searched to the end without a plan are remembered (a
 //      128-bit key of the level, the unplaced buffers with their floors and
 //      rule flags; a lossy table) and skipped when met again, by another
 //      path or in a later restart under any order: the orders change the
 //      sequence of placements at one offset, never the plans reachable, so
-//      a dead state is dead under all of them and every smaller capacity.
+//      a dead state is dead under all of them (re-sorted parts included) and
+//      every smaller capacity.
 //   6. Minimising: rounds with a growing node budget, each first asking for a
 //      plan at the lower bound, then bisecting between the lower bound and
 //      the best head. A proven "no" raises the lower bound; a plan lowers
@@ -114,7 +119,8 @@ struct OptimalSearchStats {
   uint64_t dead_ends = 0;             // nodes that passed the bounds, but no child led to a plan
   uint64_t cache_hits = 0;            // independent parts answered from the cache
   uint64_t dead_state_hits = 0;       // nodes skipped: the same state failed before
-  uint64_t attempts = 0;              // searches from the root (static orders x budget rounds)
+  uint64_t attempts = 0;              // searches from the root (orders x budget rounds)
+  uint64_t found_sorting_parts = 0;   // plans found under an order that re-sorts each part
   uint64_t deepest = 0;               // most buffers placed at once
 };
 

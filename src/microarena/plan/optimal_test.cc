@@ -229,6 +229,7 @@ TEST(OptimalPlan, MatchesBruteForceWithDeadStatesFromTheFirstNode) {
 // nodes without the table (measured), so 400,000 leaves room.
 TEST(OptimalPlan, DeadStatesLoseNoPlan) {
   uint64_t skipped_states = 0;
+  uint64_t found_sorting_parts = 0;
   for (uint64_t seed = 1; seed <= 300; ++seed) {
     SCOPED_TRACE("seed " + std::to_string(seed));
     ProblemGeneratorOptions generator;
@@ -249,9 +250,15 @@ TEST(OptimalPlan, DeadStatesLoseNoPlan) {
     const OptimalResult result = SolveChecked(problem, options, &offsets);
     EXPECT_EQ(result.capacity_outcome, CapacityOutcome::kFits) << result.nodes << " nodes";
     skipped_states += result.stats.dead_state_hits;
+    found_sorting_parts += result.stats.found_sorting_parts;
   }
-  std::printf("  %llu states skipped as dead\n", static_cast<unsigned long long>(skipped_states));
+  std::printf("  %llu states skipped as dead, %llu plans found re-sorting parts\n",
+              static_cast<unsigned long long>(skipped_states),
+              static_cast<unsigned long long>(found_sorting_parts));
   EXPECT_GT(skipped_states, 100u);
+  // The orders that re-sort each part ran and found checked plans (with the
+  // states the static orders proved dead in the table).
+  EXPECT_GT(found_sorting_parts, 0u);
 }
 
 TEST(OptimalPlan, NodeLimitIsDeterministic) {

@@ -14,6 +14,8 @@ namespace {
 
 enum Column { kId, kLower, kUpper, kSize, kOffset, kColumnCount };
 constexpr const char* kColumnNames[kColumnCount] = {"id", "lower", "upper", "size", "offset"};
+// MiniMalloc's newer files name the same columns buffer,start,end,size.
+constexpr const char* kColumnAliases[kColumnCount] = {"buffer", "start", "end", nullptr, nullptr};
 
 std::string_view Trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -83,11 +85,16 @@ Result<ProblemCsv> ParseProblemCsv(std::string_view text, const std::string& sou
       for (size_t f = 0; f < fields.size(); ++f) {
         int found = -1;
         for (int c = 0; c < kColumnCount; ++c) {
-          if (fields[f] == kColumnNames[c]) found = c;
+          if (fields[f] == kColumnNames[c] ||
+              (kColumnAliases[c] != nullptr && fields[f] == kColumnAliases[c])) {
+            found = c;
+          }
         }
         if (found < 0) {
           return FieldError(source_name, line_number, f + 1, "header",
-                            "expected one of id, lower, upper, size, offset", fields[f]);
+                            "expected one of id (or buffer), lower (or start), upper (or end), "
+                            "size, offset",
+                            fields[f]);
         }
         if (column_of[found] >= 0) {
           return FieldError(source_name, line_number, f + 1, "header", "column named twice",

@@ -30,6 +30,23 @@ TEST(ProblemCsv, ColumnsInAnyOrderWithOffsets) {
   EXPECT_EQ(csv->offsets_bytes, (std::vector<size_t>{8}));
 }
 
+// MiniMalloc's newer benchmark files (its benchmarks/asplos2024) head their
+// columns buffer,start,end,size; the same meaning as id,lower,upper,size.
+TEST(ProblemCsv, ReadsMiniMallocNewerColumnNames) {
+  Result<ProblemCsv> csv = ParseProblemCsv("buffer,start,end,size\n0,105,267,25600\n", "p.csv");
+  ASSERT_TRUE(csv.ok()) << csv.status().message();
+  EXPECT_EQ(csv->ids[0], "0");
+  EXPECT_EQ(csv->buffers[0].lifetime.first_op, 105);
+  EXPECT_EQ(csv->buffers[0].lifetime.end_op, 267);
+  EXPECT_EQ(csv->buffers[0].size_bytes, 25600u);
+  // One column under both of its names is named twice.
+  Result<ProblemCsv> twice = ParseProblemCsv("id,buffer,lower,upper,size\n", "p.csv");
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(std::string(twice.status().message()).find("line 1, column 2 (header): column named twice"),
+            std::string::npos)
+      << twice.status().message();
+}
+
 std::string ErrorOf(const std::string& text) {
   Result<ProblemCsv> csv = ParseProblemCsv(text, "p.csv");
   EXPECT_FALSE(csv.ok());
