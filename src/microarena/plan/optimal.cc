@@ -184,6 +184,7 @@ class Search {
     unplaced_live_ = std::move(total);
     cuts_ = initial_cuts_;
     part_most_live_.assign(count, 0);
+    placed_top_.assign(section_count_, 0);
     stack_top_.resize(section_count_);
     fm_.assign(count, 0);
     cand_.resize(count);
@@ -446,6 +447,12 @@ class Search {
     ++nodes_;
     if (nodes_ >= budget_end_) return Outcome::kBudget;
     if (LimitReached()) return Outcome::kLimit;
+    // First the cheap form of the per-section bound below, from running
+    // sums: most nodes fail it.
+    if (!SectionsFitAbove(lo, hi, level)) {
+      ++stats_.pruned_section_bound;
+      return Outcome::kNone;
+    }
     const size_t alignment = problem_.alignment_bytes;
     const size_t u_begin = stack_.size();
     for (size_t k = part_begin; k < part_end; ++k) {
@@ -570,8 +577,13 @@ class Search {
       const size_t mark = Place(id, candidate.offset);
       bool split = false;
       for (uint32_t s = span_begin_[id]; s + 1 < span_end_[id]; ++s) split |= --cuts_[s] == 0;
-      outcome = split ? SolveParts(u_begin, u_end, lo, hi)
-                      : Node(u_begin, u_end, lo, hi, candidate.offset, rank_[id]);
+      if (!split) {
+        outcome = Node(u_begin, u_end, lo, hi, candidate.offset, rank_[id]);
+      } else if (!PartFitsAbove(u_begin, u_end, lo, hi, candidate.offset)) {
+        outcome = Outcome::kNone;
+      } else {
+        outcome = SolveParts(u_begin, u_end, lo, hi);
+      }
       for (uint32_t s = span_begin_[id]; s + 1 < span_end_[id]; ++s) ++cuts_[s];
       Unplace(id, mark);
       if (outcome != Outcome::kNone) break;
@@ -583,6 +595,67 @@ class Search {
     candidates_.resize(cand_begin);
     stack_.resize(u_begin);
     return outcome;
+  }
+
+  // Per section of [lo, hi): the unplaced buffers live there lie above the
+  // level and above every placed buffer live there (they cannot overlap it),
+  // so their bytes must fit between that and the capacity. Kept by Place and
+  // Unplace (unplaced_live_, placed_top_), so a node pays O(sections), not
+  // the full bound's O(buffers + their sections). Skips sections where a
+  // permitted pair lives, as the full bound does.
+  bool SectionsFitAbove(uint32_t lo, uint32_t hi, size_t level) const {
+    for (uint32_t s = lo; s < hi; ++s) {
+      if (unplaced_live_[s] == 0 || no_stack_bound_[s]) continue;
+      if (!Fits(std::max(level, placed_top_[s]), unplaced_live_[s], capacity_)) return false;
+    }
+    return true;
+  }
+
+  // The bounds of Node for the part's unplaced buffers at `level`, checked
+  // when a placement splits the part: the parts are then searched on their
+  // own, each from level 0, but a plan of the whole part reached along a
+  // path of non-decreasing offsets has every buffer still unplaced at or
+  // above this placement's offset, the parts that split off included. (As
+  // MiniMalloc checks its sections before it decomposes.) Without this, the
+  // parts may take plans with buffers below the level, which the search
+  // also reaches along the path that places them first: the same plans are
+  // searched again under every placement that splits, and refuting such a
+  // placement costs as much as solving the parts (MiniMalloc's problem H).
+  bool PartFitsAbove(size_t part_begin, size_t part_end, uint32_t lo, uint32_t hi, size_t level) {
+    const size_t alignment = problem_.alignment_bytes;
+    split_check_.clear();
+    for (size_t k = part_begin; k < part_end; ++k) {
+      const uint32_t c = stack_[k];
+      if (placed_[c]) continue;
+      size_t offset = AlignUpUnchecked(fm_[c], alignment);
+      if (fixed_[c] != kNoFixedOffset) {
+        offset = static_cast<size_t>(fixed_[c]);
+        if (offset < level || fm_[c] > offset) {
+          ++stats_.pruned_fixed;
+          return false;
+        }
+      }
+      if (!Fits(offset, size_[c], capacity_)) {
+        ++stats_.pruned_too_high;
+        return false;
+      }
+      split_check_.push_back({c, offset});
+    }
+    std::sort(split_check_.begin(), split_check_.end(),
+              [](const Candidate& a, const Candidate& b) { return a.offset < b.offset; });
+    for (uint32_t s = lo; s < hi; ++s) stack_top_[s] = level;
+    for (const Candidate& entry : split_check_) {
+      for (uint32_t s = span_begin_[entry.id]; s < span_end_[entry.id]; ++s) {
+        if (no_stack_bound_[s]) continue;
+        const size_t start_at = std::max(stack_top_[s], entry.offset);
+        if (!Fits(start_at, size_[entry.id], capacity_)) {
+          ++stats_.pruned_section_bound;
+          return false;
+        }
+        stack_top_[s] = start_at + size_[entry.id];
+      }
+    }
+    return true;
   }
 
   // Everything the plans below a node depend on, hashed to 128 bits: the
@@ -679,9 +752,16 @@ class Search {
   // Puts `id` at `offset`; returns the undo mark for Unplace.
   size_t Place(uint32_t id, size_t offset) {
     const size_t mark = fm_undo_.size();
+    top_marks_.push_back(top_undo_.size());
     placed_[id] = true;
     place_depth_[id] = depth_++;
-    for (uint32_t s = span_begin_[id]; s < span_end_[id]; ++s) unplaced_live_[s] -= size_[id];
+    for (uint32_t s = span_begin_[id]; s < span_end_[id]; ++s) {
+      unplaced_live_[s] -= size_[id];
+      if (placed_top_[s] < offset + size_[id]) {
+        top_undo_.push_back({s, placed_top_[s]});
+        placed_top_[s] = offset + size_[id];
+      }
+    }
     solution_[id] = offset;
     const std::vector<uint32_t>& neighbours = overlaps_[id];
     for (size_t k = 0; k < neighbours.size(); ++k) {
@@ -702,6 +782,11 @@ class Search {
     }
     placed_[id] = false;
     for (uint32_t s = span_begin_[id]; s < span_end_[id]; ++s) unplaced_live_[s] += size_[id];
+    while (top_undo_.size() > top_marks_.back()) {
+      placed_top_[top_undo_.back().first] = top_undo_.back().second;
+      top_undo_.pop_back();
+    }
+    top_marks_.pop_back();
     --depth_;
   }
 
@@ -744,6 +829,9 @@ class Search {
   size_t heuristic_ = 0;             // the current order's keys (see SortByHeuristic)
   bool sort_parts_ = false;          // re-sort each part as it splits off
   std::vector<size_t> unplaced_live_;  // per section: bytes of the unplaced buffers live there
+  std::vector<size_t> placed_top_;     // per section: highest top of the placed buffers live there
+  std::vector<std::pair<uint32_t, size_t>> top_undo_;  // (section, old placed_top_)
+  std::vector<size_t> top_marks_;      // per placement: top_undo_'s size before it
   std::vector<uint32_t> saved_ranks_;  // ranks replaced by SortPart, a stack by part
   std::vector<uint32_t> part_order_;   // SortPart's scratch
   std::vector<uint32_t> part_ranks_;
@@ -760,6 +848,7 @@ class Search {
   size_t part_depth_ = 0;            // buffers placed when the current part began
   std::vector<uint32_t> stack_;      // stacked slices of buffer ids
   std::vector<Candidate> candidates_;
+  std::vector<Candidate> split_check_;  // PartFitsAbove's scratch
   std::vector<std::pair<uint32_t, size_t>> fm_undo_;
   // Answers for parts, valid for capacity_ (cleared when it changes).
   std::unordered_map<std::vector<uint64_t>, CachedPart, KeyHash> cache_;
