@@ -26,7 +26,13 @@
 //      fixed offset). Prune when a buffer cannot fit under C, or when in some
 //      section the unplaced buffers live there, stacked from the level L in
 //      order of candidate offset, do not fit under C (this counts the gaps
-//      that no remaining buffer can fill).
+//      that no remaining buffer can fill). A cheaper form runs first, from
+//      per-section sums kept as buffers are placed (the unplaced bytes above
+//      max(L, the highest placed top)): most nodes fail it. When a placement
+//      splits the part, the whole part is checked at the placement's offset
+//      before its pieces are searched, each from level 0 (a plan reached in
+//      offset order has every unplaced buffer above that offset); without
+//      it the pieces re-search plans reached along other paths.
 //   4. Branch, lowest candidate first, on buffers b whose candidate o is at or
 //      above L (a buffer whose candidate fell below L can only go higher,
 //      on top of one placed later), with these symmetry and dominance rules:
