@@ -41,6 +41,13 @@ int main(int argc, char** argv) {
   app.add_option("--max-buffers", options.max_buffers, "most pieces before dropping");
   app.add_option("--min-dropped", options.min_dropped, "fewest pieces dropped");
   app.add_option("--max-dropped", options.max_dropped, "most pieces dropped");
+  app.add_option("--min-area-permille", options.min_area_permille,
+                 "then drop pieces down to an area share drawn in [min, max] thousandths "
+                 "(1000: none; A-K have 580-980)");
+  app.add_option("--max-area-permille", options.max_area_permille, "see --min-area-permille");
+  app.add_option("--min-peak-permille", options.min_peak_permille,
+                 "while dropping down to the area share, keep the most bytes live at one step at "
+                 "or above this share of the capacity, in thousandths (A-K: 940-1000)");
   CLI11_PARSE(app, argc, argv);
 
   std::error_code error;
@@ -50,7 +57,8 @@ int main(int argc, char** argv) {
                  error.message().c_str());
     return 1;
   }
-  std::printf("problem,buffers,dropped,median_size_units,median_length_units,area_share,max_live\n");
+  std::printf("problem,buffers,dropped,median_size_units,median_length_units,area_share,max_live,"
+              "steps_at_capacity_share,peak_share\n");
   for (uint64_t seed = first_seed; seed < first_seed + count; ++seed) {
     options.seed = seed;
     microarena::Result<microarena::GeneratedProblem> generated = microarena::GenerateProblem(options);
@@ -87,11 +95,29 @@ int main(int argc, char** argv) {
     int live = 0;
     int max_live = 0;
     for (const auto& event : events) max_live = std::max(max_live, live += event.second);
+    // The share of the steps at which the bytes live fill the capacity.
+    std::vector<std::pair<int32_t, int64_t>> bytes;
+    for (const microarena::BufferRequest& buffer : generated->problem.buffers) {
+      bytes.push_back({buffer.lifetime.first_op, static_cast<int64_t>(buffer.size_bytes)});
+      bytes.push_back({buffer.lifetime.end_op, -static_cast<int64_t>(buffer.size_bytes)});
+    }
+    std::sort(bytes.begin(), bytes.end());
+    int64_t live_bytes = 0;
+    int64_t full_steps = 0;
+    for (size_t k = 0; k < bytes.size(); ++k) {
+      live_bytes += bytes[k].second;
+      const int32_t next = k + 1 < bytes.size() ? bytes[k + 1].first : bytes[k].first;
+      if (live_bytes == static_cast<int64_t>(generated->capacity_bytes)) full_steps += next - bytes[k].first;
+    }
     const double steps = static_cast<double>(options.units) * options.unit_steps;
-    std::printf("g%llu,%zu,%u,%zu,%d,%.3f,%d\n", static_cast<unsigned long long>(seed),
+    int64_t peak_bytes = 0;
+    live_bytes = 0;
+    for (const auto& event : bytes) peak_bytes = std::max(peak_bytes, live_bytes += event.second);
+    std::printf("g%llu,%zu,%u,%zu,%d,%.3f,%d,%.3f,%.3f\n", static_cast<unsigned long long>(seed),
                 generated->problem.buffers.size(), generated->dropped, Median(sizes),
                 Median(lengths), area / (steps * static_cast<double>(generated->capacity_bytes)),
-                max_live);
+                max_live, static_cast<double>(full_steps) / steps,
+                static_cast<double>(peak_bytes) / static_cast<double>(generated->capacity_bytes));
   }
   return 0;
 }

@@ -11,9 +11,15 @@ there is none) within the limit, the geometric mean of the speed-ups over the pr
 solved, and the problems where MiniMalloc took more than 0.2 s and microarena was slower.
 A generated problem answered "infeasible" is a wrong answer (it has a plan) and fails the run.
 
-  bench/solver_versus_minimalloc.py [--suite dsa|generated|both] [--count 200] [--first-seed 1]
-      [--time-limit 60] [--cli build/release/tools/microarena/microarena]
+  bench/solver_versus_minimalloc.py [--suite dsa|generated|both|none] [--count 200] [--first-seed 1]
+      [--family cut|like-a-k]
+      [--problems FILE...] [--time-limit 60] [--cli build/release/tools/microarena/microarena]
       [--generator build/release/bench/generate_problems] [--shared ../shared] [--json FILE]
+
+--problems adds problem files named X.<capacity>.csv, e.g. MiniMalloc's other benchmarks
+(google/minimalloc, benchmarks/asplos2024/G-K), which head their columns buffer,start,end,size:
+microarena reads that; the MiniMalloc in ../shared/tools (commit 9f5cf81) answers such a file
+NOT_FOUND in milliseconds, so it gets a copy headed id,lower,upper,size.
 """
 import argparse
 import csv
@@ -42,7 +48,23 @@ def capacity_of(path):
     return int(os.path.basename(path).split(".")[1])
 
 
+def minimalloc_input(path, tmp):
+    """The problem as the bundled MiniMalloc reads it: columns headed id,lower,upper,size."""
+    with open(path) as f:
+        header, rest = f.readline(), f.read()
+    names = [n.strip() for n in header.strip().split(",")]
+    renamed = [{"buffer": "id", "start": "lower", "end": "upper"}.get(n, n) for n in names]
+    if renamed == names:
+        return path
+    copy = os.path.join(tmp, "minimalloc_input", os.path.basename(path))
+    os.makedirs(os.path.dirname(copy), exist_ok=True)
+    with open(copy, "w") as f:
+        f.write(",".join(renamed) + "\n" + rest)
+    return copy
+
+
 def run_minimalloc(tool, path, limit, tmp):
+    path = minimalloc_input(path, tmp)
     cmd = [tool, f"--input={path}", f"--output={os.path.join(tmp, 'mm.csv')}",
            f"--capacity={capacity_of(path)}", f"--timeout={limit}s"]
     seconds, code, out = timed(cmd, limit)
@@ -60,12 +82,28 @@ def run_microarena(cli, path, limit):
     return seconds, answer
 
 
+# Generated families (generate_problems options). "cut": the whole rectangle cut up, 0-6 pieces
+# dropped: area shares 0.98-1.00 and the capacity reached at most steps, tighter than any of
+# MiniMalloc's A-K. "like-a-k": 200-500 pieces, then dropped down to an area share drawn in
+# 0.58-0.98 with the peak kept at 0.94 of the capacity or more, the ranges of A-K (whose
+# capacity is reached at 0-59 % of the steps; 154-454 buffers).
+FAMILIES = {
+    "cut": [],
+    "like-a-k": ["--min-buffers", "200", "--max-buffers", "500", "--min-area-permille", "580",
+                 "--max-area-permille", "980", "--min-peak-permille", "940"],
+}
+
+
 def main():
     here = os.path.dirname(os.path.abspath(__file__))
     root = os.path.dirname(here)
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--suite", choices=["dsa", "generated", "both"], default="both")
+    parser.add_argument("--suite", choices=["dsa", "generated", "both", "none"], default="both")
+    parser.add_argument("--problems", nargs="*", default=[], help="more problem files (X.<capacity>.csv)")
     parser.add_argument("--count", type=int, default=200, help="generated problems")
+    parser.add_argument("--family", choices=sorted(FAMILIES), default="cut",
+                        help="generated problems: the cut rectangle (generate_problems' defaults) "
+                             "or dropped down to A-K's area shares and peaks")
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per solver and problem")
     parser.add_argument("--cli", default=os.path.join(root, "build/release/tools/microarena/microarena"))
@@ -86,11 +124,16 @@ def main():
         if args.suite in ("generated", "both"):
             gen_dir = os.path.join(tmp, "generated")
             done = subprocess.run([args.generator, "--out", gen_dir, "--count", str(args.count),
-                                   "--first-seed", str(args.first_seed)], capture_output=True, text=True)
+                                   "--first-seed", str(args.first_seed), *FAMILIES[args.family]],
+                                  capture_output=True, text=True)
             if done.returncode != 0:
                 sys.exit(f"solver_versus_minimalloc: generate_problems failed: {done.stderr}")
             problems += [os.path.join(gen_dir, f"g{row['problem'][1:]}.1048576.csv")
                          for row in csv.DictReader(done.stdout.splitlines())]
+        for path in args.problems:
+            if not os.path.isfile(path):
+                sys.exit(f"solver_versus_minimalloc: {path}: no such file")
+            problems.append(os.path.abspath(path))
         rows = []
         print(f"{'problem':>8} {'minimalloc s':>13} {'microarena s':>13} {'speed-up':>9}  answers")
         for index, path in enumerate(problems):
@@ -101,7 +144,7 @@ def main():
             else:
                 ma = run_microarena(args.cli, path, args.time_limit)
                 mm = run_minimalloc(minimalloc, path, args.time_limit, tmp)
-            generated = name.startswith("g")
+            generated = os.path.exists(path.replace(".csv", ".witness.csv"))
             if generated and ma[1] == "infeasible":
                 sys.exit(f"solver_versus_minimalloc: {name} answered infeasible but has a plan")
             row = {"problem": name, "minimalloc_s": mm[0], "minimalloc": mm[1],

@@ -1,5 +1,6 @@
 #include "microarena/plan/problem_generator.h"
 
+#include <algorithm>
 #include <string>
 #include <utility>
 
@@ -45,6 +46,14 @@ Result<GeneratedProblem> GenerateProblem(const ProblemGeneratorOptions& options)
                          "dropped %u..%u)",
                          options.min_buffers, options.max_buffers, options.min_dropped,
                          options.max_dropped);
+  }
+  if (options.min_area_permille > options.max_area_permille || options.max_area_permille > 1000 ||
+      options.min_area_permille == 0 || options.min_peak_permille > 1000) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "problem generator: area share %u..%u thousandths is not a range in "
+                         "(0, 1000], or the peak's floor %u is above 1000",
+                         options.min_area_permille, options.max_area_permille,
+                         options.min_peak_permille);
   }
   if (options.min_buffers <= options.max_dropped) {
     return Status::Error(ErrorCode::kInvalidArgument,
@@ -97,16 +106,47 @@ Result<GeneratedProblem> GenerateProblem(const ProblemGeneratorOptions& options)
     std::swap(pieces[i], pieces[random.Below(i + 1)]);
   }
 
+  // Down to the area share (drawn only when asked for, so that the default
+  // problems stay what they were); at least one piece stays.
+  size_t first_kept = dropped;
+  if (options.max_area_permille < 1000) {
+    const uint64_t share = random.Between(options.min_area_permille, options.max_area_permille);
+    // Space units live per time unit, to keep the peak.
+    std::vector<uint32_t> live(options.units, 0);
+    uint64_t area = 0;
+    for (size_t i = first_kept; i < pieces.size(); ++i) {
+      area += pieces[i].Area();
+      for (uint32_t t = pieces[i].t0; t < pieces[i].t1; ++t) live[t] += pieces[i].s1 - pieces[i].s0;
+    }
+    const uint64_t peak_floor = uint64_t{options.min_peak_permille} * options.units;
+    // Pieces go in the shuffled order; one whose loss would sink the peak
+    // below the floor moves to the kept end instead.
+    size_t kept_from = pieces.size();
+    while (first_kept < kept_from && first_kept + 1 < pieces.size() && area * 1000 > share * cells) {
+      const Piece& piece = pieces[first_kept];
+      for (uint32_t t = piece.t0; t < piece.t1; ++t) live[t] -= piece.s1 - piece.s0;
+      uint64_t peak = 0;
+      for (uint32_t units_live : live) peak = std::max<uint64_t>(peak, units_live);
+      if (peak * 1000 >= peak_floor) {
+        area -= piece.Area();
+        ++first_kept;
+      } else {
+        for (uint32_t t = piece.t0; t < piece.t1; ++t) live[t] += piece.s1 - piece.s0;
+        std::swap(pieces[first_kept], pieces[--kept_from]);
+      }
+    }
+  }
+
   GeneratedProblem generated;
   generated.capacity_bytes = size_t{options.units} * options.unit_bytes;
-  generated.dropped = dropped;
-  for (size_t i = dropped; i < pieces.size(); ++i) {
+  generated.dropped = static_cast<uint32_t>(first_kept);
+  for (size_t i = first_kept; i < pieces.size(); ++i) {
     const Piece& piece = pieces[i];
     BufferRequest buffer;
     buffer.lifetime.first_op = static_cast<int32_t>(piece.t0 * options.unit_steps);
     buffer.lifetime.end_op = static_cast<int32_t>(piece.t1 * options.unit_steps);
     buffer.size_bytes = size_t{piece.s1 - piece.s0} * options.unit_bytes;
-    generated.problem.ids.push_back(std::to_string(i - dropped));
+    generated.problem.ids.push_back(std::to_string(i - first_kept));
     generated.problem.buffers.push_back(buffer);
     generated.witness_offsets.push_back(size_t{piece.s0} * options.unit_bytes);
   }

@@ -14,6 +14,7 @@
 //         | +----+------+------+        its next axis at a uniform position;
 //         +-------------------->        axes alternate with depth, space first
 //                          step      3. drop a few pieces, shuffle the rest
+//                                       (optionally more, down to an area share)
 //
 // Every piece is a buffer: its steps are its lifetime, its height its size.
 // The pieces' own positions are a plan within the capacity (the witness), so
@@ -39,6 +40,18 @@ struct ProblemGeneratorOptions {
   uint32_t max_buffers = 300;
   uint32_t min_dropped = 0;    // pieces removed, drawn uniformly in [min, max]
   uint32_t max_dropped = 6;
+  // Then more pieces are removed until the buffers' area (bytes x steps) is
+  // at most this share of the rectangle, in thousandths, drawn uniformly in
+  // [min, max]; 1000 (the default): no more. A-K, MiniMalloc's benchmarks,
+  // have area shares of 0.58-0.98, and their bytes live reach the capacity
+  // at 0-59 % of the steps; the cut rectangle alone, at 0.98-1.00 and most
+  // steps, is a tighter family than any of them.
+  uint32_t min_area_permille = 1000;
+  uint32_t max_area_permille = 1000;
+  // While dropping down to the area share, a piece stays if dropping it
+  // would leave the most bytes live at one step below this share of the
+  // capacity, in thousandths (A-K: 940-1000; 0: no such limit).
+  uint32_t min_peak_permille = 0;
   uint32_t units = 1024;       // grid of the rectangle along each axis
   uint32_t unit_bytes = 1024;  // bytes per space unit (sizes are multiples of it)
   uint32_t unit_steps = 1024;  // steps per time unit

@@ -111,6 +111,60 @@ TEST(ProblemGenerator, BothAxesAreCut) {
   EXPECT_GT(lengths.size(), 20u);
 }
 
+// Dropping down to an area share (the family shaped like A-K): the area is
+// at most the share drawn (the range's top bounds it), the peak stays at or
+// above its floor, the witness is still a plan, and the first 6 drops are
+// the default problem's (the same draws come first).
+TEST(ProblemGenerator, DropsDownToAnAreaShareKeepingThePeak) {
+  int below_full_peak = 0;
+  int more_drops = 0;
+  for (uint64_t seed = 1; seed <= 30; ++seed) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    ProblemGeneratorOptions options;
+    options.seed = seed;
+    options.min_area_permille = 580;
+    options.max_area_permille = 980;
+    options.min_peak_permille = 940;
+    Result<GeneratedProblem> generated = GenerateProblem(options);
+    ASSERT_TRUE(generated.ok()) << generated.status().message();
+    const size_t count = generated->problem.buffers.size();
+    double area = 0;
+    std::map<int32_t, int64_t> delta;  // live bytes change per step
+    for (const BufferRequest& buffer : generated->problem.buffers) {
+      area += static_cast<double>(buffer.size_bytes) * buffer.lifetime.length();
+      delta[buffer.lifetime.first_op] += static_cast<int64_t>(buffer.size_bytes);
+      delta[buffer.lifetime.end_op] -= static_cast<int64_t>(buffer.size_bytes);
+    }
+    const double capacity = static_cast<double>(generated->capacity_bytes);
+    EXPECT_LE(area / (capacity * 1048576.0), 0.980);
+    int64_t live = 0;
+    int64_t peak = 0;
+    for (const auto& step : delta) peak = std::max(peak, live += step.second);
+    EXPECT_GE(static_cast<double>(peak), 0.940 * capacity);
+    if (static_cast<double>(peak) < capacity) ++below_full_peak;
+    if (generated->dropped > 6) ++more_drops;  // beyond what the default drops
+    const Status checked =
+        CheckPlan(AsProblem(*generated),
+                  Span<const size_t>(generated->witness_offsets.data(), count),
+                  HeadOf(*generated), generated->capacity_bytes);
+    EXPECT_TRUE(checked.ok()) << checked.message();
+  }
+  // Like C, D and J, some problems' peaks stay below the capacity; most
+  // shares drawn are below the 0.98-1.00 the cut rectangle keeps.
+  EXPECT_GT(below_full_peak, 0);
+  EXPECT_GT(more_drops, 15) << more_drops;
+  // The default stays as it was: no draw is added.
+  ProblemGeneratorOptions plain;
+  plain.seed = 12;
+  ProblemGeneratorOptions same = plain;
+  same.min_peak_permille = 940;  // read only while dropping down to a share
+  Result<GeneratedProblem> a = GenerateProblem(plain);
+  Result<GeneratedProblem> b = GenerateProblem(same);
+  ASSERT_TRUE(a.ok() && b.ok());
+  EXPECT_EQ(FormatProblemCsv(a->problem, Span<const size_t>()),
+            FormatProblemCsv(b->problem, Span<const size_t>()));
+}
+
 TEST(ProblemGenerator, RejectsOptionsThatCannotMakeAProblem) {
   ProblemGeneratorOptions options;
   options.min_buffers = 10;
@@ -129,6 +183,12 @@ TEST(ProblemGenerator, RejectsOptionsThatCannotMakeAProblem) {
   options = {};
   options.unit_steps = 1u << 22;  // 1024 units x 2^22 steps overflow int32
   EXPECT_FALSE(GenerateProblem(options).ok());
+  options = {};
+  options.min_area_permille = 900;
+  options.max_area_permille = 800;
+  Result<GeneratedProblem> no_range = GenerateProblem(options);
+  ASSERT_FALSE(no_range.ok());
+  EXPECT_NE(std::string(no_range.status().message()).find("area share 900..800"), std::string::npos);
 }
 
 }  // namespace
