@@ -41,6 +41,12 @@ int main(int argc, char** argv) {
   app.add_option("--max-buffers", options.max_buffers, "most pieces before dropping");
   app.add_option("--min-dropped", options.min_dropped, "fewest pieces dropped");
   app.add_option("--max-dropped", options.max_dropped, "most pieces dropped");
+  uint32_t grid = 1024;
+  app.add_option("--grid", grid,
+                 "units along each axis of the 1,048,576-byte x 1,048,576-step rectangle (a power "
+                 "of two, 2-1024): cuts fall on this grid, so fewer units give fewer distinct "
+                 "sizes and lifetimes")
+      ->check(CLI::IsMember({2u, 4u, 8u, 16u, 32u, 64u, 128u, 256u, 512u, 1024u}));
   app.add_option("--min-area-permille", options.min_area_permille,
                  "then drop pieces down to an area share drawn in [min, max] thousandths "
                  "(1000: none; A-K have 580-980)");
@@ -49,6 +55,9 @@ int main(int argc, char** argv) {
                  "while dropping down to the area share, keep the most bytes live at one step at "
                  "or above this share of the capacity, in thousandths (A-K: 940-1000)");
   CLI11_PARSE(app, argc, argv);
+  options.units = grid;
+  options.unit_bytes = 1048576 / grid;
+  options.unit_steps = 1048576 / grid;
 
   std::error_code error;
   std::filesystem::create_directories(out_dir, error);
