@@ -112,9 +112,9 @@ TEST(ProblemGenerator, BothAxesAreCut) {
 }
 
 // Dropping down to an area share (the family shaped like A-K): the area is
-// at most the share drawn (the range's top bounds it), the peak stays at or
-// above its floor, the witness is still a plan, and the first 6 drops are
-// the default problem's (the same draws come first).
+// at most the range's top, the peak stays at or above its floor, the witness
+// is still a plan; and an option read only while dropping to a share leaves
+// the default problem as it was.
 TEST(ProblemGenerator, DropsDownToAnAreaShareKeepingThePeak) {
   int below_full_peak = 0;
   int more_drops = 0;
