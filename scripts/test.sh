@@ -3,6 +3,9 @@
 #   1. each preset (release, then AddressSanitizer + UndefinedBehaviorSanitizer):
 #      configure, build, ctest; then the op table is held to the op/type
 #      pairs the tests compared with TFLM (scripts/oracle_coverage.py);
+#      the TFLM oracle's answers of the first preset are kept for the
+#      second (build/oracle_cache, emptied at the start of each run, or
+#      MICROARENA_ORACLE_CACHE=DIR, kept as it is);
 #   2. fuzz: every libFuzzer target, deterministic: a fixed seed and a fixed
 #      number of executions from the same seed corpus (scripts/fuzz.sh --ci);
 #      saved findings are replayed in every preset's tests already;
@@ -63,6 +66,14 @@ if [[ $MICROARENA_STRICT == 1 ]]; then
 fi
 
 if has_stage presets; then
+  # The TFLM oracle's answers, kept for this run only: the second preset asks
+  # the same questions (tests/support/oracle_cache.h). A folder given in
+  # MICROARENA_ORACLE_CACHE is used as it is, never emptied.
+  if [[ -z ${MICROARENA_ORACLE_CACHE:-} ]]; then
+    export MICROARENA_ORACLE_CACHE=$PWD/build/oracle_cache
+    rm -rf "$MICROARENA_ORACLE_CACHE"
+  fi
+  mkdir -p "$MICROARENA_ORACLE_CACHE"
   for preset in $presets; do
     begin_stage "$preset: configure and build"
     cmake --preset "$preset" >/dev/null

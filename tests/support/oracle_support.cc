@@ -23,21 +23,21 @@ Outcome RunOracleOn(const std::string& name, const Bytes& model, const std::vect
   // The process id keeps two test runs (two presets, or a sweep beside ctest) apart.
   const std::string dir = testing::TempDir("oracle/" + std::to_string(::getpid()) + "/" + name);
   WriteFile(dir + "/model.tflite", model);
-  std::string command = ShellQuote(OraclePath()) + " " + ShellQuote(dir + "/model.tflite");
+  std::vector<std::string> args = {dir + "/model.tflite"};
   for (size_t i = 0; i < inputs.size(); ++i) {
     const std::string path = dir + "/input_" + std::to_string(i) + ".bin";
     WriteFile(path, inputs[i]);
-    command += " --input " + ShellQuote(path);
+    args.insert(args.end(), {"--input", path});
   }
-  command += " --out-dir " + ShellQuote(dir) + " --arena " + std::to_string(arena_bytes) + " --no-search";
-  const testing::CommandResult result = testing::RunCommand(command);
+  args.insert(args.end(), {"--out-dir", dir, "--arena", std::to_string(arena_bytes), "--no-search"});
+  // Records the op coverage when the oracle ran the model.
+  const testing::CommandResult result = testing::RunOracle(args);
   Outcome outcome;
   if (result.exit_code != 0) {
     outcome.error = "exit " + std::to_string(result.exit_code) + ": " + result.stderr_text;
     return outcome;
   }
   outcome.ok = true;
-  RecordOracleCoverage(model);
   // "greedy run: arena=N arena_used_bytes=U head=H tail=T"
   const size_t used = result.stdout_text.find("arena_used_bytes=");
   EXPECT_NE(used, std::string::npos) << "no arena figure from the oracle: " << result.stdout_text;

@@ -13,6 +13,7 @@
 
 #include "microarena/kernels/op_types.h"
 #include "microarena/model/model_view.h"
+#include "tests/support/oracle_cache.h"
 
 namespace microarena::testing {
 namespace fs = std::filesystem;
@@ -128,7 +129,7 @@ std::string OraclePath() { return SharedDir() + "/tools/tflm_oracle"; }
 CommandResult RunOracle(const std::vector<std::string>& args) {
   std::string command = ShellQuote(OraclePath());
   for (const std::string& arg : args) command += " " + ShellQuote(arg);
-  CommandResult result = RunCommand(command);
+  CommandResult result = CachedOracleRun(OraclePath(), args, [&] { return RunCommand(command); });
   // Runs that give outputs or tensors to compare count for coverage.
   const bool compares = std::find(args.begin(), args.end(), "--out-dir") != args.end() ||
                         std::find(args.begin(), args.end(), "--dump-tensors") != args.end();

@@ -9,7 +9,7 @@
 
 namespace microarena {
 namespace {
-constexpr size_t kUnplaced = SIZE_MAX;
+constexpr size_t kNoOffsetYet = SIZE_MAX;
 }  // namespace
 
 size_t GreedyTflmPlanner::WorkspaceBytes(size_t buffer_count) const {
@@ -47,7 +47,7 @@ Status GreedyTflmPlanner::Plan(const PlanningProblem& problem, Span<uint8_t> wor
     return size_a != size_b ? size_a > size_b : a > b;
   });
 
-  for (size_t i = 0; i < count; ++i) offsets_bytes[i] = kUnplaced;
+  for (size_t i = 0; i < count; ++i) offsets_bytes[i] = kNoOffsetYet;
   const TimeIndex index(buffers, by_start, max_end);
 
   for (size_t position = 0; position < count; ++position) {
@@ -61,7 +61,7 @@ Status GreedyTflmPlanner::Plan(const PlanningProblem& problem, Span<uint8_t> wor
     // 3. The placed buffers live at the same time, in offset order.
     size_t neighbours = 0;
     index.ForEachOverlapping(wanted.lifetime, [&](uint32_t other) {
-      if (offsets_bytes[other] != kUnplaced) gathered[neighbours++] = other;
+      if (offsets_bytes[other] != kNoOffsetYet) gathered[neighbours++] = other;
     });
     std::sort(gathered, gathered + neighbours, [offsets_bytes](uint32_t a, uint32_t b) {
       return offsets_bytes[a] != offsets_bytes[b] ? offsets_bytes[a] < offsets_bytes[b] : a < b;
