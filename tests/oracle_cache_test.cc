@@ -19,13 +19,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Sets MICROARENA_ORACLE_CACHE for one test, and restores it after.
+// Sets (or, with nullptr, unsets) MICROARENA_ORACLE_CACHE for one scope,
+// and restores it after.
 class ScopedCacheDir {
  public:
-  explicit ScopedCacheDir(const std::string& dir) {
-    if (const char* old = std::getenv("MICROARENA_ORACLE_CACHE"); old != nullptr) old_ = old;
-    had_ = std::getenv("MICROARENA_ORACLE_CACHE") != nullptr;
-    ::setenv("MICROARENA_ORACLE_CACHE", dir.c_str(), 1);
+  explicit ScopedCacheDir(const char* dir) {
+    const char* old = std::getenv("MICROARENA_ORACLE_CACHE");
+    had_ = old != nullptr;
+    if (had_) old_ = old;
+    if (dir != nullptr) ::setenv("MICROARENA_ORACLE_CACHE", dir, 1); else ::unsetenv("MICROARENA_ORACLE_CACHE");
   }
   ~ScopedCacheDir() {
     if (had_) ::setenv("MICROARENA_ORACLE_CACHE", old_.c_str(), 1); else ::unsetenv("MICROARENA_ORACLE_CACHE");
@@ -55,12 +57,15 @@ TEST(OracleCacheTest, SameCallIsAnsweredWithTheOraclesOutputs) {
   const testing::Bytes model = SharedModel("kws_ref_model");
   ASSERT_FALSE(model.empty());
   // Without a cache: the oracle itself.
-  ::unsetenv("MICROARENA_ORACLE_CACHE");
-  const testing::Outcome direct = testing::RunOracleOn("cache_direct", model, {}, size_t{1} << 20);
+  testing::Outcome direct;
+  {
+    ScopedCacheDir no_cache(nullptr);
+    direct = testing::RunOracleOn("cache_direct", model, {}, size_t{1} << 20);
+  }
   ASSERT_TRUE(direct.ok) << direct.error;
   ASSERT_FALSE(direct.outputs.empty());
 
-  ScopedCacheDir cache(testing::TempDir("oracle_cache_store"));
+  ScopedCacheDir cache(testing::TempDir("oracle_cache_store").c_str());
   const size_t hits = testing::OracleCacheHits();
   const testing::Outcome first = testing::RunOracleOn("cache_first", model, {}, size_t{1} << 20);
   EXPECT_EQ(testing::OracleCacheHits(), hits) << "an empty cache answered";
@@ -71,26 +76,40 @@ TEST(OracleCacheTest, SameCallIsAnsweredWithTheOraclesOutputs) {
   EXPECT_EQ(second.outputs, direct.outputs);
   EXPECT_EQ(second.arena_used_bytes, direct.arena_used_bytes);
 
-  // Another arena size, or other input bytes at the same path: the oracle runs.
+  // Another arena size: the oracle runs.
   testing::RunOracleOn("cache_first", model, {}, size_t{2} << 20);
   EXPECT_EQ(testing::OracleCacheHits(), hits + 1) << "another --arena was answered from the cache";
-  const testing::Bytes input(49 * 10, 7);  // kws: one int8 input of 1x49x10x1
-  const testing::Outcome other = testing::RunOracleOn("cache_first", model, {input}, size_t{1} << 20);
+  // The same arguments, the same paths, other bytes in the input file: the
+  // oracle runs, and its outputs follow the bytes.
+  const testing::Bytes sevens(49 * 10, 7);  // kws: one int8 input of 1x49x10x1
+  const testing::Bytes minus(49 * 10, 0xf0);
+  const testing::Outcome with_sevens = testing::RunOracleOn("cache_bytes", model, {sevens}, size_t{1} << 20);
+  const testing::Outcome with_minus = testing::RunOracleOn("cache_bytes", model, {minus}, size_t{1} << 20);
   EXPECT_EQ(testing::OracleCacheHits(), hits + 1) << "other input bytes were answered from the cache";
+  ASSERT_TRUE(with_sevens.ok && with_minus.ok) << with_sevens.error << with_minus.error;
+  EXPECT_NE(with_sevens.outputs, with_minus.outputs) << "two constant inputs should give kws different scores";
+  // Other model bytes at the same path: the same, for the model file.
+  testing::Bytes other_model = SharedModel("ad01_int8");
+  ASSERT_FALSE(other_model.empty());
+  const testing::Outcome other = testing::RunOracleOn("cache_first", other_model, {}, size_t{1} << 20);
+  EXPECT_EQ(testing::OracleCacheHits(), hits + 1) << "another model at the same path was answered from the cache";
   ASSERT_TRUE(other.ok) << other.error;
-  EXPECT_NE(other.outputs, direct.outputs) << "a constant input should change kws's scores";
+  EXPECT_NE(other.outputs, direct.outputs);
 }
 
 TEST(OracleCacheTest, DumpedTensorsAndSummaryComeBackAtTheNewPaths) {
   MICROARENA_REQUIRE_ORACLE();
   const std::string model = testing::SharedDir() + "/models/kws_ref_model.tflite";
-  ::unsetenv("MICROARENA_ORACLE_CACHE");
   const std::string dumps = testing::TempDir("oracle_cache_dump");  // emptied once, here
   const std::string direct_dir = dumps + "/direct";
-  const testing::CommandResult direct = testing::RunOracle({model, "--seed", "2", "--dump-tensors", direct_dir});
+  testing::CommandResult direct;
+  {
+    ScopedCacheDir no_cache(nullptr);
+    direct = testing::RunOracle({model, "--seed", "2", "--dump-tensors", direct_dir});
+  }
   ASSERT_EQ(direct.exit_code, 0) << direct.stderr_text;
 
-  ScopedCacheDir cache(testing::TempDir("oracle_cache_store"));
+  ScopedCacheDir cache(testing::TempDir("oracle_cache_store").c_str());
   const size_t hits = testing::OracleCacheHits();
   const std::string first_dir = dumps + "/first";
   const std::string second_dir = dumps + "/second";

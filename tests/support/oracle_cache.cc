@@ -10,7 +10,8 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <set>
+#include <map>
+#include <utility>
 
 namespace microarena::testing {
 namespace fs = std::filesystem;
@@ -53,8 +54,12 @@ std::string Slurp(const fs::path& path) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-void Spill(const fs::path& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary).write(text.data(), static_cast<std::streamsize>(text.size()));
+// False when the file could not be written whole (a full disk, say).
+bool Spill(const fs::path& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(text.data(), static_cast<std::streamsize>(text.size()));
+  out.close();
+  return !out.fail();
 }
 
 void ReplaceAll(std::string& text, const std::string& from, const std::string& to) {
@@ -65,13 +70,15 @@ void ReplaceAll(std::string& text, const std::string& from, const std::string& t
 }
 
 bool IsOutputFlag(const std::string& arg) { return arg == "--out-dir" || arg == "--dump-tensors"; }
+// The argument after --out-dir or --dump-tensors: a folder the oracle writes.
+bool IsOutputFolder(const std::vector<std::string>& args, size_t i) { return i > 0 && IsOutputFlag(args[i - 1]); }
 
 // The arguments that are paths (files read, folders written), longest
 // first: a folder's path is often the start of its files' paths.
 std::vector<size_t> PathArguments(const std::vector<std::string>& args) {
   std::vector<size_t> paths;
   for (size_t i = 0; i < args.size(); ++i) {
-    const bool output = i > 0 && IsOutputFlag(args[i - 1]);
+    const bool output = IsOutputFolder(args, i);
     std::error_code error;
     if (output || fs::is_regular_file(args[i], error)) paths.push_back(i);
   }
@@ -103,7 +110,7 @@ std::string Key(const std::string& oracle, const std::vector<std::string>& args)
                std::to_string(info.st_mtim.tv_nsec));
   for (size_t i = 0; i < args.size(); ++i) {
     std::error_code error;
-    if (i > 0 && IsOutputFlag(args[i - 1])) {
+    if (IsOutputFolder(args, i)) {
       hash.AddText("output folder");
     } else if (fs::is_regular_file(args[i], error)) {
       hash.AddText("file");
@@ -116,13 +123,27 @@ std::string Key(const std::string& oracle, const std::vector<std::string>& args)
   return hash.Hex();
 }
 
-// Copies the files under `from` to `to`, leaving out `skip` (the inputs
-// written into the same folder as the outputs).
-void CopyTree(const fs::path& from, const fs::path& to, const std::set<fs::path>& skip) {
+// A folder's files before the oracle ran: size and modification time.
+using FolderState = std::map<fs::path, std::pair<uintmax_t, fs::file_time_type>>;
+FolderState StateOf(const fs::path& folder) {
+  FolderState state;
+  std::error_code error;
+  if (!fs::is_directory(folder, error)) return state;
+  for (const fs::directory_entry& entry : fs::recursive_directory_iterator(folder)) {
+    if (entry.is_regular_file()) state[entry.path()] = {entry.file_size(), entry.last_write_time()};
+  }
+  return state;
+}
+
+// Copies the files under `from` to `to`, leaving out those `before` holds
+// unchanged (what was there before the oracle ran: the inputs written into
+// the same folder, say).
+void CopyTree(const fs::path& from, const fs::path& to, const FolderState& before) {
   fs::create_directories(to);
   for (const fs::directory_entry& entry : fs::recursive_directory_iterator(from)) {
     if (!entry.is_regular_file()) continue;
-    if (skip.count(fs::weakly_canonical(entry.path())) != 0) continue;
+    const auto old = before.find(entry.path());
+    if (old != before.end() && old->second == std::make_pair(entry.file_size(), entry.last_write_time())) continue;
     const fs::path target = to / fs::relative(entry.path(), from);
     fs::create_directories(target.parent_path());
     fs::copy_file(entry.path(), target, fs::copy_options::overwrite_existing);
@@ -145,42 +166,58 @@ CommandResult CachedOracleRun(const std::string& oracle, const std::vector<std::
 
   std::error_code error;
   if (fs::is_regular_file(entry / "exit", error)) {
-    CommandResult result;
-    result.exit_code = std::atoi(Slurp(entry / "exit").c_str());
-    result.stdout_text = WithPaths(Slurp(entry / "stdout"), args, paths);
-    result.stderr_text = WithPaths(Slurp(entry / "stderr"), args, paths);
-    for (size_t i : paths) {
-      const fs::path saved = entry / ("output_" + std::to_string(i));
-      if (fs::is_directory(saved, error)) CopyTree(saved, args[i], {});
+    try {
+      CommandResult result;
+      result.exit_code = std::atoi(Slurp(entry / "exit").c_str());
+      result.stdout_text = WithPaths(Slurp(entry / "stdout"), args, paths);
+      result.stderr_text = WithPaths(Slurp(entry / "stderr"), args, paths);
+      for (size_t i : paths) {
+        const fs::path saved = entry / ("output_" + std::to_string(i));
+        if (fs::is_directory(saved, error)) CopyTree(saved, args[i], {});
+      }
+      ++hits;
+      return result;
+    } catch (const fs::filesystem_error&) {
+      return run();  // a cache that cannot be read is no answer
     }
-    ++hits;
-    return result;
   }
 
+  std::map<size_t, FolderState> before;
+  bool keep = true;
+  try {
+    for (size_t i : paths) {
+      if (IsOutputFolder(args, i)) before[i] = StateOf(args[i]);
+    }
+  } catch (const fs::filesystem_error&) {
+    keep = false;
+  }
   CommandResult result = run();
-  if (result.exit_code < 0) return result;
+  // Not kept: a run killed by a signal (the shell reports 128 + the signal),
+  // or one that did not finish; such a run says nothing about the model.
+  if (!keep || result.exit_code < 0 || result.exit_code >= 128) return result;
   // Written whole under a temporary name, then renamed: a test running at
   // the same time sees the entry complete or not at all (the first of two
-  // writers wins; the answers are the same).
+  // writers wins; the answers are the same). A cache that cannot be written
+  // (a full disk) keeps nothing and changes no answer.
   static int counter = 0;
   const fs::path temporary =
       root / ("partial." + std::to_string(::getpid()) + "." + std::to_string(counter++));
-  fs::remove_all(temporary, error);
-  fs::create_directories(temporary);
-  std::set<fs::path> inputs;
-  for (size_t i : paths) {
-    if (!(i > 0 && IsOutputFlag(args[i - 1]))) inputs.insert(fs::weakly_canonical(args[i]));
-  }
-  for (size_t i : paths) {
-    if (i > 0 && IsOutputFlag(args[i - 1]) && fs::is_directory(args[i], error)) {
-      CopyTree(args[i], temporary / ("output_" + std::to_string(i)), inputs);
+  try {
+    fs::remove_all(temporary);
+    fs::create_directories(temporary);
+    for (size_t i : paths) {
+      if (IsOutputFolder(args, i) && fs::is_directory(args[i], error)) {
+        CopyTree(args[i], temporary / ("output_" + std::to_string(i)), before[i]);
+      }
     }
+    if (Spill(temporary / "stdout", WithPlaceholders(result.stdout_text, args, paths)) &&
+        Spill(temporary / "stderr", WithPlaceholders(result.stderr_text, args, paths)) &&
+        Spill(temporary / "exit", std::to_string(result.exit_code))) {
+      fs::rename(temporary, entry, error);
+    }
+  } catch (const fs::filesystem_error&) {
   }
-  Spill(temporary / "stdout", WithPlaceholders(result.stdout_text, args, paths));
-  Spill(temporary / "stderr", WithPlaceholders(result.stderr_text, args, paths));
-  Spill(temporary / "exit", std::to_string(result.exit_code));
-  fs::rename(temporary, entry, error);
-  if (error) fs::remove_all(temporary, error);
+  fs::remove_all(temporary, error);
   return result;
 }
 

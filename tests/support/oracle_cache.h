@@ -24,7 +24,10 @@ namespace microarena::testing {
 // that run. Unset: every call runs the oracle.
 //
 // `run` runs the oracle with `args`; it is called on a miss (and always
-// without a cache). Runs that did not exit normally are not kept.
+// without a cache). Runs killed by a signal (exit 128 or more through the
+// shell) are not kept; only files that are new or changed after the run are
+// kept of an output folder; a cache folder that cannot be read or written
+// changes no answer (the oracle runs, or its answer is not kept).
 CommandResult CachedOracleRun(const std::string& oracle, const std::vector<std::string>& args,
                               const std::function<CommandResult()>& run);
 
