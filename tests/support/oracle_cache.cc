@@ -9,7 +9,6 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <utility>
 
@@ -48,11 +47,6 @@ class KeyHash {
   uint64_t a_ = 0xcbf29ce484222325ULL;
   uint64_t b_ = 0x84222325cbf29ce4ULL;
 };
-
-std::string Slurp(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 // False when the file could not be written whole (a full disk, say).
 bool Spill(const fs::path& path, const std::string& text) {
@@ -114,7 +108,7 @@ std::string Key(const std::string& oracle, const std::vector<std::string>& args)
       hash.AddText("output folder");
     } else if (fs::is_regular_file(args[i], error)) {
       hash.AddText("file");
-      hash.AddText(Slurp(args[i]));
+      hash.AddText(ReadFileText(args[i]));
     } else {
       hash.AddText("argument");
       hash.AddText(args[i]);
@@ -168,9 +162,9 @@ CommandResult CachedOracleRun(const std::string& oracle, const std::vector<std::
   if (fs::is_regular_file(entry / "exit", error)) {
     try {
       CommandResult result;
-      result.exit_code = std::atoi(Slurp(entry / "exit").c_str());
-      result.stdout_text = WithPaths(Slurp(entry / "stdout"), args, paths);
-      result.stderr_text = WithPaths(Slurp(entry / "stderr"), args, paths);
+      result.exit_code = std::atoi(ReadFileText((entry / "exit").string()).c_str());
+      result.stdout_text = WithPaths(ReadFileText((entry / "stdout").string()), args, paths);
+      result.stderr_text = WithPaths(ReadFileText((entry / "stderr").string()), args, paths);
       for (size_t i : paths) {
         const fs::path saved = entry / ("output_" + std::to_string(i));
         if (fs::is_directory(saved, error)) CopyTree(saved, args[i], {});

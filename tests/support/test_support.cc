@@ -68,6 +68,11 @@ std::vector<uint8_t> ReadFileBytes(const std::string& path) {
   return std::vector<uint8_t>(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
+std::string ReadFileText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
 std::vector<std::string> SharedModelNames() {
   std::vector<std::string> names;
   std::string shared = SharedDir();
@@ -88,11 +93,6 @@ std::string ShellQuote(const std::string& text) {
 }
 
 namespace {
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 // Runs `command` (a shell command line) with its output captured in files of
 // a fresh temp folder named after `tag`.
 CommandResult RunCaptured(const std::string& tag, const std::string& command) {
@@ -109,8 +109,8 @@ CommandResult RunCaptured(const std::string& tag, const std::string& command) {
   int raw = std::system(line.c_str());
   CommandResult result;
   result.exit_code = (raw != -1 && WIFEXITED(raw)) ? WEXITSTATUS(raw) : -1;
-  result.stdout_text = Slurp((dir / "stdout").string());
-  result.stderr_text = Slurp((dir / "stderr").string());
+  result.stdout_text = ReadFileText((dir / "stdout").string());
+  result.stderr_text = ReadFileText((dir / "stderr").string());
   return result;
 }
 }  // namespace

@@ -37,6 +37,8 @@ bool HasCommand(const std::string& command);
 
 // Reads a whole file; an empty vector when it cannot be read.
 std::vector<uint8_t> ReadFileBytes(const std::string& path);
+// The same as text (empty when the file cannot be read).
+std::string ReadFileText(const std::string& path);
 
 // Names (without .tflite) of the models in <shared>/models, sorted.
 std::vector<std::string> SharedModelNames();
