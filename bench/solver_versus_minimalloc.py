@@ -12,7 +12,7 @@ solved, and the problems where MiniMalloc took more than 0.2 s and microarena wa
 A generated problem answered "infeasible" is a wrong answer (it has a plan) and fails the run.
 
   bench/solver_versus_minimalloc.py [--suite dsa|generated|both|none] [--count 200] [--first-seed 1]
-      [--family cut|like-a-k]
+      [--family cut|like-a-k|like-a-f]
       [--problems FILE...] [--time-limit 60] [--cli build/release/tools/microarena/microarena]
       [--generator build/release/bench/generate_problems] [--shared ../shared] [--json FILE]
 
@@ -88,8 +88,15 @@ def run_microarena(cli, path, limit):
 # an area share drawn in 0.58-0.98 with the peak kept at 0.94 of the capacity or more: the
 # ranges of A-K (whose capacity is reached at 0-59 % of the steps; 154-454 buffers; 0.19-0.55
 # distinct sizes per buffer, where the 1024 grid gives 0.45-0.67).
+# "like-a-f": 150-300 pieces on the 512 grid, cut across space with probability 0.65 (longer
+# lifetimes, more of them nested), dropped to area shares 0.66-0.98 with the peak at 0.94 or
+# more: A-F's own ranges (154-296 buffers; 90th-percentile lifetimes 0.16-0.95 of the steps;
+# 0.68-0.83 of the overlapping pairs nested, F 0.29), where the other two families' lifetimes
+# end at about 0.2 and 0.58-0.65 of their pairs nest.
 FAMILIES = {
     "cut": [],
+    "like-a-f": ["--grid", "512", "--min-buffers", "150", "--max-buffers", "300", "--min-area-permille", "660",
+                 "--max-area-permille", "980", "--min-peak-permille", "940", "--space-cut-permille", "650"],
     "like-a-k": ["--grid", "512", "--min-buffers", "200", "--max-buffers", "500", "--min-area-permille", "580",
                  "--max-area-permille", "980", "--min-peak-permille", "940"],
 }
@@ -103,8 +110,9 @@ def main():
     parser.add_argument("--problems", nargs="*", default=[], help="more problem files (X.<capacity>.csv)")
     parser.add_argument("--count", type=int, default=200, help="generated problems")
     parser.add_argument("--family", choices=sorted(FAMILIES), default="cut",
-                        help="generated problems: the cut rectangle (generate_problems' defaults) "
-                             "or dropped down to A-K's area shares and peaks")
+                        help="generated problems: the cut rectangle (generate_problems' defaults), "
+                             "dropped down to A-K's area shares and peaks, or also with A-F's longer, "
+                             "nested lifetimes")
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--time-limit", type=float, default=60.0, help="seconds per solver and problem")
     parser.add_argument("--cli", default=os.path.join(root, "build/release/tools/microarena/microarena"))

@@ -55,6 +55,12 @@ Result<GeneratedProblem> GenerateProblem(const ProblemGeneratorOptions& options)
                          options.min_area_permille, options.max_area_permille,
                          options.min_peak_permille);
   }
+  if (options.space_cut_permille > 1000) {
+    return Status::Error(ErrorCode::kInvalidArgument,
+                         "problem generator: a share of cuts across space of %u thousandths is "
+                         "above 1000",
+                         options.space_cut_permille);
+  }
   if (options.min_buffers <= options.max_dropped) {
     return Status::Error(ErrorCode::kInvalidArgument,
                          "problem generator: %u pieces with up to %u dropped may leave none",
@@ -85,7 +91,13 @@ Result<GeneratedProblem> GenerateProblem(const ProblemGeneratorOptions& options)
     size_t index = 0;
     while (draw >= pieces[index].Area()) draw -= pieces[index++].Area();
     Piece& piece = pieces[index];
-    const bool space = piece.cut_space_next;
+    bool space = piece.cut_space_next;
+    if (options.space_cut_permille != 0) {
+      space = random.Below(1000) < options.space_cut_permille;
+      // One unit thin on the drawn axis: the other one (a 1 x 1 piece is
+      // never drawn again once every piece is one: then there are `cells`).
+      if ((space ? piece.s1 - piece.s0 : piece.t1 - piece.t0) < 2) space = !space;
+    }
     const uint32_t low = space ? piece.s0 : piece.t0;
     const uint32_t high = space ? piece.s1 : piece.t1;
     piece.cut_space_next = !space;  // a piece one unit thin is cut the other way next time
