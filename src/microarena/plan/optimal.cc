@@ -185,6 +185,7 @@ class Search {
     cuts_ = initial_cuts_;
     part_most_live_.assign(count, 0);
     placed_top_.assign(section_count_, 0);
+    prunes_.assign(section_count_, 0);
     stack_top_.resize(section_count_);
     fm_.assign(count, 0);
     cand_.resize(count);
@@ -231,21 +232,15 @@ class Search {
         heuristic_ = h;
         sort_parts_ = order >= kStaticOrders;
         ranks_now_ = ranks_[h];
-        rank_ = ranks_now_.data();
-        budget_end_ = nodes_ + budget;
-        ++stats_.attempts;
-        const Outcome outcome = Root();
-        if (outcome == Outcome::kFound) {
-          if (sort_parts_) ++stats_.found_sorting_parts;
-          size_t top = zero_size_top_;
-          for (size_t i = 0; i < global_.size(); ++i) top = std::max(top, solution_[i] + size_[i]);
-          *head = top;
-          for (size_t i = 0; i < problem_.buffers.size(); ++i) {
-            const int64_t fixed = problem_.buffers[i].fixed_offset_bytes;
-            (*offsets)[i] = fixed == kNoFixedOffset ? 0 : static_cast<size_t>(fixed);
-          }
-          for (size_t i = 0; i < global_.size(); ++i) (*offsets)[global_[i]] = solution_[i];
-        }
+        const Outcome outcome = Attempt(budget, offsets, head);
+        if (outcome == Outcome::kFound && sort_parts_) ++stats_.found_sorting_parts;
+        if (outcome != Outcome::kBudget) return outcome;
+      }
+      // Then the order learned from where the attempts so far failed.
+      if (options_.learn_order && LearnOrder()) {
+        sort_parts_ = false;
+        const Outcome outcome = Attempt(budget, offsets, head);
+        if (outcome == Outcome::kFound) ++stats_.found_learned_order;
         if (outcome != Outcome::kBudget) return outcome;
       }
       if (max_attempt_nodes != 0 && budget >= max_attempt_nodes) return Outcome::kBudget;
@@ -255,6 +250,57 @@ class Search {
   }
 
  private:
+  // One search from the root under ranks_now_ with a budget of `budget`
+  // nodes; kFound writes the plan as Decide says.
+  Outcome Attempt(uint64_t budget, std::vector<size_t>* offsets, size_t* head) {
+    rank_ = ranks_now_.data();
+    budget_end_ = nodes_ + budget;
+    ++stats_.attempts;
+    const Outcome outcome = Root();
+    if (outcome == Outcome::kFound) {
+      size_t top = zero_size_top_;
+      for (size_t i = 0; i < global_.size(); ++i) top = std::max(top, solution_[i] + size_[i]);
+      *head = top;
+      for (size_t i = 0; i < problem_.buffers.size(); ++i) {
+        const int64_t fixed = problem_.buffers[i].fixed_offset_bytes;
+        (*offsets)[i] = fixed == kNoFixedOffset ? 0 : static_cast<size_t>(fixed);
+      }
+      for (size_t i = 0; i < global_.size(); ++i) (*offsets)[global_[i]] = solution_[i];
+    }
+    return outcome;
+  }
+
+  // The learned order: buffers live in the sections where the section
+  // bounds pruned most often so far (in every attempt, under every order and
+  // capacity) first, the most prunes in any of a buffer's sections deciding;
+  // then by area, then index. The sections that keep overflowing are where
+  // the plan is decided: their buffers placed first meet the conflict near
+  // the root, where the static keys may leave them for deep in the tree
+  // (what a restart with learned variable activity does in a SAT solver).
+  // False while no section has pruned (nothing learned yet).
+  bool LearnOrder() {
+    const size_t count = global_.size();
+    learned_key_.assign(count, 0);
+    bool any = false;
+    for (uint32_t i = 0; i < count; ++i) {
+      uint64_t most = 0;
+      for (uint32_t s = span_begin_[i]; s < span_end_[i]; ++s) most = std::max(most, prunes_[s]);
+      learned_key_[i] = most;
+      any |= most != 0;
+    }
+    if (!any) return false;
+    learned_order_.resize(count);
+    std::iota(learned_order_.begin(), learned_order_.end(), 0U);
+    std::sort(learned_order_.begin(), learned_order_.end(), [this](uint32_t a, uint32_t b) {
+      if (learned_key_[a] != learned_key_[b]) return learned_key_[a] > learned_key_[b];
+      if (area_[a] != area_[b]) return area_[a] > area_[b];
+      return a < b;
+    });
+    ranks_now_.resize(count);
+    for (uint32_t r = 0; r < count; ++r) ranks_now_[learned_order_[r]] = r;
+    return true;
+  }
+
   // Three static orders, then the same three with every part re-sorted.
   static constexpr size_t kStaticOrders = 3;
   static constexpr size_t kOrders = 2 * kStaticOrders;
@@ -526,7 +572,10 @@ class Search {
       for (uint32_t s = span_begin_[c]; s < span_end_[c]; ++s) {
         if (no_stack_bound_[s]) continue;
         const size_t start_at = std::max(stack_top_[s], offset);
-        if (!Fits(start_at, size, capacity_)) return fail(&stats_.pruned_section_bound);
+        if (!Fits(start_at, size, capacity_)) {
+          ++prunes_[s];
+          return fail(&stats_.pruned_section_bound);
+        }
         stack_top_[s] = start_at + size;
       }
     }
@@ -603,10 +652,13 @@ class Search {
   // Unplace (unplaced_live_, placed_top_), so a node pays O(sections), not
   // the full bound's O(buffers + their sections). Skips sections where a
   // permitted pair lives, as the full bound does.
-  bool SectionsFitAbove(uint32_t lo, uint32_t hi, size_t level) const {
+  bool SectionsFitAbove(uint32_t lo, uint32_t hi, size_t level) {
     for (uint32_t s = lo; s < hi; ++s) {
       if (unplaced_live_[s] == 0 || no_stack_bound_[s]) continue;
-      if (!Fits(std::max(level, placed_top_[s]), unplaced_live_[s], capacity_)) return false;
+      if (!Fits(std::max(level, placed_top_[s]), unplaced_live_[s], capacity_)) {
+        ++prunes_[s];
+        return false;
+      }
     }
     return true;
   }
@@ -826,6 +878,9 @@ class Search {
   uint64_t budget_end_ = 0;
   const uint32_t* rank_ = nullptr;   // ranks_now_.data()
   std::vector<uint32_t> ranks_now_;  // the current order's ranks (parts re-sorted)
+  std::vector<uint64_t> prunes_;     // per section: nodes its bounds pruned, every attempt
+  std::vector<uint64_t> learned_key_;      // LearnOrder's scratch
+  std::vector<uint32_t> learned_order_;
   size_t heuristic_ = 0;             // the current order's keys (see SortByHeuristic)
   bool sort_parts_ = false;          // re-sort each part as it splits off
   std::vector<size_t> unplaced_live_;  // per section: bytes of the unplaced buffers live there

@@ -54,7 +54,12 @@
 //      path or in a later restart under any order: the orders change the
 //      sequence of placements at one offset, never the plans reachable, so
 //      a dead state is dead under all of them (re-sorted parts included) and
-//      every smaller capacity.
+//      every smaller capacity. Each round ends with one more order, learned:
+//      the buffers of the sections whose bounds pruned most often so far
+//      first (the conflict met near the root instead of deep in the tree).
+//      On A-F it costs 7-12 % more nodes; on generated problems shaped like
+//      A-F that no static order solves in 30 s it often finds the plan in
+//      well under a second.
 //   6. Minimising: rounds with a growing node budget, each first asking for a
 //      plan at the lower bound, then bisecting between the lower bound and
 //      the best head. A proven "no" raises the lower bound; a plan lowers
@@ -101,6 +106,9 @@ struct OptimalOptions {
   // table of 96 KiB that grows to at most 96 MiB) and skipped when met
   // again, once a search has visited this many nodes; UINT64_MAX: never.
   uint64_t dead_states_after_nodes = 16384;
+  // End each round of restarts with the order learned from where the
+  // section bounds pruned (step 5 above); false: the six fixed orders only.
+  bool learn_order = true;
   // Called about every progress_interval_seconds while searching; may be empty.
   std::function<void(const OptimalProgress&)> progress;
   double progress_interval_seconds = 0.5;
@@ -127,6 +135,7 @@ struct OptimalSearchStats {
   uint64_t dead_state_hits = 0;       // nodes skipped: the same state failed before
   uint64_t attempts = 0;              // searches from the root (orders x budget rounds)
   uint64_t found_sorting_parts = 0;   // plans found under an order that re-sorts each part
+  uint64_t found_learned_order = 0;   // plans found under the order learned from the prunes
   uint64_t deepest = 0;               // most buffers placed at once
 };
 
