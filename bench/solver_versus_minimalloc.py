@@ -90,8 +90,8 @@ def run_microarena(cli, path, limit):
 # distinct sizes per buffer, where the 1024 grid gives 0.45-0.67).
 # "like-a-f": 150-300 pieces on the 512 grid, cut across space with probability 0.65 (longer
 # lifetimes, more of them nested), dropped to area shares 0.66-0.98 with the peak at 0.94 or
-# more: A-F's own ranges (154-296 buffers; 90th-percentile lifetimes 0.16-0.95 of the steps;
-# 0.68-0.83 of the overlapping pairs nested, F 0.29), where the other two families' lifetimes
+# more: A-F's own ranges (154-296 buffers; 90th-percentile lifetimes 0.16-0.95 of the steps and
+# 0.68-0.83 of the overlapping pairs nested in A-E, F 0.05 and 0.29), where the other two families' lifetimes
 # end at about 0.2 and 0.58-0.65 of their pairs nest.
 FAMILIES = {
     "cut": [],

@@ -32,8 +32,9 @@ double Seconds(Clock::duration duration) {
 // Terms: a buffer's `fm` is the highest top among the placed buffers live
 // with it; its candidate offset is fm aligned up (a fixed buffer's is its
 // fixed offset). The `level` is the offset of the buffer placed last in the
-// current partition; `rank` is the buffer's position in the static order of
-// the current heuristic (ties at one offset are placed in rank order only).
+// current partition; `rank` is the buffer's position in the current order (a
+// static heuristic's, re-sorted per part or learned; ties at one offset are
+// placed in rank order only).
 class Search {
  public:
   enum class Outcome {
@@ -271,8 +272,9 @@ class Search {
   }
 
   // The learned order: buffers live in the sections where the section
-  // bounds pruned most often so far (in every attempt, under every order and
-  // capacity) first, the most prunes in any of a buffer's sections deciding;
+  // bounds of Node pruned most often so far (in every attempt, under every
+  // order and capacity; the check before a split, PartFitsAbove, is not
+  // counted) first, the most prunes in any of a buffer's sections deciding;
   // then by area, then index. The sections that keep overflowing are where
   // the plan is decided: their buffers placed first meet the conflict near
   // the root, where the static keys may leave them for deep in the tree
@@ -715,7 +717,7 @@ class Search {
   // keeps it off the level, and the tops of the buffers already placed in
   // this part that it may not sit directly on (OnWrongTwin). A subtree
   // searched to the end without a plan proves every equal state dead, under
-  // any static order: the orders change the sequence in which buffers at
+  // any order (static, re-sorted per part or learned): the orders change the sequence in which buffers at
   // one offset are placed, never which arrangements are reached (the twin
   // rule does not read the order). (Two different states share a key with
   // probability about 2^-128 per pair; at most kMaxDeadStates are stored.)

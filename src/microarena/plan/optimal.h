@@ -36,7 +36,7 @@
 //   4. Branch, lowest candidate first, on buffers b whose candidate o is at or
 //      above L (a buffer whose candidate fell below L can only go higher,
 //      on top of one placed later), with these symmetry and dominance rules:
-//      at o == L only buffers after the last one in the static order; no b
+//      at o == L only buffers after the last one in the current order; no b
 //      when another buffer c would fit entirely below o (c belongs there);
 //      no b above an unplaced fixed buffer's offset; not b directly on a
 //      buffer with the same lifetime that is smaller, or as large with a

@@ -94,8 +94,8 @@ Result<GeneratedProblem> GenerateProblem(const ProblemGeneratorOptions& options)
     bool space = piece.cut_space_next;
     if (options.space_cut_permille != 0) {
       space = random.Below(1000) < options.space_cut_permille;
-      // One unit thin on the drawn axis: the other one (a 1 x 1 piece is
-      // never drawn again once every piece is one: then there are `cells`).
+      // One unit thin on the drawn axis: the other one. A 1 x 1 piece drawn
+      // is skipped below; the loop still ends, since pieces_wanted <= cells.
       if ((space ? piece.s1 - piece.s0 : piece.t1 - piece.t0) < 2) space = !space;
     }
     const uint32_t low = space ? piece.s0 : piece.t0;

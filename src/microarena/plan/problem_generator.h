@@ -55,8 +55,9 @@ struct ProblemGeneratorOptions {
   // The axis of each cut: 0 (the default) alternates them with depth, space
   // first; otherwise a cut runs across space (splitting a piece's bytes,
   // keeping its lifetime) with this probability in thousandths, drawn per
-  // cut. Above 500 the pieces keep longer lifetimes: A-F's buffers live for
-  // 0.16-0.95 of the steps at the 90th percentile, alternating cuts give 0.2.
+  // cut. Above 500 the pieces keep longer lifetimes: A-E's buffers live for
+  // 0.16-0.95 of the steps at the 90th percentile (F's 0.05), alternating
+  // cuts give about 0.2.
   uint32_t space_cut_permille = 0;
   uint32_t units = 1024;       // grid of the rectangle along each axis
   uint32_t unit_bytes = 1024;  // bytes per space unit (sizes are multiples of it)
