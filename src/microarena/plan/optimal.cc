@@ -717,9 +717,9 @@ class Search {
   // keeps it off the level, and the tops of the buffers already placed in
   // this part that it may not sit directly on (OnWrongTwin). A subtree
   // searched to the end without a plan proves every equal state dead, under
-  // any order (static, re-sorted per part or learned): the orders change the sequence in which buffers at
-  // one offset are placed, never which arrangements are reached (the twin
-  // rule does not read the order). (Two different states share a key with
+  // any order (static, re-sorted per part or learned): the orders change the
+  // sequence in which buffers at one offset are placed, never which
+  // arrangements are reached (the twin rule does not read the order). (Two different states share a key with
   // probability about 2^-128 per pair; at most kMaxDeadStates are stored.)
   // Not used with fixed buffers or overlap permissions (model problems,
   // which the search settles in few nodes): their rules read more state.
