@@ -227,6 +227,19 @@ TEST(OptimalPlan, MatchesBruteForceWithDeadStatesFromTheFirstNode) {
 // skipped state would leave the search exhausted ("infeasible") or lost.
 // 20-40 pieces, 1-3 dropped: the largest of the 300 needs about 60,000
 // nodes without the table (measured), so 400,000 leaves room.
+// A generated problem (with its known plan) asked at its capacity, under a
+// node limit only; the answer's plan is checked.
+OptimalResult SolveGeneratedAtCapacity(const ProblemGeneratorOptions& generator,
+                                       OptimalOptions options) {
+  Result<GeneratedProblem> generated = GenerateProblem(generator);
+  EXPECT_TRUE(generated.ok()) << generated.status().message();
+  if (!generated.ok()) return {};
+  options.time_limit_seconds = 0;
+  options.capacity_bytes = generated->capacity_bytes;
+  std::vector<size_t> offsets;
+  return SolveChecked(MakeProblem(generated->problem.buffers, 1), options, &offsets);
+}
+
 TEST(OptimalPlan, DeadStatesLoseNoPlan) {
   uint64_t skipped_states = 0;
   uint64_t found_sorting_parts = 0;
@@ -239,16 +252,10 @@ TEST(OptimalPlan, DeadStatesLoseNoPlan) {
     generator.max_buffers = 40;
     generator.min_dropped = 1;
     generator.max_dropped = 3;
-    Result<GeneratedProblem> generated = GenerateProblem(generator);
-    ASSERT_TRUE(generated.ok()) << generated.status().message();
-    const PlanningProblem problem = MakeProblem(generated->problem.buffers, 1);
     OptimalOptions options;
-    options.time_limit_seconds = 0;
     options.node_limit = 400000;
     options.dead_states_after_nodes = 0;
-    options.capacity_bytes = generated->capacity_bytes;
-    std::vector<size_t> offsets;
-    const OptimalResult result = SolveChecked(problem, options, &offsets);
+    const OptimalResult result = SolveGeneratedAtCapacity(generator, options);
     EXPECT_EQ(result.capacity_outcome, CapacityOutcome::kFits) << result.nodes << " nodes";
     skipped_states += result.stats.dead_state_hits;
     found_sorting_parts += result.stats.found_sorting_parts;
@@ -287,19 +294,13 @@ TEST(OptimalPlan, LearnedOrderSolvesWhatTheFixedOrdersDoNot) {
     generator.max_area_permille = 980;
     generator.min_peak_permille = 940;
     generator.space_cut_permille = 650;
-    Result<GeneratedProblem> generated = GenerateProblem(generator);
-    ASSERT_TRUE(generated.ok()) << generated.status().message();
-    const PlanningProblem problem = MakeProblem(generated->problem.buffers, 1);
     OptimalOptions options;
-    options.time_limit_seconds = 0;
     options.node_limit = 200000;
-    options.capacity_bytes = generated->capacity_bytes;
-    std::vector<size_t> offsets;
-    const OptimalResult learned = SolveChecked(problem, options, &offsets);
+    const OptimalResult learned = SolveGeneratedAtCapacity(generator, options);
     EXPECT_EQ(learned.capacity_outcome, CapacityOutcome::kFits) << learned.nodes << " nodes";
     EXPECT_GT(learned.stats.found_learned_order, 0u);
     options.learn_order = false;
-    const OptimalResult fixed = SolveChecked(problem, options, &offsets);
+    const OptimalResult fixed = SolveGeneratedAtCapacity(generator, options);
     EXPECT_EQ(fixed.capacity_outcome, CapacityOutcome::kUnknown) << fixed.nodes << " nodes";
   }
 }
