@@ -41,8 +41,10 @@ int RunSolve(const SolveArgs& args) {
   const bool show_progress = isatty(STDERR_FILENO) != 0;
   if (show_progress) {
     options.progress = [](const OptimalProgress& progress) {
-      std::fprintf(stderr, "\r  %.1f s: best %zu bytes, lower bound %zu bytes, %llu nodes   ",
-                   progress.elapsed_seconds, progress.best_head_bytes, progress.lower_bound_bytes,
+      char best[32] = "none yet";
+      if (progress.best_head_bytes != 0) std::snprintf(best, sizeof(best), "%zu bytes", progress.best_head_bytes);
+      std::fprintf(stderr, "\r  %.1f s: best %s, lower bound %zu bytes, %llu nodes   ",
+                   progress.elapsed_seconds, best, progress.lower_bound_bytes,
                    static_cast<unsigned long long>(progress.nodes));
     };
   }

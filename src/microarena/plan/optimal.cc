@@ -201,6 +201,8 @@ class Search {
   // the constructor): then only found plans count.
   bool proofs() const { return proofs_; }
   uint64_t nodes() const { return nodes_; }
+  // Each attempt's node budget in the first round of restarts.
+  uint64_t FirstRoundBudget() const { return std::max<uint64_t>(64, 2 * global_.size()); }
   const OptimalSearchStats& stats() const { return stats_; }
 
   // Where the anytime search stands, for the progress callback.
@@ -211,10 +213,13 @@ class Search {
 
   // Searches for a plan with head <= capacity, trying the orders in turn
   // with a node budget that doubles each round (restarts), up to
-  // `max_attempt_nodes` per attempt (0: no cap). kFound writes the plan to
-  // *offsets (one per problem buffer) and its head to *head.
+  // `max_attempt_nodes` per attempt (0: no cap), from `first_budget` (0:
+  // FirstRoundBudget(); a later round's budget continues a search that
+  // stopped after its earlier rounds). kFound writes the plan to *offsets
+  // (one per problem buffer) and its head to *head.
   Outcome Decide(size_t capacity, Clock::time_point deadline, bool has_deadline,
-                 uint64_t max_attempt_nodes, std::vector<size_t>* offsets, size_t* head) {
+                 uint64_t max_attempt_nodes, uint64_t first_budget, std::vector<size_t>* offsets,
+                 size_t* head) {
     if (capacity != capacity_) {
       cache_.clear();
       cache_bytes_ = 0;
@@ -223,7 +228,7 @@ class Search {
     deadline_ = deadline;
     has_deadline_ = has_deadline;
     if (zero_size_top_ > capacity_) return Outcome::kNone;
-    uint64_t budget = std::max<uint64_t>(64, 2 * global_.size());
+    uint64_t budget = first_budget != 0 ? first_budget : FirstRoundBudget();
     if (max_attempt_nodes != 0) budget = std::min(budget, max_attempt_nodes);
     while (true) {
       for (size_t order = 0; order < kOrders; ++order) {
@@ -937,37 +942,46 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
       ValidatePlanArguments(name(), problem, 0, Span<uint8_t>(), offsets_bytes, &unused));
   OptimalResult result;
 
-  // Step 1: bounds.
-  std::vector<uint8_t> workspace(
-      std::max(LowerBoundWorkspaceBytes(count), GreedyPlanner().WorkspaceBytes(count)));
+  // Step 1: bounds. The greedy plan (the upper bound) is computed by
+  // `plan_greedy`: at once when minimising, and when asked about a
+  // capacity only if a first round of restarts finds no plan within it.
+  std::vector<uint8_t> workspace(LowerBoundWorkspaceBytes(count));
   size_t lower_bound = 0;
   MICROARENA_RETURN_IF_ERROR(ComputeOverlapLowerBound(
       problem, Span<uint8_t>(workspace.data(), workspace.size()), &lower_bound));
   std::vector<size_t> best_offsets(count);
-  PlanSummary greedy_summary;
-  workspace.resize(std::max(workspace.size(), GreedyPlanner().WorkspaceBytesFor(problem)));
-  MICROARENA_RETURN_IF_ERROR(GreedyPlanner().Plan(
-      problem, Span<uint8_t>(workspace.data(), workspace.size()),
-      Span<size_t>(best_offsets.data(), count), &greedy_summary));
-  size_t best_head = greedy_summary.head_bytes;
-  if (!problem.overlaps.empty()) {
-    // The best plan without the permissions is a plan with them: seed with
-    // it, so that a search the limits stop never ends above it. It gets
-    // half the time (its node budget is its own).
-    PlanningProblem plain = problem;
-    plain.overlaps = Span<const OverlapPermission>();
-    OptimalOptions plain_options = options_;
-    plain_options.capacity_bytes = kNoCapacity;
-    plain_options.progress = nullptr;
-    if (plain_options.time_limit_seconds > 0) plain_options.time_limit_seconds /= 2;
-    std::vector<size_t> plain_offsets(count);
-    MICROARENA_ASSIGN_OR_RETURN(OptimalResult plain_result,
-                                OptimalPlanner(plain_options).Solve(plain, Span<size_t>(plain_offsets.data(), count)));
-    if (plain_result.head_bytes < best_head) {
-      best_head = plain_result.head_bytes;
-      best_offsets.swap(plain_offsets);
+  size_t best_head = 0;  // 0 until the first plan (progress reports it so)
+  bool has_plan = false;
+  const auto plan_greedy = [&]() -> Status {
+    PlanSummary greedy_summary;
+    std::vector<size_t> greedy_offsets(count);
+    workspace.resize(std::max(GreedyPlanner().WorkspaceBytes(count), GreedyPlanner().WorkspaceBytesFor(problem)));
+    MICROARENA_RETURN_IF_ERROR(GreedyPlanner().Plan(
+        problem, Span<uint8_t>(workspace.data(), workspace.size()),
+        Span<size_t>(greedy_offsets.data(), count), &greedy_summary));
+    best_head = greedy_summary.head_bytes;  // called before any plan is found
+    best_offsets.swap(greedy_offsets);
+    has_plan = true;
+    if (!problem.overlaps.empty()) {
+      // The best plan without the permissions is a plan with them: seed with
+      // it, so that a search the limits stop never ends above it. It gets
+      // half the time (its node budget is its own).
+      PlanningProblem plain = problem;
+      plain.overlaps = Span<const OverlapPermission>();
+      OptimalOptions plain_options = options_;
+      plain_options.capacity_bytes = kNoCapacity;
+      plain_options.progress = nullptr;
+      if (plain_options.time_limit_seconds > 0) plain_options.time_limit_seconds /= 2;
+      std::vector<size_t> plain_offsets(count);
+      MICROARENA_ASSIGN_OR_RETURN(OptimalResult plain_result,
+                                  OptimalPlanner(plain_options).Solve(plain, Span<size_t>(plain_offsets.data(), count)));
+      if (plain_result.head_bytes < best_head) {
+        best_head = plain_result.head_bytes;
+        best_offsets.swap(plain_offsets);
+      }
     }
-  }
+    return OkStatus();
+  };
 
   const bool has_capacity = options_.capacity_bytes != kNoCapacity;
   const bool has_deadline = options_.time_limit_seconds > 0;
@@ -980,12 +994,13 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
   std::vector<size_t> found_offsets(count);
   size_t found_head = 0;
   // One decision: a plan within `capacity`? Keeps the better plan.
-  const auto decide = [&](size_t capacity, uint64_t max_attempt_nodes) {
-    const Search::Outcome outcome = search.Decide(capacity, deadline, has_deadline,
-                                                  max_attempt_nodes, &found_offsets, &found_head);
-    if (outcome == Search::Outcome::kFound && found_head < best_head) {
+  const auto decide = [&](size_t capacity, uint64_t max_attempt_nodes, uint64_t first_budget) {
+    const Search::Outcome outcome = search.Decide(capacity, deadline, has_deadline, max_attempt_nodes,
+                                                  first_budget, &found_offsets, &found_head);
+    if (outcome == Search::Outcome::kFound && (!has_plan || found_head < best_head)) {
       best_head = found_head;
       best_offsets.swap(found_offsets);
+      has_plan = true;
     }
     if (outcome == Search::Outcome::kNone) {
       if (!search.proofs()) return Search::Outcome::kBudget;  // not a proof
@@ -996,6 +1011,21 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
 
   if (has_capacity) {
     const size_t capacity = options_.capacity_bytes;
+    // The first round of restarts runs before the greedy passes: when a
+    // plan fits, it usually finds one, for less than the passes cost (on
+    // generated problems of 140-300 buffers the passes took 2x the search's
+    // instructions). Not with permissions (the passes seed their search),
+    // nor with trusted overlapping fixed buffers (the search does not read
+    // the trust, so its "no" is not a proof there), nor above
+    // kFirstRoundBeforeGreedyBuffers (the round costs O(n^2), the passes
+    // O(n k log k)). The search then continues from the second round: the
+    // same sequence of attempts as without this step.
+    const bool first_round = lower_bound <= capacity && problem.overlaps.empty() &&
+                             !problem.trust_fixed_overlaps &&
+                             search.searched_buffers() <= kFirstRoundBeforeGreedyBuffers;
+    Search::Outcome outcome = Search::Outcome::kBudget;
+    if (first_round) outcome = decide(capacity, search.FirstRoundBudget(), 0);
+    if (outcome != Search::Outcome::kFound) MICROARENA_RETURN_IF_ERROR(plan_greedy());
     if (best_head <= capacity) {
       result.capacity_outcome = CapacityOutcome::kFits;
     } else if (lower_bound > capacity) {
@@ -1003,7 +1033,10 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
     } else if (!searchable) {
       result.capacity_outcome = CapacityOutcome::kUnknown;
     } else {
-      switch (decide(capacity, 0)) {
+      if (outcome == Search::Outcome::kBudget) {
+        outcome = decide(capacity, 0, first_round ? 2 * search.FirstRoundBudget() : 0);
+      }
+      switch (outcome) {
         case Search::Outcome::kFound: result.capacity_outcome = CapacityOutcome::kFits; break;
         case Search::Outcome::kNone:
           result.capacity_outcome = CapacityOutcome::kInfeasible;
@@ -1015,7 +1048,9 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
           break;
       }
     }
-  } else if (best_head > lower_bound && searchable) {
+  }
+  if (!has_capacity) MICROARENA_RETURN_IF_ERROR(plan_greedy());
+  if (!has_capacity && best_head > lower_bound && searchable) {
     // Step 5: rounds, each with twice the node budget of the one before:
     // first a plan at the lower bound itself (most problems have one), then
     // a bisection between the lower bound and the best head with 1/16
@@ -1023,11 +1058,11 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
     uint64_t attempt_nodes = std::max<uint64_t>(4096, 16 * search.searched_buffers());
     bool stop = false;
     while (!stop && best_head > lower_bound) {
-      if (decide(lower_bound, attempt_nodes) == Search::Outcome::kLimit) break;
+      if (decide(lower_bound, attempt_nodes, 0) == Search::Outcome::kLimit) break;
       size_t low = lower_bound;  // caps below `low` are ruled out in this round
       while (!stop && low < best_head) {
         const size_t cap = low + (best_head - 1 - low) / 2;
-        switch (decide(cap, std::max<uint64_t>(1024, attempt_nodes / 16))) {
+        switch (decide(cap, std::max<uint64_t>(1024, attempt_nodes / 16), 0)) {
           case Search::Outcome::kFound: break;
           case Search::Outcome::kNone:
           case Search::Outcome::kBudget: low = cap + 1; break;

@@ -15,7 +15,11 @@
 //
 // Steps:
 //   1. Upper bound: the greedy planner's plan. Lower bound: the most bytes
-//      live at one step. If they meet, done.
+//      live at one step. If they meet, done. (Asked about a capacity, the
+//      first round of restarts of step 5 runs before the greedy passes,
+//      which it usually makes unneeded: it finds a plan that fits for
+//      less. Not with overlap permissions, trusted fixed overlaps or more
+//      than kFirstRoundBeforeGreedyBuffers buffers.)
 //   2. Split time into sections (between consecutive lifetime ends). Where no
 //      unplaced buffer crosses from one section to the next, the problem falls
 //      apart into independent parts, each searched on its own (again after
@@ -93,7 +97,7 @@ namespace microarena {
 // Where the search stands, for a progress display.
 struct OptimalProgress {
   double elapsed_seconds = 0.0;
-  size_t best_head_bytes = 0;    // head of the best plan found so far
+  size_t best_head_bytes = 0;    // head of the best plan found so far; 0: none yet
   size_t lower_bound_bytes = 0;  // no plan has a smaller head
   uint64_t nodes = 0;            // search nodes visited so far
 };
@@ -154,6 +158,12 @@ class OptimalPlanner final : public Planner {
  public:
   // Problems with more buffers than this get the greedy plan without search.
   static constexpr size_t kMaxSearchBuffers = 20000;
+  // Asked about a capacity, problems with at most this many buffers (of
+  // non-zero size) get a first round of restarts before the greedy passes.
+  // Measured on generated problems at a capacity the greedy plan meets:
+  // at 1,000 buffers the search's first plan and the passes took the same
+  // time (0.04 s); at 2,000 the search took 0.22 s, the passes 0.17 s.
+  static constexpr size_t kFirstRoundBeforeGreedyBuffers = 1000;
 
   explicit OptimalPlanner(OptimalOptions options = {}) : options_(std::move(options)) {}
 

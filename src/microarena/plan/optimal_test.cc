@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "microarena/plan/check.h"
+#include "microarena/plan/greedy.h"
 #include "microarena/plan/plan_test_util.h"
 #include "microarena/plan/problem_csv.h"
 #include "microarena/plan/problem_generator.h"
@@ -240,6 +241,23 @@ OptimalResult SolveGeneratedAtCapacity(const ProblemGeneratorOptions& generator,
   return SolveChecked(MakeProblem(generated->problem.buffers, 1), options, &offsets);
 }
 
+// The generator's settings of bench/solver_versus_minimalloc.py's family
+// like-a-f (problems shaped like A-F).
+ProblemGeneratorOptions LikeAF(uint64_t seed) {
+  ProblemGeneratorOptions generator;
+  generator.seed = seed;
+  generator.units = 512;
+  generator.unit_bytes = 2048;
+  generator.unit_steps = 2048;
+  generator.min_buffers = 150;
+  generator.max_buffers = 300;
+  generator.min_area_permille = 660;
+  generator.max_area_permille = 980;
+  generator.min_peak_permille = 940;
+  generator.space_cut_permille = 650;
+  return generator;
+}
+
 TEST(OptimalPlan, DeadStatesLoseNoPlan) {
   uint64_t skipped_states = 0;
   uint64_t found_sorting_parts = 0;
@@ -283,17 +301,7 @@ TEST(OptimalPlan, DeadStatesLoseNoPlan) {
 TEST(OptimalPlan, LearnedOrderSolvesWhatTheFixedOrdersDoNot) {
   for (const uint64_t seed : {42u, 53u, 146u, 186u}) {
     SCOPED_TRACE("seed " + std::to_string(seed));
-    ProblemGeneratorOptions generator;  // bench/solver_versus_minimalloc.py's like-a-f
-    generator.seed = seed;
-    generator.units = 512;
-    generator.unit_bytes = 2048;
-    generator.unit_steps = 2048;
-    generator.min_buffers = 150;
-    generator.max_buffers = 300;
-    generator.min_area_permille = 660;
-    generator.max_area_permille = 980;
-    generator.min_peak_permille = 940;
-    generator.space_cut_permille = 650;
+    const ProblemGeneratorOptions generator = LikeAF(seed);
     OptimalOptions options;
     options.node_limit = 200000;
     const OptimalResult learned = SolveGeneratedAtCapacity(generator, options);
@@ -303,6 +311,54 @@ TEST(OptimalPlan, LearnedOrderSolvesWhatTheFixedOrdersDoNot) {
     const OptimalResult fixed = SolveGeneratedAtCapacity(generator, options);
     EXPECT_EQ(fixed.capacity_outcome, CapacityOutcome::kUnknown) << fixed.nodes << " nodes";
   }
+}
+
+TEST(OptimalPlan, CapacitySearchRunsItsFirstRoundBeforeTheGreedyPasses) {
+  // Asked about a capacity, the first round of restarts runs before the
+  // greedy passes, and the search then goes on from the second round.
+  // like-a-f seed 4 (no plan found by either solver in 10 s, every attempt
+  // spends its whole budget): each round is the 6 fixed orders and the
+  // learned one, 7 attempts of B0 = 2 x buffers nodes in the first round,
+  // 2 x B0 in the second. So after 21 x B0 nodes both rounds are done and a
+  // limit of 21 x B0 + 1 stops the 15th attempt at its first node. (Were
+  // the first round run again after the greedy passes, the limit would
+  // fall in the 18th.)
+  Result<GeneratedProblem> generated = GenerateProblem(LikeAF(4));
+  ASSERT_TRUE(generated.ok()) << generated.status().message();
+  const PlanningProblem problem = MakeProblem(generated->problem.buffers, 1);
+  const uint64_t first_budget = 2 * problem.buffers.size();
+  std::vector<size_t> greedy(problem.buffers.size());
+  std::vector<uint8_t> workspace(GreedyPlanner().WorkspaceBytesFor(problem));
+  PlanSummary greedy_summary;
+  ASSERT_TRUE(GreedyPlanner()
+                  .Plan(problem, Span<uint8_t>(workspace.data(), workspace.size()),
+                        Span<size_t>(greedy.data(), greedy.size()), &greedy_summary)
+                  .ok());
+  ASSERT_GT(greedy_summary.head_bytes, generated->capacity_bytes);
+  OptimalOptions options;
+  options.time_limit_seconds = 0;
+  options.capacity_bytes = generated->capacity_bytes;
+  options.node_limit = 21 * first_budget + 1;
+  std::vector<size_t> offsets;
+  const OptimalResult result = SolveChecked(problem, options, &offsets);
+  EXPECT_EQ(result.capacity_outcome, CapacityOutcome::kUnknown);
+  EXPECT_EQ(result.nodes, options.node_limit);
+  EXPECT_EQ(result.stats.attempts, 15u);
+  // Stopped inside the first round, it still writes the greedy plan.
+  options.node_limit = first_budget - 1;
+  const OptimalResult stopped = SolveChecked(problem, options, &offsets);
+  EXPECT_EQ(stopped.capacity_outcome, CapacityOutcome::kUnknown);
+  EXPECT_EQ(stopped.stats.attempts, 1u);
+  EXPECT_EQ(stopped.head_bytes, greedy_summary.head_bytes);
+  EXPECT_EQ(offsets, greedy);
+  // At a capacity the greedy plan meets, the search still runs first (and
+  // finds a plan at once: nothing is tight).
+  options.node_limit = 0;
+  options.capacity_bytes = greedy_summary.head_bytes;
+  const OptimalResult loose = SolveChecked(problem, options, &offsets);
+  EXPECT_EQ(loose.capacity_outcome, CapacityOutcome::kFits);
+  EXPECT_EQ(loose.stats.attempts, 1u);
+  EXPECT_GT(loose.nodes, 0u);
 }
 
 TEST(OptimalPlan, NodeLimitIsDeterministic) {
