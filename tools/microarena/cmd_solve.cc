@@ -42,7 +42,9 @@ int RunSolve(const SolveArgs& args) {
   if (show_progress) {
     options.progress = [](const OptimalProgress& progress) {
       char best[32] = "none yet";
-      if (progress.best_head_bytes != 0) std::snprintf(best, sizeof(best), "%zu bytes", progress.best_head_bytes);
+      if (progress.best_head_bytes != 0) {
+        std::snprintf(best, sizeof(best), "%zu bytes", progress.best_head_bytes);
+      }
       std::fprintf(stderr, "\r  %.1f s: best %s, lower bound %zu bytes, %llu nodes   ",
                    progress.elapsed_seconds, best, progress.lower_bound_bytes,
                    static_cast<unsigned long long>(progress.nodes));

@@ -943,7 +943,7 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
   OptimalResult result;
 
   // Step 1: bounds. The greedy plan (the upper bound) is computed by
-  // `plan_greedy`: at once when minimising, and when asked about a
+  // `plan_greedy`: first when minimising, and when asked about a
   // capacity only if a first round of restarts finds no plan within it.
   std::vector<uint8_t> workspace(LowerBoundWorkspaceBytes(count));
   size_t lower_bound = 0;
@@ -955,11 +955,12 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
   const auto plan_greedy = [&]() -> Status {
     PlanSummary greedy_summary;
     std::vector<size_t> greedy_offsets(count);
-    workspace.resize(std::max(GreedyPlanner().WorkspaceBytes(count), GreedyPlanner().WorkspaceBytesFor(problem)));
+    workspace.resize(GreedyPlanner().WorkspaceBytesFor(problem));
     MICROARENA_RETURN_IF_ERROR(GreedyPlanner().Plan(
         problem, Span<uint8_t>(workspace.data(), workspace.size()),
         Span<size_t>(greedy_offsets.data(), count), &greedy_summary));
-    best_head = greedy_summary.head_bytes;  // called before any plan is found
+    // Only ever called while no plan exists: it sets, not compares.
+    best_head = greedy_summary.head_bytes;
     best_offsets.swap(greedy_offsets);
     has_plan = true;
     if (!problem.overlaps.empty()) {
@@ -974,7 +975,8 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
       if (plain_options.time_limit_seconds > 0) plain_options.time_limit_seconds /= 2;
       std::vector<size_t> plain_offsets(count);
       MICROARENA_ASSIGN_OR_RETURN(OptimalResult plain_result,
-                                  OptimalPlanner(plain_options).Solve(plain, Span<size_t>(plain_offsets.data(), count)));
+                                  OptimalPlanner(plain_options)
+                                      .Solve(plain, Span<size_t>(plain_offsets.data(), count)));
       if (plain_result.head_bytes < best_head) {
         best_head = plain_result.head_bytes;
         best_offsets.swap(plain_offsets);
@@ -1020,11 +1022,11 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
     // kFirstRoundBeforeGreedyBuffers (the round costs O(n^2), the passes
     // O(n k log k)). The search then continues from the second round: the
     // same sequence of attempts as without this step.
-    const bool first_round = lower_bound <= capacity && problem.overlaps.empty() &&
-                             !problem.trust_fixed_overlaps &&
-                             search.searched_buffers() <= kFirstRoundBeforeGreedyBuffers;
+    const bool search_first = lower_bound <= capacity && problem.overlaps.empty() &&
+                              !problem.trust_fixed_overlaps &&
+                              search.searched_buffers() <= kFirstRoundBeforeGreedyBuffers;
     Search::Outcome outcome = Search::Outcome::kBudget;
-    if (first_round) outcome = decide(capacity, search.FirstRoundBudget(), 0);
+    if (search_first) outcome = decide(capacity, search.FirstRoundBudget(), 0);
     if (outcome != Search::Outcome::kFound) MICROARENA_RETURN_IF_ERROR(plan_greedy());
     if (best_head <= capacity) {
       result.capacity_outcome = CapacityOutcome::kFits;
@@ -1034,7 +1036,7 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
       result.capacity_outcome = CapacityOutcome::kUnknown;
     } else {
       if (outcome == Search::Outcome::kBudget) {
-        outcome = decide(capacity, 0, first_round ? 2 * search.FirstRoundBudget() : 0);
+        outcome = decide(capacity, 0, search_first ? 2 * search.FirstRoundBudget() : 0);
       }
       switch (outcome) {
         case Search::Outcome::kFound: result.capacity_outcome = CapacityOutcome::kFits; break;
@@ -1051,7 +1053,7 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
   }
   if (!has_capacity) MICROARENA_RETURN_IF_ERROR(plan_greedy());
   if (!has_capacity && best_head > lower_bound && searchable) {
-    // Step 5: rounds, each with twice the node budget of the one before:
+    // Step 6: rounds, each with twice the node budget of the one before:
     // first a plan at the lower bound itself (most problems have one), then
     // a bisection between the lower bound and the best head with 1/16
     // of that budget per decision.
