@@ -1,0 +1,25 @@
+// fmt's out-of-line functions, compiled into the build tree's own static
+// library (microarena_fmt, the top-level CMakeLists.txt).
+//
+// Debian ships fmt as headers and a shared library only (no libfmt.a). The
+// Release CLI is linked statically, so that it starts without loading and
+// relocating shared libraries (most of its time on small problems); its few
+// fmt functions come from here instead. Without FMT_HEADER_ONLY,
+// format-inl.h defines each function once, in this file, rather than inline
+// in every file that formats.
+#include <fmt/format-inl.h>
+
+FMT_BEGIN_NAMESPACE
+namespace detail {
+// The templates format.h declares but does not define (its extern templates
+// and the ones format-inl.h defines), for the types fmt formats with.
+template FMT_API auto dragonbox::to_decimal(float x) noexcept -> dragonbox::decimal_fp<float>;
+template FMT_API auto dragonbox::to_decimal(double x) noexcept -> dragonbox::decimal_fp<double>;
+template FMT_API locale_ref::locale_ref(const std::locale& loc);
+template FMT_API auto locale_ref::get<std::locale>() const -> std::locale;
+template FMT_API auto thousands_sep_impl(locale_ref) -> thousands_sep_result<char>;
+template FMT_API auto thousands_sep_impl(locale_ref) -> thousands_sep_result<wchar_t>;
+template FMT_API auto decimal_point_impl(locale_ref) -> char;
+template FMT_API auto decimal_point_impl(locale_ref) -> wchar_t;
+}  // namespace detail
+FMT_END_NAMESPACE
