@@ -90,6 +90,12 @@ TEST(CliExitCodesTest, OkIsZeroAndHelpAndVersionAreOk) {
   const CommandResult help = RunCli({"--help"});
   EXPECT_EQ(help.exit_code, kOk);
   EXPECT_NE(help.stdout_text.find("Exit codes: 0 ok"), std::string::npos) << help.stdout_text;
+  // A line naming no command registers every command: the help lists all nine.
+  for (const char* command :
+       {"inspect", "plan", "run", "demo-model", "solve", "budget", "embed", "optimize", "ops"}) {
+    EXPECT_NE(help.stdout_text.find(std::string("\n  ") + command + " "), std::string::npos)
+        << command << " missing from:\n" << help.stdout_text;
+  }
   const CommandResult plan_help = RunCli({"plan", "--help"});
   EXPECT_EQ(plan_help.exit_code, kOk);
   EXPECT_NE(plan_help.stdout_text.find("--planner"), std::string::npos) << plan_help.stdout_text;

@@ -1,5 +1,6 @@
 // The subcommands of the microarena CLI. Each lives in cmd_<name>.cc and adds
-// itself to the app; main.cc calls every Register function below.
+// itself to the app; main.cc calls the Register function of the command
+// named on the command line, or all of them (see main.cc).
 #pragma once
 
 #include <CLI/CLI.hpp>
