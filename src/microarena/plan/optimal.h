@@ -113,6 +113,10 @@ struct OptimalOptions {
   // End each round of restarts with the order learned from where the
   // section bounds pruned (step 5 above); false: the six fixed orders only.
   bool learn_order = true;
+  // Stack every section at every node (step 3's full bound) instead of
+  // only those that may overflow: the same verdicts and nodes, slower; for
+  // tests and measurement.
+  bool stack_every_section = false;
   // Called about every progress_interval_seconds while searching; may be empty.
   std::function<void(const OptimalProgress&)> progress;
   double progress_interval_seconds = 0.5;
