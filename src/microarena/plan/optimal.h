@@ -16,10 +16,11 @@
 // Steps:
 //   1. Upper bound: the greedy planner's plan. Lower bound: the most bytes
 //      live at one step. If they meet, done. (Asked about a capacity, the
-//      first round of restarts of step 5 runs before the greedy passes,
-//      which it usually makes unneeded: it finds a plan that fits for
-//      less. Not with overlap permissions, trusted fixed overlaps or more
-//      than kFirstRoundBeforeGreedyBuffers buffers.)
+//      rounds of restarts of step 5 run before the greedy passes until the
+//      search has cost about what the passes would, which usually makes
+//      them unneeded: it finds a plan that fits for less. Not with overlap
+//      permissions, trusted fixed overlaps or more than
+//      kFirstRoundBeforeGreedyBuffers buffers.)
 //   2. Split time into sections (between consecutive lifetime ends). Where no
 //      unplaced buffer crosses from one section to the next, the problem falls
 //      apart into independent parts, each searched on its own (again after

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -314,8 +315,10 @@ TEST(OptimalPlan, LearnedOrderSolvesWhatTheFixedOrdersDoNot) {
 }
 
 TEST(OptimalPlan, CapacitySearchRunsItsFirstRoundBeforeTheGreedyPasses) {
-  // Asked about a capacity, the first round of restarts runs before the
-  // greedy passes, and the search then goes on from the second round.
+  // Asked about a capacity, at least the first round of restarts runs
+  // before the greedy passes (more rounds while they have cost less than
+  // the passes would, checked below), and the search then goes on from the
+  // next round.
   // like-a-f seed 4 (no plan found by either solver in 10 s, every attempt
   // spends its whole budget): each round is the 6 fixed orders and the
   // learned one, 7 attempts of B0 = 2 x buffers nodes in the first round,
@@ -351,6 +354,30 @@ TEST(OptimalPlan, CapacitySearchRunsItsFirstRoundBeforeTheGreedyPasses) {
   EXPECT_EQ(stopped.stats.attempts, 1u);
   EXPECT_EQ(stopped.head_bytes, greedy_summary.head_bytes);
   EXPECT_EQ(offsets, greedy);
+  // The passes run once the rounds have cost about what they would: 7 x the
+  // sum over buffers of k log2(k + 2) / n nodes (k: the buffers live with
+  // one), here between the first round's 7 x B0 nodes and the second's end
+  // at 21 x B0; so the greedy plan appears (in the progress, reported every
+  // 256 nodes at interval 0) in the first report after node 21 x B0.
+  double greedy_sum = 0;
+  for (const BufferRequest& a : problem.buffers) {
+    size_t live_with = 0;
+    for (const BufferRequest& b : problem.buffers) live_with += &a != &b && a.lifetime.Overlaps(b.lifetime);
+    greedy_sum += static_cast<double>(live_with) * std::log2(static_cast<double>(live_with) + 2);
+  }
+  const double greedy_nodes = 7 * greedy_sum / static_cast<double>(problem.buffers.size());
+  ASSERT_GT(greedy_nodes, static_cast<double>(7 * first_budget));
+  ASSERT_LT(greedy_nodes, static_cast<double>(21 * first_budget));
+  uint64_t first_plan_report = 0;
+  options.node_limit = 21 * first_budget + 1024;
+  options.progress_interval_seconds = 0;
+  options.progress = [&first_plan_report](const OptimalProgress& progress) {
+    if (first_plan_report == 0 && progress.best_head_bytes != 0) first_plan_report = progress.nodes;
+  };
+  SolveChecked(problem, options, &offsets);
+  EXPECT_GT(first_plan_report, 21 * first_budget);
+  EXPECT_LE(first_plan_report, 21 * first_budget + 256);
+  options.progress = nullptr;
   // At a capacity the greedy plan meets, the search still runs first (and
   // finds a plan at once: nothing is tight).
   options.node_limit = 0;
