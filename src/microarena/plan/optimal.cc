@@ -214,7 +214,6 @@ class Search {
   }
 
   size_t searched_buffers() const { return global_.size(); }
-  uint64_t nodes_so_far() const { return nodes_; }
   // What the greedy passes cost, in search nodes: the passes pay about
   // k log k per buffer (k: the buffers live alongside it) and a node about
   // the number of buffers. Measured on a generated 155-buffer problem (k 62
@@ -716,15 +715,16 @@ class Search {
   // each buffer visits only the listed sections of its span. Same verdict
   // and same first overflow as stacking every section. On a generated
   // 192-buffer problem the nodes stacked 9 % of their sections; on E, 75 %,
-  // where the floors cost more than they save: so every 64th node measures
-  // the share, and the nodes up to the next measure take the floors only
+  // where the floors cost more than they save: so every 64th call measures
+  // the share, and the calls up to the next measure take the floors only
   // while it is under half.
   template <bool kSkips>
   bool StacksFit(size_t u_begin, size_t u_end, uint32_t lo, uint32_t hi, size_t level) {
     if (options_.stack_every_section) return StackSections<kSkips, false>(u_begin, u_end, level, lo, hi);
-    if ((nodes_ & 63) == 0 || use_floors_) {
+    const bool measure = (++stacks_calls_ & 63) == 1;
+    if (measure || use_floors_) {
       SetAtRiskSections<kSkips>(u_begin, u_end, lo, hi, level);
-      if ((nodes_ & 63) == 0) use_floors_ = 2 * at_risk_.size() < hi - lo;
+      if (measure) use_floors_ = 2 * at_risk_.size() < hi - lo;
       return StackSections<kSkips, true>(u_begin, u_end, level);
     }
     return StackSections<kSkips, false>(u_begin, u_end, level, lo, hi);
@@ -1053,6 +1053,7 @@ class Search {
   std::vector<uint32_t> at_risk_from_;  // StacksFit: per section s, the first at_risk_ index with section >= s
   std::vector<uint32_t> next_unset_;    // StacksFit: the union-find of sections whose floor is unset
   bool use_floors_ = true;              // StacksFit: stack only the sections at risk
+  uint64_t stacks_calls_ = 0;           // StacksFit: calls so far (every 64th measures the share at risk)
   std::vector<uint32_t> moved_;      // SortNearlySorted's scratch
   std::vector<size_t> fm_;           // highest top of the placed buffers live with each
   std::vector<size_t> cand_;         // candidate offset, at the current node
@@ -1172,8 +1173,9 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
     // fits, they usually find one for less (on generated problems of
     // 140-300 buffers the passes took 2x the search's instructions, and on
     // one that needed two rounds, 44 % of the whole solve). As in a ski
-    // rental, a problem only the passes answer pays at most about three
-    // times their cost (the round that crosses it doubles the nodes so far).
+    // rental, where only the passes answer, the search before them costs
+    // under twice their cost plus the first round (the round that crosses
+    // it doubles the nodes so far).
     // Not with permissions (the passes seed their search), nor with trusted
     // overlapping fixed buffers (the search does not read the trust, so its
     // "no" is not a proof there), nor above kFirstRoundBeforeGreedyBuffers
@@ -1188,7 +1190,7 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
     if (search_first) {
       const uint64_t greedy_nodes = search.GreedyCostInNodes();
       outcome = decide(capacity, round_budget, round_budget);
-      while (outcome == Search::Outcome::kBudget && search.nodes_so_far() < greedy_nodes) {
+      while (outcome == Search::Outcome::kBudget && search.nodes() < greedy_nodes) {
         round_budget *= 2;
         outcome = decide(capacity, round_budget, round_budget);
       }

@@ -164,7 +164,7 @@ class OptimalPlanner final : public Planner {
   // Problems with more buffers than this get the greedy plan without search.
   static constexpr size_t kMaxSearchBuffers = 20000;
   // Asked about a capacity, problems with at most this many buffers (of
-  // non-zero size) get a first round of restarts before the greedy passes.
+  // non-zero size) get rounds of restarts before the greedy passes.
   // Measured on generated problems at a capacity the greedy plan meets:
   // at 1,000 buffers the search's first plan and the passes took the same
   // time (0.04 s); at 2,000 the search took 0.22 s, the passes 0.17 s.

@@ -347,6 +347,13 @@ TEST(OptimalPlan, CapacitySearchRunsItsFirstRoundBeforeTheGreedyPasses) {
   EXPECT_EQ(result.capacity_outcome, CapacityOutcome::kUnknown);
   EXPECT_EQ(result.nodes, options.node_limit);
   EXPECT_EQ(result.stats.attempts, 15u);
+  // Stopped inside the second round, before the passes ran, it runs them
+  // and writes their plan.
+  options.node_limit = 14 * first_budget;
+  const OptimalResult second = SolveChecked(problem, options, &offsets);
+  EXPECT_EQ(second.capacity_outcome, CapacityOutcome::kUnknown);
+  EXPECT_EQ(second.head_bytes, greedy_summary.head_bytes);
+  EXPECT_EQ(offsets, greedy);
   // Stopped inside the first round, it still writes the greedy plan.
   options.node_limit = first_budget - 1;
   const OptimalResult stopped = SolveChecked(problem, options, &offsets);
@@ -390,9 +397,12 @@ TEST(OptimalPlan, CapacitySearchRunsItsFirstRoundBeforeTheGreedyPasses) {
 
 // Node's stack bound stacks only the sections whose unplaced bytes could
 // overflow above their floor; stacking every section must give the same
-// search: the same nodes, prunes, attempts and plans. Random small problems
-// minimised (sizes of 1-2 up to 1-8 bytes, so stacks end exactly at
-// the capacity often) and like-a-f problems at their capacity (tight: most nodes prune).
+// search: the same nodes, prunes, attempts and plans (a different first
+// overflowing section would show too: the learned order reads them). Random
+// small problems minimised (sizes of 1-2 up to 1-8 units, so stacks end
+// exactly at the capacity often; a quarter with a fixed offset, a third with
+// alignment 2, a fifth with overlap permissions, whose sections the bound
+// skips) and like-a-f problems at their capacity (tight: most nodes prune).
 TEST(OptimalPlan, StackingOnlyTheSectionsAtRiskChangesNoNode) {
   const auto expect_same = [](const PlanningProblem& problem, OptimalOptions options) {
     options.time_limit_seconds = 0;
@@ -416,15 +426,29 @@ TEST(OptimalPlan, StackingOnlyTheSectionsAtRiskChangesNoNode) {
     SCOPED_TRACE("trial " + std::to_string(trial));
     const size_t count = 6 + random() % 11;
     const size_t largest = 2 + static_cast<size_t>(trial % 7);
+    const size_t alignment = trial % 3 == 0 ? 2 : 1;
     std::vector<BufferRequest> buffers;
     for (size_t i = 0; i < count; ++i) {
       const int32_t first = static_cast<int32_t>(random() % 12);
       const int32_t end = first + 1 + static_cast<int32_t>(random() % 6);
-      buffers.push_back(Buffer(1 + random() % largest, first, end));
+      int64_t fixed = kNoFixedOffset;
+      // At most one fixed buffer, so that no two of them clash.
+      if (trial % 4 == 1 && i == 0) fixed = static_cast<int64_t>(alignment * (random() % 4));
+      buffers.push_back(Buffer(alignment * (1 + random() % largest), first, end, fixed));
+    }
+    PlanningProblem problem = MakeProblem(buffers, alignment);
+    std::vector<OverlapPermission> permissions;
+    if (trial % 5 == 2) {
+      for (uint32_t a = 0; a + 1 < count && permissions.size() < 2; ++a) {
+        if (buffers[a].lifetime.Overlaps(buffers[a + 1].lifetime) && buffers[a].fixed_offset_bytes == kNoFixedOffset) {
+          permissions.push_back({a, a + 1, alignment * (random() % 3)});
+        }
+      }
+      problem.overlaps = Span<const OverlapPermission>(permissions.data(), permissions.size());
     }
     OptimalOptions options;
     options.node_limit = 20000;
-    pruned += expect_same(MakeProblem(buffers, 1), options);
+    pruned += expect_same(problem, options);
   }
   for (uint64_t seed = 1; seed <= 4; ++seed) {
     SCOPED_TRACE("like-a-f seed " + std::to_string(seed));
@@ -435,7 +459,8 @@ TEST(OptimalPlan, StackingOnlyTheSectionsAtRiskChangesNoNode) {
     options.capacity_bytes = generated->capacity_bytes;
     pruned += expect_same(MakeProblem(generated->problem.buffers, 1), options);
   }
-  // The bound pruned: the comparison was about something.
+  // The section bounds (this one and the cheaper one before it) pruned: the
+  // comparison was about something.
   EXPECT_GT(pruned, 10000u);
 }
 
