@@ -150,11 +150,12 @@ class Search {
     }
     // The extent of each buffer as its time neighbours see it from above:
     // its size, except an output under its permitted input, which the input
-    // may sit on D bytes above the output's start (min(D, size)).
-    extents_.resize(count);
-    for (uint32_t a = 0; a < count; ++a) {
+    // may sit on D bytes above the output's start (min(D, size)). Without
+    // permissions every extent is the size: no table (it would be the
+    // largest one here, and memory first touched is most of a small solve).
+    if (!permitted.empty()) extents_.resize(count);
+    for (uint32_t a = 0; a < count && !permitted.empty(); ++a) {
       extents_[a].assign(overlaps_[a].size(), size_[a]);
-      if (permitted.empty()) continue;
       for (size_t k = 0; k < overlaps_[a].size(); ++k) {
         const auto* entry = permission_between(a, overlaps_[a][k]);
         if (entry != nullptr && entry->first.second == a) extents_[a][k] = std::min(size_[a], entry->second);
@@ -205,6 +206,23 @@ class Search {
     at_risk_from_.resize(section_count_ + 1);
     next_unset_.resize(section_count_ + 1);
     moved_.reserve(count);
+    // The stacks below, reserved for the deepest path at once: reserved
+    // pages cost nothing until written, while growing by doubling writes
+    // each entry again into fresh pages (about 14 us each on a VM, where
+    // most of a small problem's time is its first touches of memory).
+    // fm_undo_: at most each placed buffer's overlaps; top_undo_: its
+    // sections; stack_: per depth, at most three lists of the unplaced
+    // buffers (Node's, and SolveParts' with its first part's), capped.
+    size_t most_raises = 0;
+    size_t most_tops = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+      most_raises += overlaps_[i].size();
+      most_tops += span_end_[i] - span_begin_[i];
+    }
+    fm_undo_.reserve(most_raises);
+    top_undo_.reserve(most_tops);
+    top_marks_.reserve(count);
+    stack_.reserve(std::min<size_t>(3 * count * (count + 1) / 2 + count, size_t{1} << 22));
     fm_.assign(count, 0);
     cand_.resize(count);
     placed_.assign(count, false);
@@ -572,18 +590,7 @@ class Search {
     if (has_fixed_) {
       for (size_t k = u_begin; k < u_end; ++k) {
         const uint32_t c = stack_[k];
-        bool blocked = false;
-        if (fixed_[c] == kNoFixedOffset) {
-          for (uint32_t f : fixed_neighbours_[c]) {
-            if (placed_[f]) continue;
-            const size_t f_low = static_cast<size_t>(fixed_[f]);
-            if (f_low < cand_[c] + size_[c] && cand_[c] < f_low + size_[f]) {
-              blocked = true;
-              break;
-            }
-          }
-        }
-        blocked_[c] = blocked;
+        blocked_[c] = BlockedByFixed(c, cand_[c]);
       }
     }
     // Increasing candidate offset, then rank: the order the children are
@@ -621,30 +628,28 @@ class Search {
         second_top = top;
       }
     }
-    const size_t cand_begin = candidates_.size();
-    for (size_t k = u_begin; k < u_end; ++k) {
-      const uint32_t c = stack_[k];
-      const size_t offset = cand_[c];
-      if (offset < level) continue;  // canonical: it can only go higher, atop another
-      if (offset >= (c == first_id ? second_top : first_top)) break;
-      if (offset > min_fixed) break;
-      if (has_fixed_ && blocked_[c]) continue;
-      if (offset == level && last_rank != kNone && rank_[c] < last_rank) continue;
-      if (!twins_[c].empty() && OnWrongTwin(c, offset)) continue;
-      candidates_.push_back({c, offset});
-    }
-
+    // The children, in the order of stack_[u_begin, u_end), read as they
+    // are tried: every child works above u_end and restores what it changes
+    // (fm_, placed_, ranks), except cand_ and blocked_, so those are
+    // recomputed here. (A list copied out per depth was 40 % of the memory a
+    // small solve touched, and a fresh page costs about 14 us on a VM: more
+    // than the search of a 192-buffer problem that needs no backtracking.)
     Outcome outcome = Outcome::kNone;
-    const size_t cand_end = candidates_.size();
-    for (size_t i = cand_begin; i < cand_end; ++i) {
-      const Candidate candidate = candidates_[i];
-      const uint32_t id = candidate.id;
-      const size_t mark = Place(id, candidate.offset);
+    for (size_t k = u_begin; k < u_end; ++k) {
+      const uint32_t id = stack_[k];
+      const size_t offset = CandidateOffset(id);
+      if (offset < level) continue;  // canonical: it can only go higher, atop another
+      if (offset >= (id == first_id ? second_top : first_top)) break;
+      if (offset > min_fixed) break;
+      if (has_fixed_ && BlockedByFixed(id, offset)) continue;
+      if (offset == level && last_rank != kNone && rank_[id] < last_rank) continue;
+      if (!twins_[id].empty() && OnWrongTwin(id, offset)) continue;
+      const size_t mark = Place(id, offset);
       bool split = false;
       for (uint32_t s = span_begin_[id]; s + 1 < span_end_[id]; ++s) split |= --cuts_[s] == 0;
       if (!split) {
-        outcome = Node(u_begin, u_end, lo, hi, candidate.offset, rank_[id]);
-      } else if (!PartFitsAbove(u_begin, u_end, lo, hi, candidate.offset)) {
+        outcome = Node(u_begin, u_end, lo, hi, offset, rank_[id]);
+      } else if (!PartFitsAbove(u_begin, u_end, lo, hi, offset)) {
         outcome = Outcome::kNone;
       } else {
         outcome = SolveParts(u_begin, u_end, lo, hi);
@@ -657,7 +662,6 @@ class Search {
       ++stats_.dead_ends;
       if (keyed) MarkDead(state);
     }
-    candidates_.resize(cand_begin);
     stack_.resize(u_begin);
     return outcome;
   }
@@ -933,6 +937,25 @@ class Search {
     return cand_[a] != cand_[b] ? cand_[a] < cand_[b] : rank_[a] < rank_[b];
   }
 
+  // Buffer c's candidate offset under the current placements (cand_ holds
+  // it only until a deeper node overwrites it).
+  size_t CandidateOffset(uint32_t c) const {
+    return fixed_[c] != kNoFixedOffset ? static_cast<size_t>(fixed_[c])
+                                       : AlignUpUnchecked(fm_[c], problem_.alignment_bytes);
+  }
+
+  // True when free buffer c at `offset` would meet an unplaced fixed buffer
+  // live with it (it will sit higher, once that one is placed).
+  bool BlockedByFixed(uint32_t c, size_t offset) const {
+    if (fixed_[c] != kNoFixedOffset) return false;
+    for (uint32_t f : fixed_neighbours_[c]) {
+      if (placed_[f]) continue;
+      const size_t f_low = static_cast<size_t>(fixed_[f]);
+      if (f_low < offset + size_[c] && offset < f_low + size_[f]) return true;
+    }
+    return false;
+  }
+
   // True when `c` at `offset` would sit directly on a buffer x with the
   // same lifetime, placed in the current part, that should be the upper one
   // of the two: swapping two such neighbours gives a plan as good, and the
@@ -971,6 +994,16 @@ class Search {
     }
     solution_[id] = offset;
     const std::vector<uint32_t>& neighbours = overlaps_[id];
+    if (extents_.empty()) {
+      const size_t top = offset + size_[id];
+      for (const uint32_t d : neighbours) {
+        if (!placed_[d] && fm_[d] < top) {
+          fm_undo_.push_back({d, fm_[d]});
+          fm_[d] = top;
+        }
+      }
+      return mark;
+    }
     for (size_t k = 0; k < neighbours.size(); ++k) {
       const uint32_t d = neighbours[k];
       const size_t top = offset + extents_[id][k];
@@ -1012,7 +1045,7 @@ class Search {
   std::vector<uint32_t> span_end_;
   std::vector<uint32_t> initial_cuts_;  // per boundary s|s+1: buffers crossing it
   std::vector<std::vector<uint32_t>> overlaps_;
-  std::vector<std::vector<size_t>> extents_;  // per overlaps_ entry: this buffer's extent as that one sees it
+  std::vector<std::vector<size_t>> extents_;  // per overlaps_ entry: this buffer's extent as that one sees it (none without permissions: the size)
   std::vector<uint8_t> no_stack_bound_;       // per section: a permitted pair lives there
   bool any_no_stack_bound_ = false;
   bool proofs_ = true;
@@ -1064,7 +1097,6 @@ class Search {
   size_t depth_ = 0;                 // buffers placed now
   size_t part_depth_ = 0;            // buffers placed when the current part began
   std::vector<uint32_t> stack_;      // stacked slices of buffer ids
-  std::vector<Candidate> candidates_;
   std::vector<Candidate> split_check_;  // PartFitsAbove's scratch
   std::vector<std::pair<uint32_t, size_t>> fm_undo_;
   // Answers for parts, valid for capacity_ (cleared when it changes).
