@@ -3,8 +3,9 @@
 
 For every problem (../shared/dsa A-F, and/or a generated suite written by
 build/release/bench/generate_problems: seeded problems shaped like A-E, each with a known plan
-within its capacity), runs `minimalloc --capacity` and `microarena solve --capacity` one after
-the other (never at once; which goes first alternates), each with the same time limit, and
+within its capacity), runs `minimalloc --capacity` and `microarena solve --capacity --output`
+(each writes its plan to a file) one after the other (never at once; which goes first
+alternates), each with the same time limit, and
 reports per problem both wall times, both answers and the speed-up (MiniMalloc's time /
 microarena's). The summary: how many each solved (a plan within the capacity, or a proof that
 there is none) within the limit, the geometric mean of the speed-ups over the problems both
@@ -76,8 +77,10 @@ def run_minimalloc(tool, path, limit, tmp):
     return seconds, "fits" if code == 0 else "unsolved"
 
 
-def run_microarena(cli, path, limit):
-    cmd = [cli, "solve", path, "--capacity", str(capacity_of(path)), "--time-limit", str(limit)]
+def run_microarena(cli, path, limit, tmp):
+    # Writes its plan, as MiniMalloc does: the same work delivered by both.
+    cmd = [cli, "solve", path, "--capacity", str(capacity_of(path)), "--time-limit", str(limit),
+           "--output", os.path.join(tmp, "ma.csv")]
     seconds, code, out = timed(cmd, limit)
     answer = {0: "fits", 3: "infeasible", 4: "unsolved"}.get(code)
     if answer is None:
@@ -157,7 +160,7 @@ def main():
             f.write("id,lower,upper,size\n0,0,1,1024\n")
         startup = {}
         for name, run in (("minimalloc", lambda: run_minimalloc(minimalloc, one, 10, tmp)),
-                          ("microarena", lambda: run_microarena(args.cli, one, 10))):
+                          ("microarena", lambda: run_microarena(args.cli, one, 10, tmp))):
             times = []
             for _ in range(5):
                 seconds, answer = run()
@@ -171,9 +174,9 @@ def main():
             name = os.path.basename(path).split(".")[0]
             if index % 2 == 0:
                 mm = run_minimalloc(minimalloc, path, args.time_limit, tmp)
-                ma = run_microarena(args.cli, path, args.time_limit)
+                ma = run_microarena(args.cli, path, args.time_limit, tmp)
             else:
-                ma = run_microarena(args.cli, path, args.time_limit)
+                ma = run_microarena(args.cli, path, args.time_limit, tmp)
                 mm = run_minimalloc(minimalloc, path, args.time_limit, tmp)
             generated = os.path.exists(path.replace(".csv", ".witness.csv"))
             if generated and ma[1] == "infeasible":

@@ -1,13 +1,13 @@
 #include "microarena/plan/problem_csv.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
-#include <iterator>
+#include <functional>
 #include <limits>
 #include <sstream>
-#include <unordered_set>
 
 namespace microarena {
 namespace {
@@ -26,19 +26,46 @@ std::string_view Trim(std::string_view text) {
   return text;
 }
 
-std::vector<std::string_view> SplitFields(std::string_view line) {
-  std::vector<std::string_view> fields;
+// Splits `line` at commas into out[0, max) (trimmed) and returns how many
+// fields it has (which may exceed max: the caller reports that count).
+size_t SplitFields(std::string_view line, std::string_view* out, size_t max) {
+  size_t count = 0;
   size_t start = 0;
   while (true) {
     const size_t comma = line.find(',', start);
-    if (comma == std::string_view::npos) {
-      fields.push_back(Trim(line.substr(start)));
-      return fields;
-    }
-    fields.push_back(Trim(line.substr(start, comma - start)));
+    const size_t end = comma == std::string_view::npos ? line.size() : comma;
+    if (count < max) out[count] = Trim(line.substr(start, end - start));
+    ++count;
+    if (comma == std::string_view::npos) return count;
     start = comma + 1;
   }
 }
+
+// The ids seen so far, for "id used by an earlier row": an open-addressing
+// table of row indices into `ids` (no string copies; sized from the number
+// of lines, so it never fills past half).
+class IdTable {
+ public:
+  explicit IdTable(size_t rows) {
+    size_t slots = 16;
+    while (slots < 2 * rows) slots *= 2;
+    slots_.assign(slots, kEmpty);
+  }
+  // False when `id` is already in; otherwise adds it as ids[row].
+  bool Insert(const std::vector<std::string>& ids, std::string_view id, uint32_t row) {
+    size_t slot = std::hash<std::string_view>()(id) & (slots_.size() - 1);
+    while (slots_[slot] != kEmpty) {
+      if (ids[slots_[slot]] == id) return false;
+      slot = (slot + 1) & (slots_.size() - 1);
+    }
+    slots_[slot] = row;
+    return true;
+  }
+
+ private:
+  static constexpr uint32_t kEmpty = UINT32_MAX;
+  std::vector<uint32_t> slots_;
+};
 
 Status FieldError(const std::string& source, size_t line, size_t column, const char* name,
                   const char* what, std::string_view got) {
@@ -68,7 +95,19 @@ Result<ProblemCsv> ParseProblemCsv(std::string_view text, const std::string& sou
   int column_of[kColumnCount] = {-1, -1, -1, -1, -1};
   size_t header_fields = 0;
   bool have_header = false;
-  std::unordered_set<std::string> seen_ids;
+  // Every row is a line: reserve for all of them at once.
+  size_t lines = 1;
+  for (const char c : text) lines += c == '\n' ? 1 : 0;
+  if (lines >= UINT32_MAX) {
+    return Status::Error(ErrorCode::kInvalidArgument, "%s: %zu lines, more than a problem may have",
+                         source_name.c_str(), lines);
+  }
+  problem.ids.reserve(lines);
+  problem.buffers.reserve(lines);
+  IdTable seen_ids(lines);
+  // A valid header has at most kColumnCount fields; one more is enough to
+  // report the first field too many.
+  std::string_view fields[kColumnCount + 1];
   size_t line_number = 0;
   size_t start = 0;
   while (start <= text.size()) {
@@ -78,11 +117,11 @@ Result<ProblemCsv> ParseProblemCsv(std::string_view text, const std::string& sou
     start = newline + 1;
     ++line_number;
     if (Trim(line).empty()) continue;
-    std::vector<std::string_view> fields = SplitFields(line);
+    const size_t field_count = SplitFields(line, fields, kColumnCount + 1);
     if (!have_header) {
       have_header = true;
-      header_fields = fields.size();
-      for (size_t f = 0; f < fields.size(); ++f) {
+      header_fields = field_count;
+      for (size_t f = 0; f < std::min<size_t>(field_count, kColumnCount + 1); ++f) {
         int found = -1;
         for (int c = 0; c < kColumnCount; ++c) {
           if (fields[f] == kColumnNames[c] ||
@@ -112,10 +151,10 @@ Result<ProblemCsv> ParseProblemCsv(std::string_view text, const std::string& sou
       }
       continue;
     }
-    if (fields.size() != header_fields) {
+    if (field_count != header_fields) {
       return Status::Error(ErrorCode::kInvalidArgument,
                            "%s: line %zu: %zu fields, the header has %zu", source_name.c_str(),
-                           line_number, fields.size(), header_fields);
+                           line_number, field_count, header_fields);
     }
     uint64_t values[kColumnCount] = {};
     for (int c = kLower; c < kColumnCount; ++c) {
@@ -137,7 +176,7 @@ Result<ProblemCsv> ParseProblemCsv(std::string_view text, const std::string& sou
       return FieldError(source_name, line_number, static_cast<size_t>(column_of[kId]) + 1, "id",
                         "expected a buffer id", id);
     }
-    if (!seen_ids.insert(std::string(id)).second) {
+    if (!seen_ids.Insert(problem.ids, id, static_cast<uint32_t>(problem.ids.size()))) {
       return FieldError(source_name, line_number, static_cast<size_t>(column_of[kId]) + 1, "id",
                         "id used by an earlier row", id);
     }
@@ -154,7 +193,7 @@ Result<ProblemCsv> ParseProblemCsv(std::string_view text, const std::string& sou
     buffer.size_bytes = static_cast<size_t>(values[kSize]);
     buffer.lifetime.first_op = static_cast<int32_t>(values[kLower]);
     buffer.lifetime.end_op = static_cast<int32_t>(values[kUpper]);
-    problem.ids.emplace_back(id);
+    problem.ids.emplace_back(id);  // the row Insert recorded above
     problem.buffers.push_back(buffer);
     if (column_of[kOffset] >= 0) problem.offsets_bytes.push_back(static_cast<size_t>(values[kOffset]));
   }
@@ -167,13 +206,22 @@ Result<ProblemCsv> ParseProblemCsv(std::string_view text, const std::string& sou
 }
 
 Result<ProblemCsv> ReadProblemCsv(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
+  std::ifstream in(path, std::ios::binary | std::ios::ate);
   if (!in) {
     return Status::Error(ErrorCode::kIoError, "%s: cannot open: %s", path.c_str(),
                          std::strerror(errno));
   }
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (in.bad()) return Status::Error(ErrorCode::kIoError, "%s: read failed", path.c_str());
+  // In one read of the size the file has (not grown character by character).
+  std::string text;
+  const std::streamoff size = in.tellg();
+  if (size > 0) {
+    text.resize(static_cast<size_t>(size));
+    in.seekg(0);
+    in.read(text.data(), size);
+  }
+  if (size < 0 || in.bad() || (size > 0 && in.gcount() != size)) {
+    return Status::Error(ErrorCode::kIoError, "%s: read failed", path.c_str());
+  }
   return ParseProblemCsv(text, path);
 }
 

@@ -68,6 +68,27 @@ TEST(ProblemCsv, ErrorsNameLineAndColumn) {
   EXPECT_NE(ErrorOf("id,lower,upper,size\nb1,0,1\n").find("line 2: 3 fields, the header has 4"),
             std::string::npos);
   EXPECT_NE(ErrorOf("").find("empty file"), std::string::npos);
+  // More fields than any valid header or row can have: the count is still exact.
+  EXPECT_NE(ErrorOf("id,lower,upper,size,offset,id,x\n").find("line 1, column 6 (header): column named twice"),
+            std::string::npos);
+  EXPECT_NE(ErrorOf("id,lower,upper,size\nb1,0,1,4,5,6,7,8,9\n").find("line 2: 9 fields, the header has 4"),
+            std::string::npos);
+}
+
+// Ids are compared as text, through a table of rows: many ids (colliding in
+// the table's slots) are all kept apart, and a repeat is caught on its own line.
+TEST(ProblemCsv, ManyIdsAndALateRepeat) {
+  std::string text = "id,lower,upper,size\n";
+  for (int i = 0; i < 3000; ++i) text += "buffer_" + std::to_string(i) + ",0,1,4\n";
+  Result<ProblemCsv> csv = ParseProblemCsv(text, "p.csv");
+  ASSERT_TRUE(csv.ok()) << csv.status().message();
+  ASSERT_EQ(csv->ids.size(), 3000u);
+  EXPECT_EQ(csv->ids[2999], "buffer_2999");
+  // Line 1 is the header, so buffer_1234 was line 1236; the repeat is line 3002.
+  EXPECT_EQ(ErrorOf(text + "buffer_1234,0,1,4\n"),
+            "p.csv: line 3002, column 1 (id): id used by an earlier row, got 'buffer_1234'");
+  // The same text with a different case is another id.
+  EXPECT_TRUE(ParseProblemCsv(text + "BUFFER_1234,0,1,4\n", "p.csv").ok());
 }
 
 TEST(ProblemCsv, WritesAndReadsBack) {
