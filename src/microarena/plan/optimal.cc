@@ -228,6 +228,7 @@ class Search {
     placed_.assign(count, false);
     blocked_.assign(count, false);
     solution_.resize(count);
+    dive_solution_.resize(count);
     place_depth_.resize(count);
   }
 
@@ -323,6 +324,90 @@ class Search {
       for (size_t i = 0; i < global_.size(); ++i) (*offsets)[global_[i]] = solution_[i];
     }
     return outcome;
+  }
+
+ public:
+  // A plan within `capacity` without search, if the simplest one fits
+  // under one of the static orders: repeatedly the unplaced buffer with the
+  // lowest candidate offset (ties: the order) goes there, on top of the placed buffers live with it.
+  // That is the path the search takes first wherever no bound prunes it, at
+  // O(log n) per raised candidate (an indexed heap) instead of O(n +
+  // sections) per node: on a generated 192-buffer problem that the search
+  // solved without a backtrack, 4.2 M instructions and 53 fresh pages of its
+  // stacks. Any plan it ends with is valid (each buffer lies above every
+  // placed buffer live with it); a buffer that cannot fit ends it (false).
+  // Not with fixed buffers or overlap permissions (their rules).
+  bool Dive(size_t capacity, std::vector<size_t>* offsets, size_t* head) {
+    if (has_fixed_ || has_permissions_ || zero_size_top_ > capacity) return false;
+    for (size_t h = 0; h < kStaticOrders; ++h) {
+      if (DiveUnder(h, capacity, offsets, head)) {
+        stats_.found_by_dive = 1;
+        return true;
+      }
+    }
+    return false;
+  }
+
+ private:
+  bool DiveUnder(size_t h, size_t capacity, std::vector<size_t>* offsets, size_t* head) {
+    const uint32_t count = static_cast<uint32_t>(global_.size());
+    const uint32_t* rank = ranks_[h].data();
+    const size_t alignment = problem_.alignment_bytes;
+    std::vector<size_t>& cand = dive_cand_;
+    std::vector<uint32_t>& heap = dive_heap_;      // buffer ids, a binary min-heap
+    std::vector<uint32_t>& slot = dive_slot_;      // per buffer: its heap index; kNone once placed
+    cand.assign(count, 0);
+    heap.resize(count);
+    slot.resize(count);
+    const auto before = [&](uint32_t a, uint32_t b) {
+      return cand[a] != cand[b] ? cand[a] < cand[b] : rank[a] < rank[b];
+    };
+    const auto put = [&](size_t i, uint32_t id) {
+      heap[i] = id;
+      slot[id] = static_cast<uint32_t>(i);
+    };
+    // All candidates start at 0: the heap is the order h itself.
+    for (uint32_t id = 0; id < count; ++id) put(rank[id], id);
+    size_t size = count;
+    // Moves heap[i] down to where its (raised) key belongs.
+    const auto sift_down = [&](size_t i) {
+      const uint32_t id = heap[i];
+      while (true) {
+        size_t child = 2 * i + 1;
+        if (child >= size) break;
+        if (child + 1 < size && before(heap[child + 1], heap[child])) ++child;
+        if (!before(heap[child], id)) break;
+        put(i, heap[child]);
+        i = child;
+      }
+      put(i, id);
+    };
+    size_t top = zero_size_top_;
+    while (size > 0) {
+      const uint32_t id = heap[0];
+      const size_t offset = cand[id];
+      if (!Fits(offset, size_[id], capacity)) return false;
+      slot[id] = kNone;
+      --size;
+      if (size > 0) {
+        put(0, heap[size]);
+        sift_down(0);
+      }
+      dive_solution_[id] = offset;
+      const size_t end = offset + size_[id];
+      top = std::max(top, end);
+      for (const uint32_t d : overlaps_[id]) {
+        if (slot[d] == kNone) continue;
+        const size_t raised = AlignUpUnchecked(end, alignment);
+        if (cand[d] >= raised) continue;
+        cand[d] = raised;
+        sift_down(slot[d]);
+      }
+    }
+    *head = top;
+    for (size_t i = 0; i < problem_.buffers.size(); ++i) (*offsets)[i] = 0;
+    for (uint32_t i = 0; i < count; ++i) (*offsets)[global_[i]] = dive_solution_[i];
+    return true;
   }
 
   // The learned order: buffers live in the sections where the section
@@ -1087,6 +1172,10 @@ class Search {
   std::vector<uint32_t> next_unset_;    // StacksFit: the union-find of sections whose floor is unset
   bool use_floors_ = true;              // StacksFit: stack only the sections at risk
   uint64_t stacks_calls_ = 0;           // StacksFit: calls so far (every 64th measures the share at risk)
+  std::vector<size_t> dive_cand_;        // Dive's scratch
+  std::vector<uint32_t> dive_heap_;
+  std::vector<uint32_t> dive_slot_;
+  std::vector<size_t> dive_solution_;
   std::vector<uint32_t> moved_;      // SortNearlySorted's scratch
   std::vector<size_t> fm_;           // highest top of the placed buffers live with each
   std::vector<size_t> cand_;         // candidate offset, at the current node
@@ -1220,6 +1309,16 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
     Search::Outcome outcome = Search::Outcome::kBudget;
     uint64_t round_budget = search.FirstRoundBudget();
     if (search_first) {
+      // First the dive under each static order: where the search would not
+      // backtrack it finds the same kind of plan for a tenth of the cost.
+      if (options_.dive && search.Dive(capacity, &found_offsets, &found_head)) {
+        best_head = found_head;
+        best_offsets.swap(found_offsets);
+        has_plan = true;
+        outcome = Search::Outcome::kFound;
+      }
+    }
+    if (search_first && outcome != Search::Outcome::kFound) {
       const uint64_t greedy_nodes = search.GreedyCostInNodes();
       outcome = decide(capacity, round_budget, round_budget);
       while (outcome == Search::Outcome::kBudget && search.nodes() < greedy_nodes) {

@@ -106,6 +106,51 @@ TEST(OptimalPlan, CapacityFitsOrInfeasible) {
   EXPECT_EQ(status.code(), ErrorCode::kInfeasible);
 }
 
+// The dive (optimal.h, step 1), by hand. a [0,2), b [1,3), c [0,1), d [2,3),
+// 2 bytes each, capacity 4 (the most live at once). Static order 0 (length,
+// area, busiest, index): a, b, c, d. All candidates 0: a goes at 0 and lifts
+// b and c (live with it) to 2; d (still 0) at 0 lifts b to 2 again; b and c
+// (both 2, b first) at 2. Head 4, no search node.
+TEST(OptimalPlan, DiveFindsTheSimplestPlanWithoutASearchNode) {
+  const std::vector<BufferRequest> buffers = {Buffer(2, 0, 2), Buffer(2, 1, 3), Buffer(2, 0, 1),
+                                              Buffer(2, 2, 3)};
+  OptimalOptions options = NodeBudget();
+  options.capacity_bytes = 4;
+  std::vector<size_t> offsets;
+  const OptimalResult result = SolveChecked(MakeProblem(buffers, 1), options, &offsets);
+  EXPECT_EQ(result.capacity_outcome, CapacityOutcome::kFits);
+  EXPECT_EQ(offsets, (std::vector<size_t>{0, 2, 2, 0}));
+  EXPECT_EQ(result.stats.found_by_dive, 1u);
+  EXPECT_EQ(result.nodes, 0u);
+  EXPECT_EQ(result.stats.attempts, 0u);
+  // Without it, the search finds a plan as before.
+  options.dive = false;
+  const OptimalResult searched = SolveChecked(MakeProblem(buffers, 1), options, &offsets);
+  EXPECT_EQ(searched.capacity_outcome, CapacityOutcome::kFits);
+  EXPECT_EQ(searched.stats.found_by_dive, 0u);
+  EXPECT_GT(searched.nodes, 0u);
+}
+
+// Where lowest-candidate-first is a trap, the search still answers. Capacity
+// 5 (the most live at once), buffers (lifetime, size): b0 [3,4) 3, b1 [1,3)
+// 1, b2 [0,2) 2, b3 [0,3) 2, b4 [2,4) 2. Under each static order b3 goes
+// first at 0 (lifting b1, b2, b4 to 2), b0 at 0 (lifting b4 to 3), then b2
+// at 2 (lowest candidate; lifts b1 to 4), b4 at 3 (lifts b1 to 5), and b1
+// ends at 6 > 5: every dive fails. A plan exists (b1 at 2 under b2 and b4,
+// both at 3; b0 at 0 beside b4), and the search finds it.
+TEST(OptimalPlan, WhereTheDiveFailsTheSearchAnswers) {
+  const std::vector<BufferRequest> buffers = {Buffer(3, 3, 4), Buffer(1, 1, 3), Buffer(2, 0, 2),
+                                              Buffer(2, 0, 3), Buffer(2, 2, 4)};
+  OptimalOptions options = NodeBudget();
+  options.capacity_bytes = 5;
+  std::vector<size_t> offsets;
+  const OptimalResult result = SolveChecked(MakeProblem(buffers, 1), options, &offsets);
+  EXPECT_EQ(result.capacity_outcome, CapacityOutcome::kFits);
+  EXPECT_EQ(result.stats.found_by_dive, 0u);
+  EXPECT_GT(result.nodes, 0u);
+  EXPECT_EQ(offsets[1], 2u);  // the only place b1 has in a plan of height 5
+}
+
 // A node budget, not a clock: the verdict must not depend on how busy the
 // machine is (speed is measured in bench/planner_benchmark). Each of these
 // needs well under 1,000 nodes.
@@ -274,6 +319,7 @@ TEST(OptimalPlan, DeadStatesLoseNoPlan) {
     OptimalOptions options;
     options.node_limit = 400000;
     options.dead_states_after_nodes = 0;
+    options.dive = false;  // every problem through the search
     const OptimalResult result = SolveGeneratedAtCapacity(generator, options);
     EXPECT_EQ(result.capacity_outcome, CapacityOutcome::kFits) << result.nodes << " nodes";
     skipped_states += result.stats.dead_state_hits;
@@ -385,14 +431,20 @@ TEST(OptimalPlan, CapacitySearchRunsItsFirstRoundBeforeTheGreedyPasses) {
   EXPECT_GT(first_plan_report, 21 * first_budget);
   EXPECT_LE(first_plan_report, 21 * first_budget + 256);
   options.progress = nullptr;
-  // At a capacity the greedy plan meets, the search still runs first (and
-  // finds a plan at once: nothing is tight).
+  // At a capacity the greedy plan meets, the dive answers before anything
+  // else; without it the search still runs first (and finds a plan at once:
+  // nothing is tight).
   options.node_limit = 0;
   options.capacity_bytes = greedy_summary.head_bytes;
   const OptimalResult loose = SolveChecked(problem, options, &offsets);
   EXPECT_EQ(loose.capacity_outcome, CapacityOutcome::kFits);
-  EXPECT_EQ(loose.stats.attempts, 1u);
-  EXPECT_GT(loose.nodes, 0u);
+  EXPECT_EQ(loose.stats.found_by_dive, 1u);
+  EXPECT_EQ(loose.stats.attempts, 0u);
+  options.dive = false;
+  const OptimalResult searched = SolveChecked(problem, options, &offsets);
+  EXPECT_EQ(searched.capacity_outcome, CapacityOutcome::kFits);
+  EXPECT_EQ(searched.stats.attempts, 1u);
+  EXPECT_GT(searched.nodes, 0u);
 }
 
 // Node's stack bound stacks only the sections whose unplaced bytes could
@@ -406,6 +458,7 @@ TEST(OptimalPlan, CapacitySearchRunsItsFirstRoundBeforeTheGreedyPasses) {
 TEST(OptimalPlan, StackingOnlyTheSectionsAtRiskChangesNoNode) {
   const auto expect_same = [](const PlanningProblem& problem, OptimalOptions options) {
     options.time_limit_seconds = 0;
+    options.dive = false;  // every problem through the search
     std::vector<size_t> at_risk_offsets;
     const OptimalResult at_risk = SolveChecked(problem, options, &at_risk_offsets);
     options.stack_every_section = true;
@@ -564,7 +617,8 @@ TEST(OptimalPlan, DsaProblemsFitTheirCapacity) {
 // Generates the problem of `seed` (40-80 buffers, up to `max_dropped` of
 // them dropped) and asks for a plan within its capacity in `node_limit` nodes.
 OptimalResult SolveGenerated(uint64_t seed, uint32_t max_dropped, uint64_t node_limit,
-                             GeneratedProblem* generated, std::vector<size_t>* offsets) {
+                             GeneratedProblem* generated, std::vector<size_t>* offsets,
+                             bool dive) {
   ProblemGeneratorOptions generator;
   generator.seed = seed;
   generator.min_buffers = 40;
@@ -578,6 +632,7 @@ OptimalResult SolveGenerated(uint64_t seed, uint32_t max_dropped, uint64_t node_
   options.capacity_bytes = generated->capacity_bytes;
   options.time_limit_seconds = 0;
   options.node_limit = node_limit;
+  options.dive = dive;
   return SolveChecked(MakeProblem(generated->problem.buffers, 1), options, offsets);
 }
 
@@ -586,12 +641,14 @@ OptimalResult SolveGenerated(uint64_t seed, uint32_t max_dropped, uint64_t node_
 // 40-80 buffers the search finds a plan for every one of the first 30 seeds
 // in at most 1,350 nodes (measured), so a budget of 20,000 each leaves room
 // and still fails a search that stops generalising.
+// (Each with the dive and without: the search alone must find them too.)
 TEST(OptimalPlan, FindsAPlanForEveryGeneratedTiling) {
-  for (uint64_t seed = 1; seed <= 30; ++seed) {
-    SCOPED_TRACE("seed " + std::to_string(seed));
+  for (uint64_t seed = 1; seed <= 60; ++seed) {
+    const bool dive = seed > 30;
+    SCOPED_TRACE("seed " + std::to_string((seed - 1) % 30 + 1) + (dive ? ", dive" : ""));
     GeneratedProblem generated;
     std::vector<size_t> offsets;
-    const OptimalResult result = SolveGenerated(seed, 0, 20000, &generated, &offsets);
+    const OptimalResult result = SolveGenerated((seed - 1) % 30 + 1, 0, 20000, &generated, &offsets, dive);
     const PlanningProblem problem = MakeProblem(generated.problem.buffers, 1);
     EXPECT_EQ(result.capacity_outcome, CapacityOutcome::kFits) << result.nodes << " nodes";
     const Status check = CheckPlan(problem, Span<const size_t>(offsets.data(), offsets.size()),
@@ -607,11 +664,12 @@ TEST(OptimalPlan, FindsAPlanForEveryGeneratedTiling) {
 // but a plan exists for every one: the search may run out of nodes, never
 // answer "infeasible". The nodes spent are counted where they went.
 TEST(OptimalPlan, NeverCallsAGeneratedProblemInfeasible) {
-  for (uint64_t seed = 1; seed <= 30; ++seed) {
-    SCOPED_TRACE("seed " + std::to_string(seed));
+  for (uint64_t seed = 1; seed <= 60; ++seed) {
+    const bool dive = seed > 30;
+    SCOPED_TRACE("seed " + std::to_string((seed - 1) % 30 + 1) + (dive ? ", dive" : ""));
     GeneratedProblem generated;
     std::vector<size_t> offsets;
-    const OptimalResult result = SolveGenerated(seed, 3, 5000, &generated, &offsets);
+    const OptimalResult result = SolveGenerated((seed - 1) % 30 + 1, 3, 5000, &generated, &offsets, dive);
     const PlanningProblem problem = MakeProblem(generated.problem.buffers, 1);
     EXPECT_NE(result.capacity_outcome, CapacityOutcome::kInfeasible);
     const OptimalSearchStats& stats = result.stats;
@@ -620,7 +678,8 @@ TEST(OptimalPlan, NeverCallsAGeneratedProblemInfeasible) {
     EXPECT_LE(stats.pruned_too_high + stats.pruned_section_bound + stats.pruned_fixed +
                   stats.dead_ends,
               result.nodes);
-    EXPECT_GE(stats.attempts, 1u);
+    // A plan from the dive took no attempt; otherwise the search ran.
+    EXPECT_EQ(stats.attempts == 0, stats.found_by_dive == 1);
     EXPECT_LE(stats.deepest, generated.problem.buffers.size());
     if (result.capacity_outcome == CapacityOutcome::kFits) {
       const Status check = CheckPlan(problem, Span<const size_t>(offsets.data(), offsets.size()),

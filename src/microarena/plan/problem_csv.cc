@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdint>
 #include <cstring>
 #include <fstream>
@@ -229,12 +230,30 @@ std::string FormatProblemCsv(const ProblemCsv& problem, Span<const size_t> offse
   const bool with_offsets = !offsets_bytes.empty();
   const bool with_ids = problem.ids.size() == problem.buffers.size();
   std::string text = with_offsets ? "id,lower,upper,size,offset\n" : "id,lower,upper,size\n";
+  // Numbers straight into the text (no temporary string per field).
+  const auto append = [&text](auto value) {
+    char digits[24];
+    const std::to_chars_result end = std::to_chars(digits, digits + sizeof(digits), value);
+    text.append(digits, end.ptr);
+  };
+  text.reserve(text.size() + problem.buffers.size() * 48);
   for (size_t i = 0; i < problem.buffers.size(); ++i) {
     const BufferRequest& buffer = problem.buffers[i];
-    text += with_ids ? problem.ids[i] : std::to_string(i);
-    text += ',' + std::to_string(buffer.lifetime.first_op) + ',' +
-            std::to_string(buffer.lifetime.end_op) + ',' + std::to_string(buffer.size_bytes);
-    if (with_offsets) text += ',' + std::to_string(offsets_bytes[i]);
+    if (with_ids) {
+      text += problem.ids[i];
+    } else {
+      append(i);
+    }
+    text += ',';
+    append(buffer.lifetime.first_op);
+    text += ',';
+    append(buffer.lifetime.end_op);
+    text += ',';
+    append(buffer.size_bytes);
+    if (with_offsets) {
+      text += ',';
+      append(offsets_bytes[i]);
+    }
     text += '\n';
   }
   return text;
