@@ -16,10 +16,11 @@
 // Steps:
 //   1. Upper bound: the greedy planner's plan. Lower bound: the most bytes
 //      live at one step. If they meet, done. (Asked about a capacity, first
-//      a dive under each static order of step 5: the buffer with the lowest
-//      candidate offset goes there next, no bounds, no backtracking, an
-//      indexed heap: O(log n) per raised candidate. The search's own first
-//      path wherever no bound prunes it, for about a tenth of the cost. Then
+//      dives under each static order of step 5: the buffer with the lowest
+//      candidate offset goes there next, no bounds, no backtracking, O(n)
+//      per buffer: the search's own first path wherever no bound prunes it,
+//      for a fraction of the cost. A second round moves the buffer that did
+//      not fit to the front of each order. Then
 //      the rounds of restarts of step 5 run before the greedy passes until
 //      the search has cost about what the passes would, which usually makes
 //      them unneeded: it finds a plan that fits for less. Not with overlap

@@ -131,14 +131,16 @@ TEST(OptimalPlan, DiveFindsTheSimplestPlanWithoutASearchNode) {
   EXPECT_GT(searched.nodes, 0u);
 }
 
-// Where lowest-candidate-first is a trap, the search still answers. Capacity
-// 5 (the most live at once), buffers (lifetime, size): b0 [3,4) 3, b1 [1,3)
-// 1, b2 [0,2) 2, b3 [0,3) 2, b4 [2,4) 2. Under each static order b3 goes
-// first at 0 (lifting b1, b2, b4 to 2), b0 at 0 (lifting b4 to 3), then b2
-// at 2 (lowest candidate; lifts b1 to 4), b4 at 3 (lifts b1 to 5), and b1
-// ends at 6 > 5: every dive fails. A plan exists (b1 at 2 under b2 and b4,
-// both at 3; b0 at 0 beside b4), and the search finds it.
-TEST(OptimalPlan, WhereTheDiveFailsTheSearchAnswers) {
+// Where lowest-candidate-first is a trap. Capacity 5 (the most live at
+// once), buffers (lifetime, size): b0 [3,4) 3, b1 [1,3) 1, b2 [0,2) 2, b3
+// [0,3) 2, b4 [2,4) 2. First round, each static order puts b3 first at 0
+// (lifting b1, b2, b4 to 2), b0 at 0 (lifting b4 to 3), b2 at 2 (lowest
+// candidate; lifts b1 to 4), b4 at 3 (lifts b1 to 5), and b1 would end at
+// 6 > 5: all three dives fail on b1. Second round, order 0 with b1 moved to
+// its front: b1 at 0 (lifting b2, b3, b4 to 1), b0 at 0 (b4 to 3), b3 at 1
+// (b2 to 3), b2 and b4 at 3: head 5. Without the dive the search finds
+// another plan (b1 at 2, under b2 and b4).
+TEST(OptimalPlan, ASecondRoundOfDivesMovesTheBufferThatDidNotFitFirst) {
   const std::vector<BufferRequest> buffers = {Buffer(3, 3, 4), Buffer(1, 1, 3), Buffer(2, 0, 2),
                                               Buffer(2, 0, 3), Buffer(2, 2, 4)};
   OptimalOptions options = NodeBudget();
@@ -146,9 +148,14 @@ TEST(OptimalPlan, WhereTheDiveFailsTheSearchAnswers) {
   std::vector<size_t> offsets;
   const OptimalResult result = SolveChecked(MakeProblem(buffers, 1), options, &offsets);
   EXPECT_EQ(result.capacity_outcome, CapacityOutcome::kFits);
-  EXPECT_EQ(result.stats.found_by_dive, 0u);
-  EXPECT_GT(result.nodes, 0u);
-  EXPECT_EQ(offsets[1], 2u);  // the only place b1 has in a plan of height 5
+  EXPECT_EQ(result.stats.found_by_dive, 1u);
+  EXPECT_EQ(result.nodes, 0u);
+  EXPECT_EQ(offsets, (std::vector<size_t>{0, 0, 3, 1, 3}));
+  options.dive = false;
+  const OptimalResult searched = SolveChecked(MakeProblem(buffers, 1), options, &offsets);
+  EXPECT_EQ(searched.capacity_outcome, CapacityOutcome::kFits);
+  EXPECT_GT(searched.nodes, 0u);
+  EXPECT_EQ(offsets[1], 2u);
 }
 
 // A node budget, not a clock: the verdict must not depend on how busy the
@@ -351,6 +358,7 @@ TEST(OptimalPlan, LearnedOrderSolvesWhatTheFixedOrdersDoNot) {
     const ProblemGeneratorOptions generator = LikeAF(seed);
     OptimalOptions options;
     options.node_limit = 200000;
+    options.dive = false;  // about the search's orders
     const OptimalResult learned = SolveGeneratedAtCapacity(generator, options);
     EXPECT_EQ(learned.capacity_outcome, CapacityOutcome::kFits) << learned.nodes << " nodes";
     EXPECT_GT(learned.stats.found_learned_order, 0u);
@@ -393,6 +401,7 @@ TEST(OptimalPlan, CapacitySearchRunsItsFirstRoundBeforeTheGreedyPasses) {
   EXPECT_EQ(result.capacity_outcome, CapacityOutcome::kUnknown);
   EXPECT_EQ(result.nodes, options.node_limit);
   EXPECT_EQ(result.stats.attempts, 15u);
+  EXPECT_EQ(result.stats.found_by_dive, 0u);  // every dive failed first
   // Stopped inside the second round, before the passes ran, it runs them
   // and writes their plan.
   options.node_limit = 14 * first_budget;
