@@ -69,12 +69,7 @@ int RunSolve(const SolveArgs& args) {
   problem.alignment_bytes = args.alignment_bytes;
   const size_t count = problem.buffers.size();
 
-  std::vector<uint8_t> bound_workspace(LowerBoundWorkspaceBytes(count));
-  size_t lower_bound = 0;
-  status =
-      ComputeLowerBound(problem.buffers, Span<uint8_t>(bound_workspace.data(), bound_workspace.size()), &lower_bound);
-  if (!status.ok()) return Fail(args.problem_path, status);
-
+  size_t lower_bound = 0;  // the optimal planner computes its own
   const auto start = std::chrono::steady_clock::now();
   std::vector<size_t> offsets(count);
   size_t head_bytes = 0;
@@ -93,6 +88,10 @@ int RunSolve(const SolveArgs& args) {
     nodes = result->nodes;
     stats = result->stats;
   } else {
+    std::vector<uint8_t> bound_workspace(LowerBoundWorkspaceBytes(count));
+    status = ComputeLowerBound(problem.buffers, Span<uint8_t>(bound_workspace.data(), bound_workspace.size()),
+                               &lower_bound);
+    if (!status.ok()) return Fail(args.problem_path, status);
     std::vector<uint8_t> workspace(planner->WorkspaceBytes(count));
     PlanSummary summary;
     status = planner->Plan(problem, Span<uint8_t>(workspace.data(), workspace.size()),
