@@ -69,7 +69,14 @@ int RunSolve(const SolveArgs& args) {
   problem.alignment_bytes = args.alignment_bytes;
   const size_t count = problem.buffers.size();
 
-  size_t lower_bound = 0;  // the optimal planner computes its own
+  // The most bytes live at once: the optimal planner computes its own.
+  size_t lower_bound = 0;
+  if (planner != &optimal) {
+    std::vector<uint8_t> bound_workspace(LowerBoundWorkspaceBytes(count));
+    status = ComputeLowerBound(problem.buffers, Span<uint8_t>(bound_workspace.data(), bound_workspace.size()),
+                               &lower_bound);
+    if (!status.ok()) return Fail(args.problem_path, status);
+  }
   const auto start = std::chrono::steady_clock::now();
   std::vector<size_t> offsets(count);
   size_t head_bytes = 0;
@@ -88,10 +95,6 @@ int RunSolve(const SolveArgs& args) {
     nodes = result->nodes;
     stats = result->stats;
   } else {
-    std::vector<uint8_t> bound_workspace(LowerBoundWorkspaceBytes(count));
-    status = ComputeLowerBound(problem.buffers, Span<uint8_t>(bound_workspace.data(), bound_workspace.size()),
-                               &lower_bound);
-    if (!status.ok()) return Fail(args.problem_path, status);
     std::vector<uint8_t> workspace(planner->WorkspaceBytes(count));
     PlanSummary summary;
     status = planner->Plan(problem, Span<uint8_t>(workspace.data(), workspace.size()),

@@ -164,16 +164,21 @@ class Search {
     // Twins: free buffers with the same lifetime, whose sizes keep offsets
     // aligned (so that two stacked twins may swap places); never a permitted
     // pair, whose two sides differ.
+    // (The cheap, rarely true test first: the eligibility of each buffer is
+    // computed once, where a remainder per pair was a fifth of this
+    // constructor's instructions.)
     twins_.resize(count);
     const size_t alignment = problem.alignment_bytes;
+    std::vector<uint8_t> may_twin(count);
     for (uint32_t a = 0; a < count; ++a) {
-      if (fixed_[a] != kNoFixedOffset || size_[a] % alignment != 0) continue;
+      may_twin[a] = fixed_[a] == kNoFixedOffset && size_[a] % alignment == 0;
+    }
+    for (uint32_t a = 0; a < count; ++a) {
+      if (!may_twin[a]) continue;
       for (uint32_t b : overlaps_[a]) {
+        if (span_begin_[a] != span_begin_[b] || span_end_[a] != span_end_[b] || !may_twin[b]) continue;
         if (!permitted.empty() && permission_between(a, b) != nullptr) continue;
-        if (fixed_[b] == kNoFixedOffset && size_[b] % alignment == 0 &&
-            span_begin_[a] == span_begin_[b] && span_end_[a] == span_end_[b]) {
-          twins_[a].push_back(b);
-        }
+        twins_[a].push_back(b);
       }
     }
     // Orders (MiniMalloc's preordering heuristics): W = lifetime length,
@@ -403,7 +408,11 @@ class Search {
       }
     }
     *head = top;
-    for (size_t i = 0; i < problem_.buffers.size(); ++i) (*offsets)[i] = 0;
+    // Zero-size buffers at their fixed offsets (or 0), as Attempt writes them.
+    for (size_t i = 0; i < problem_.buffers.size(); ++i) {
+      const int64_t fixed = problem_.buffers[i].fixed_offset_bytes;
+      (*offsets)[i] = fixed == kNoFixedOffset ? 0 : static_cast<size_t>(fixed);
+    }
     for (uint32_t i = 0; i < count; ++i) (*offsets)[global_[i]] = dive_solution_[i];
     return true;
   }

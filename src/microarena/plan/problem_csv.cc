@@ -1,5 +1,7 @@
 #include "microarena/plan/problem_csv.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <charconv>
@@ -7,6 +9,7 @@
 #include <cstring>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <limits>
 #include <sstream>
 
@@ -207,22 +210,29 @@ Result<ProblemCsv> ParseProblemCsv(std::string_view text, const std::string& sou
 }
 
 Result<ProblemCsv> ReadProblemCsv(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
+  struct stat info {};
+  const bool known = stat(path.c_str(), &info) == 0;
+  if (known && S_ISDIR(info.st_mode)) {
+    return Status::Error(ErrorCode::kIoError, "%s: is a directory, not a problem file", path.c_str());
+  }
+  std::ifstream in(path, std::ios::binary);
   if (!in) {
     return Status::Error(ErrorCode::kIoError, "%s: cannot open: %s", path.c_str(),
                          std::strerror(errno));
   }
-  // In one read of the size the file has (not grown character by character).
   std::string text;
-  const std::streamoff size = in.tellg();
-  if (size > 0) {
-    text.resize(static_cast<size_t>(size));
-    in.seekg(0);
-    in.read(text.data(), size);
+  if (known && S_ISREG(info.st_mode) && info.st_size > 0) {
+    // A regular file: one read of the size it has (not character by character).
+    text.resize(static_cast<size_t>(info.st_size));
+    in.read(text.data(), info.st_size);
+    text.resize(static_cast<size_t>(in.gcount()));
+    // Grown since stat: the rest as a stream.
+    if (in) text.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  } else {
+    // A pipe, or a file whose size says nothing (/proc): as a stream.
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
-  if (size < 0 || in.bad() || (size > 0 && in.gcount() != size)) {
-    return Status::Error(ErrorCode::kIoError, "%s: read failed", path.c_str());
-  }
+  if (in.bad()) return Status::Error(ErrorCode::kIoError, "%s: read failed", path.c_str());
   return ParseProblemCsv(text, path);
 }
 

@@ -2,7 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tests/support/test_support.h"
@@ -104,6 +110,26 @@ TEST(ProblemCsv, WritesAndReadsBack) {
   EXPECT_EQ(back->offsets_bytes, offsets);
   EXPECT_EQ(back->ids, csv->ids);
   EXPECT_EQ(ReadProblemCsv(path + ".missing").status().code(), ErrorCode::kIoError);
+}
+
+// A file that has no size to read at once (a pipe, as `solve <(...)` gives)
+// is read as a stream; a directory is an error that says so, not a crash.
+TEST(ProblemCsv, ReadsAPipeAndRefusesADirectory) {
+  const std::string dir = testing::TempDir("problem_csv_pipe");
+  const std::string fifo = dir + "/problem.csv";
+  ASSERT_EQ(mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  std::thread writer([&fifo] {
+    std::ofstream out(fifo, std::ios::binary);
+    out << "id,lower,upper,size\nb1,0,3,4\nb2,3,9,8\n";
+  });
+  Result<ProblemCsv> csv = ReadProblemCsv(fifo);
+  writer.join();
+  ASSERT_TRUE(csv.ok()) << csv.status().message();
+  ASSERT_EQ(csv->buffers.size(), 2u);
+  EXPECT_EQ(csv->buffers[1].size_bytes, 8u);
+  Result<ProblemCsv> directory = ReadProblemCsv(dir);
+  EXPECT_EQ(directory.status().code(), ErrorCode::kIoError);
+  EXPECT_NE(std::string(directory.status().message()).find("is a directory"), std::string::npos);
 }
 
 }  // namespace
