@@ -215,19 +215,24 @@ class Search {
     // pages cost nothing until written, while growing by doubling writes
     // each entry again into fresh pages (about 14 us each on a VM, where
     // most of a small problem's time is its first touches of memory).
-    // fm_undo_: at most each placed buffer's overlaps; top_undo_: its
-    // sections; stack_: per depth, at most three lists of the unplaced
-    // buffers (Node's, and SolveParts' with its first part's), capped.
-    size_t most_raises = 0;
+    // fm_undo_: at most one entry per pair live together (the one placed
+    // second is never raised); top_undo_: each placed buffer's sections;
+    // stack_: per depth, at most three lists of the unplaced buffers
+    // (Node's, and SolveParts' with its first part's). Each capped at 4 Mi
+    // entries (beyond, they grow): a problem too large to search reserves
+    // no gigabytes it never uses.
+    constexpr size_t kMostReserved = size_t{1} << 22;
+    size_t pairs = 0;
     size_t most_tops = 0;
     for (uint32_t i = 0; i < count; ++i) {
-      most_raises += overlaps_[i].size();
+      pairs += overlaps_[i].size();
       most_tops += span_end_[i] - span_begin_[i];
     }
-    fm_undo_.reserve(most_raises);
-    top_undo_.reserve(most_tops);
-    top_marks_.reserve(count);
-    stack_.reserve(std::min<size_t>(3 * count * (count + 1) / 2 + count, size_t{1} << 22));
+    pairs /= 2;
+    fm_undo_.reserve(std::min(pairs, kMostReserved));
+    top_undo_.reserve(std::min(most_tops, kMostReserved));
+    top_marks_.reserve(std::min<size_t>(count, kMostReserved));
+    stack_.reserve(count > 2048 ? kMostReserved : std::min(3 * count * (count + 1) / 2 + count, kMostReserved));
     fm_.assign(count, 0);
     cand_.resize(count);
     placed_.assign(count, false);
