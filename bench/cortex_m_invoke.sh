@@ -28,7 +28,7 @@ done
 [[ -d $shared/models ]] || { echo "shared models not found at $shared (set MICROARENA_SHARED_DIR)" >&2; exit 1; }
 host_cli=${MICROARENA_HOST_CLI:-build/release/tools/microarena/microarena}
 if [[ ! -x $host_cli ]]; then
-  cmake --preset release >/dev/null
+  scripts/configure.sh release
   cmake --build --preset release -j "$(nproc 2>/dev/null || echo 2)" --target microarena
 fi
 host_cli=$(realpath "$host_cli")

@@ -86,7 +86,7 @@ fi
 host_cli=${MICROARENA_HOST_CLI:-build/release/tools/microarena/microarena}
 if [[ ! -x $host_cli ]]; then
   echo "cortex_m: building the host CLI ($host_cli)"
-  cmake --preset release >/dev/null
+  scripts/configure.sh release
   cmake --build --preset release -j "$(nproc 2>/dev/null || echo 2)" --target microarena
 fi
 host_cli=$(realpath "$host_cli")

@@ -9,7 +9,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/deps.sh
-cmake --preset release >/dev/null
+scripts/configure.sh release
 cmake --build --preset release -j "$(nproc 2>/dev/null || echo 2)"
 
 microarena=build/release/tools/microarena/microarena

@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake g++ git python3
+  build-essential cmake ninja-build g++ git python3   # ninja: the presets' generator
   libflatbuffers-dev flatbuffers-compiler   # model schema (flatc at build time)
   libcli11-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev

@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 cases=${1:?usage: scripts/differential.sh CASES [FIRST]}
 first=${2:-1000000}
 [[ $cases =~ ^[0-9]+$ && $first =~ ^[0-9]+$ ]] || { echo "differential.sh: CASES and FIRST are numbers" >&2; exit 2; }
-cmake --preset release >/dev/null
+scripts/configure.sh release
 cmake --build --preset release -j "$(nproc 2>/dev/null || echo 2)" --target microarena_tests microarena >/dev/null
 MICROARENA_DIFF_FIRST=$first MICROARENA_DIFF_CASES=$cases \
   build/release/tests/microarena_tests --gtest_filter='DifferentialTest.*'

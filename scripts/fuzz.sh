@@ -70,7 +70,7 @@ fi
 mkdir -p "$build"
 exec 9>"$build/.build.lock"
 flock 9
-cmake --preset fuzz >/dev/null
+scripts/configure.sh fuzz
 cmake --build --preset fuzz -j "$(nproc 2>/dev/null || echo 2)" --target "${build_targets[@]}" >"$build.$$.log" 2>&1 ||
   { tail -40 "$build.$$.log" >&2; echo "!! fuzz: build failed (log $build.$$.log)" >&2; exit 1; }
 rm -f "$build.$$.log"
@@ -131,35 +131,68 @@ log_figures() {
   echo "${runs:-?} executions${seconds:+ in $seconds s}, ${cov:-cov ?}"
 }
 
-status=0
-for target in "${targets[@]}"; do
-  seed_dir=$seeds/models
-  [[ $target == problem_csv_fuzz ]] && seed_dir=$seeds/csv
-  saved=tests/fuzz/regressions/$target
-  inputs=("$seed_dir")
-  if [[ $ci -eq 1 ]]; then
-    # Saved findings seed --ci (they are fixed); a campaign leaves them out, so
-    # that one found earlier in the same campaign does not stop the next round.
-    [[ -d $saved ]] && inputs+=("$saved")
-    # A fresh corpus each time: what earlier runs added must not change this one.
-    corpus=$build/ci_corpus/$target
-    findings=$build/ci_findings/$target
-    rm -rf "$corpus" "$findings"
-    mkdir -p "$corpus" "$findings"
-    log=$build/$target.ci.log
-    runs=$(ci_runs "$target")
-    echo "== fuzz --ci: $target, seed $(ci_seed), $runs executions"
-    if run_fuzzer "$target" "$log" "$corpus" "${inputs[@]}" -seed="$(ci_seed)" -runs="$runs" -reload=0 \
-        -timeout=120 -artifact_prefix="$findings/"; then
-      echo "   $target: $(log_figures "$log"), $(ls "$corpus" | wc -l) new corpus files, no findings"
-    else
-      echo "!! $target FAILED; reproducer in $findings/, log $log:" >&2
-      grep -E "ERROR|SUMMARY|runtime error|invariant|Test unit written" "$log" | head -20 >&2 || tail -30 "$log" >&2
-      echo "!! fix it, then add the reproducer as tests/fuzz/regressions/$target/<kind>-<sha1>" >&2
-      status=1
-    fi
-    continue
+seed_dir_of() { if [[ $1 == problem_csv_fuzz ]]; then echo "$seeds/csv"; else echo "$seeds/models"; fi; }
+
+# --ci: one target's fixed run; prints its lines, fails on a finding.
+ci_run() {
+  local target=$1 saved=tests/fuzz/regressions/$1 inputs corpus findings log runs
+  inputs=("$(seed_dir_of "$target")")
+  # Saved findings seed --ci (they are fixed); a campaign leaves them out, so
+  # that one found earlier in the same campaign does not stop the next round.
+  [[ -d $saved ]] && inputs+=("$saved")
+  # A fresh corpus each time: what earlier runs added must not change this one.
+  corpus=$build/ci_corpus/$target
+  findings=$build/ci_findings/$target
+  rm -rf "$corpus" "$findings"
+  mkdir -p "$corpus" "$findings"
+  log=$build/$target.ci.log
+  runs=$(ci_runs "$target")
+  echo "== fuzz --ci: $target, seed $(ci_seed), $runs executions"
+  if run_fuzzer "$target" "$log" "$corpus" "${inputs[@]}" -seed="$(ci_seed)" -runs="$runs" -reload=0 \
+      -timeout=120 -artifact_prefix="$findings/"; then
+    echo "   $target: $(log_figures "$log"), $(ls "$corpus" | wc -l) new corpus files, no findings"
+  else
+    echo "!! $target FAILED; reproducer in $findings/, log $log:"
+    grep -E "ERROR|SUMMARY|runtime error|invariant|Test unit written" "$log" | head -20 || tail -30 "$log"
+    echo "!! fix it, then add the reproducer as tests/fuzz/regressions/$target/<kind>-<sha1>"
+    return 1
   fi
+}
+
+status=0
+if [[ $ci -eq 1 ]]; then
+  # The targets side by side, one lane per core (lane k runs targets k,
+  # k + lanes, ... in turn): each is its own process with its own seed,
+  # corpus and run count, so the verdict is the one of a run one after the
+  # other (the executions are fixed, not the time). Their lines are printed
+  # in the targets' order once all have ended.
+  lanes=$(nproc 2>/dev/null || echo 2)
+  lane_pids=()
+  for ((lane = 0; lane < lanes; ++lane)); do
+    (
+      for ((k = lane; k < ${#targets[@]}; k += lanes)); do
+        target=${targets[$k]}
+        rm -f "$build/$target.ci.failed"
+        ci_run "$target" >"$build/$target.ci.out" 2>&1 || touch "$build/$target.ci.failed"
+      done
+    ) &
+    lane_pids+=($!)
+  done
+  wait "${lane_pids[@]}"
+  for target in "${targets[@]}"; do
+    if [[ -e $build/$target.ci.failed || ! -s $build/$target.ci.out ]]; then
+      cat "$build/$target.ci.out" >&2 2>/dev/null || echo "!! $target: no output" >&2
+      status=1
+    else
+      cat "$build/$target.ci.out"
+    fi
+  done
+  exit $status
+fi
+
+for target in "${targets[@]}"; do
+  saved=tests/fuzz/regressions/$target
+  inputs=("$(seed_dir_of "$target")")
 
   corpus=$build/corpus/$target
   findings=$build/findings/$target

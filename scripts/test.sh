@@ -76,7 +76,7 @@ if has_stage presets; then
   mkdir -p "$MICROARENA_ORACLE_CACHE"
   for preset in $presets; do
     begin_stage "$preset: configure and build"
-    cmake --preset "$preset" >/dev/null
+    scripts/configure.sh "$preset"
     cmake --build --preset "$preset" -j "$jobs"
     begin_stage "$preset: tests"
     coverage="build/$preset/oracle_coverage.txt"
