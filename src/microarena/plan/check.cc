@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory_resource>
 #include <numeric>
 #include <queue>
 #include <utility>
@@ -143,7 +144,12 @@ Status CheckPlan(const PlanningProblem& problem, Span<const size_t> offsets_byte
   std::sort(by_first.begin(), by_first.end(), [&](size_t a, size_t b) {
     return buffers[a].lifetime.first_op < buffers[b].lifetime.first_op;
   });
-  std::map<size_t, size_t> live_by_offset;  // offset -> buffer index, pairwise disjoint
+  // offset -> buffer index, pairwise disjoint. Its nodes come from one block
+  // (monotonic: an erased node's bytes are not reused, at most one node per
+  // buffer): a node allocated and freed per buffer was most of the check of
+  // a small plan (193 of a 192-buffer problem's 1,043 allocations).
+  std::pmr::monotonic_buffer_resource nodes(std::max<size_t>(count, 1) * 64);
+  std::pmr::map<size_t, size_t> live_by_offset(&nodes);
   // (end_op, offset) of the live buffers, earliest end on top.
   std::priority_queue<std::pair<int32_t, size_t>, std::vector<std::pair<int32_t, size_t>>,
                       std::greater<>>

@@ -48,6 +48,7 @@ class Search {
   Search(const PlanningProblem& problem, const OptimalOptions& options, Clock::time_point start)
       : problem_(problem), options_(options), start_(start) {
     const Span<const BufferRequest> buffers = problem.buffers;
+    global_.reserve(buffers.size());
     for (uint32_t i = 0; i < buffers.size(); ++i) {
       if (buffers[i].size_bytes > 0) {
         global_.push_back(i);
@@ -59,6 +60,7 @@ class Search {
     const size_t count = global_.size();
     // Sections: the intervals between consecutive distinct lifetime ends.
     std::vector<int32_t> points;
+    points.reserve(2 * count);
     for (uint32_t g : global_) {
       points.push_back(buffers[g].lifetime.first_op);
       points.push_back(buffers[g].lifetime.end_op);
@@ -119,31 +121,33 @@ class Search {
       }
       return nullptr;
     };
-    // Time-overlap lists, by a sweep over the buffers sorted by first section.
-    overlaps_.resize(count);
+    // Time-overlap lists, by a sweep over the buffers sorted by first section,
+    // in one array (a list per buffer was one allocation per buffer, a tenth
+    // of a small problem's allocations).
     fixed_neighbours_.resize(count);
     std::vector<uint32_t> by_first(count);
     std::iota(by_first.begin(), by_first.end(), 0U);
     std::sort(by_first.begin(), by_first.end(), [this](uint32_t a, uint32_t b) {
       return span_begin_[a] != span_begin_[b] ? span_begin_[a] < span_begin_[b] : a < b;
     });
-    // Sized first: growing ~n lists push by push was a third of this
-    // constructor's instructions on a generated problem of 192 buffers.
-    std::vector<uint32_t> degree(count, 0);
+    // Counted first, then filled in the same order.
+    overlap_begin_.assign(count + 1, 0);
     for (size_t x = 0; x < count; ++x) {
       const uint32_t a = by_first[x];
       for (size_t y = x + 1; y < count && span_begin_[by_first[y]] < span_end_[a]; ++y) {
-        ++degree[a];
-        ++degree[by_first[y]];
+        ++overlap_begin_[a + 1];
+        ++overlap_begin_[by_first[y] + 1];
       }
     }
-    for (uint32_t a = 0; a < count; ++a) overlaps_[a].reserve(degree[a]);
+    for (uint32_t a = 0; a < count; ++a) overlap_begin_[a + 1] += overlap_begin_[a];
+    overlap_list_.resize(overlap_begin_[count]);
+    std::vector<size_t> filled(overlap_begin_.begin(), overlap_begin_.end() - 1);
     for (size_t x = 0; x < count; ++x) {
       const uint32_t a = by_first[x];
       for (size_t y = x + 1; y < count && span_begin_[by_first[y]] < span_end_[a]; ++y) {
         const uint32_t b = by_first[y];
-        overlaps_[a].push_back(b);
-        overlaps_[b].push_back(a);
+        overlap_list_[filled[a]++] = b;
+        overlap_list_[filled[b]++] = a;
         if (fixed_[b] != kNoFixedOffset) fixed_neighbours_[a].push_back(b);
         if (fixed_[a] != kNoFixedOffset) fixed_neighbours_[b].push_back(a);
       }
@@ -153,53 +157,34 @@ class Search {
     // may sit on D bytes above the output's start (min(D, size)). Without
     // permissions every extent is the size: no table (it would be the
     // largest one here, and memory first touched is most of a small solve).
-    if (!permitted.empty()) extents_.resize(count);
+    if (!permitted.empty()) extents_.resize(overlap_list_.size());
     for (uint32_t a = 0; a < count && !permitted.empty(); ++a) {
-      extents_[a].assign(overlaps_[a].size(), size_[a]);
-      for (size_t k = 0; k < overlaps_[a].size(); ++k) {
-        const auto* entry = permission_between(a, overlaps_[a][k]);
-        if (entry != nullptr && entry->first.second == a) extents_[a][k] = std::min(size_[a], entry->second);
+      for (size_t k = overlap_begin_[a]; k < overlap_begin_[a + 1]; ++k) {
+        extents_[k] = size_[a];
+        const auto* entry = permission_between(a, overlap_list_[k]);
+        if (entry != nullptr && entry->first.second == a) extents_[k] = std::min(size_[a], entry->second);
       }
     }
-    // Twins: free buffers with the same lifetime, whose sizes keep offsets
-    // aligned (so that two stacked twins may swap places); never a permitted
-    // pair, whose two sides differ.
-    // (The cheap, rarely true test first: the eligibility of each buffer is
-    // computed once, where a remainder per pair was a fifth of this
-    // constructor's instructions.)
-    twins_.resize(count);
-    const size_t alignment = problem.alignment_bytes;
-    std::vector<uint8_t> may_twin(count);
-    for (uint32_t a = 0; a < count; ++a) {
-      may_twin[a] = fixed_[a] == kNoFixedOffset && size_[a] % alignment == 0;
+    // The permitted pairs, for BuildTwins.
+    for (const auto& entry : permitted) {
+      permitted_pairs_.push_back({std::min(entry.first.first, entry.first.second),
+                                  std::max(entry.first.first, entry.first.second)});
     }
-    for (uint32_t a = 0; a < count; ++a) {
-      if (!may_twin[a]) continue;
-      for (uint32_t b : overlaps_[a]) {
-        if (span_begin_[a] != span_begin_[b] || span_end_[a] != span_end_[b] || !may_twin[b]) continue;
-        if (!permitted.empty() && permission_between(a, b) != nullptr) continue;
-        twins_[a].push_back(b);
-      }
-    }
+    std::sort(permitted_pairs_.begin(), permitted_pairs_.end());
     // Orders (MiniMalloc's preordering heuristics): W = lifetime length,
     // A = area (size x length), T = the most bytes live in any of the
     // buffer's sections; each descending, then by index.
+    // (Each sorted when first asked for, by StaticRanks: a plan the first
+    // dive finds needs one.)
     width_.resize(count);
     area_.resize(count);
-    std::vector<uint64_t> most_live(count);
+    most_live_.resize(count);
     for (uint32_t i = 0; i < count; ++i) {
       width_[i] = static_cast<uint64_t>(buffers[global_[i]].lifetime.length());
       area_[i] = width_[i] * size_[i];
       size_t most = 0;
       for (uint32_t s = span_begin_[i]; s < span_end_[i]; ++s) most = std::max(most, total[s]);
-      most_live[i] = most;
-    }
-    for (size_t h = 0; h < kStaticOrders; ++h) {
-      std::vector<uint32_t> order(count);
-      std::iota(order.begin(), order.end(), 0U);
-      SortByHeuristic(h, most_live, &order);
-      ranks_[h].resize(count);
-      for (uint32_t r = 0; r < count; ++r) ranks_[h][order[r]] = r;
+      most_live_[i] = most;
     }
     unplaced_live_ = std::move(total);
     cuts_ = initial_cuts_;
@@ -224,11 +209,8 @@ class Search {
     constexpr size_t kMostReserved = size_t{1} << 22;
     size_t pairs = 0;
     size_t most_tops = 0;
-    for (uint32_t i = 0; i < count; ++i) {
-      pairs += overlaps_[i].size();
-      most_tops += span_end_[i] - span_begin_[i];
-    }
-    pairs /= 2;
+    for (uint32_t i = 0; i < count; ++i) most_tops += span_end_[i] - span_begin_[i];
+    pairs = overlap_list_.size() / 2;
     fm_undo_.reserve(std::min(pairs, kMostReserved));
     top_undo_.reserve(std::min(most_tops, kMostReserved));
     top_marks_.reserve(std::min<size_t>(count, kMostReserved));
@@ -243,6 +225,10 @@ class Search {
   }
 
   size_t searched_buffers() const { return global_.size(); }
+  // The buffers live with buffer a (searched indices).
+  Span<const uint32_t> Overlaps(uint32_t a) const {
+    return Span<const uint32_t>(overlap_list_.data() + overlap_begin_[a], overlap_begin_[a + 1] - overlap_begin_[a]);
+  }
   // What the greedy passes cost, in search nodes: the passes pay about
   // k log k per buffer (k: the buffers live alongside it) and a node about
   // the number of buffers. Measured on a generated 155-buffer problem (k 62
@@ -251,8 +237,8 @@ class Search {
   uint64_t GreedyCostInNodes() const {
     if (global_.empty()) return 0;
     double sum = 0;
-    for (const auto& live_with : overlaps_) {
-      const double k = static_cast<double>(live_with.size());
+    for (uint32_t a = 0; a < global_.size(); ++a) {
+      const double k = static_cast<double>(overlap_begin_[a + 1] - overlap_begin_[a]);
       sum += k * std::log2(k + 2);
     }
     return static_cast<uint64_t>(7 * sum / static_cast<double>(global_.size()));
@@ -297,7 +283,7 @@ class Search {
         const size_t h = order % kStaticOrders;
         heuristic_ = h;
         sort_parts_ = order >= kStaticOrders;
-        ranks_now_ = ranks_[h];
+        ranks_now_ = StaticRanks(h);
         const Outcome outcome = Attempt(budget, offsets, head);
         if (outcome == Outcome::kFound && sort_parts_) ++stats_.found_sorting_parts;
         if (outcome != Outcome::kBudget) return outcome;
@@ -316,9 +302,40 @@ class Search {
   }
 
  private:
+  // Twins: free buffers with the same lifetime, whose sizes keep offsets
+  // aligned (so that two stacked twins may swap places); never a permitted
+  // pair, whose two sides differ. Found when the search first runs (a plan
+  // the dive finds needs none: they were a seventh of a dived problem's
+  // set-up). The cheap, rarely true test first: the eligibility of each
+  // buffer is computed once, where a remainder per pair was a fifth of the
+  // set-up's instructions.
+  void BuildTwins() {
+    const uint32_t count = static_cast<uint32_t>(global_.size());
+    twins_.assign(count, {});
+    const size_t alignment = problem_.alignment_bytes;
+    std::vector<uint8_t> may_twin(count);
+    for (uint32_t a = 0; a < count; ++a) {
+      may_twin[a] = fixed_[a] == kNoFixedOffset && size_[a] % alignment == 0;
+    }
+    for (uint32_t a = 0; a < count; ++a) {
+      if (!may_twin[a]) continue;
+      for (uint32_t b : Overlaps(a)) {
+        if (span_begin_[a] != span_begin_[b] || span_end_[a] != span_end_[b] || !may_twin[b]) continue;
+        if (!permitted_pairs_.empty() &&
+            std::binary_search(permitted_pairs_.begin(), permitted_pairs_.end(),
+                               std::make_pair(std::min(a, b), std::max(a, b)))) {
+          continue;
+        }
+        twins_[a].push_back(b);
+      }
+    }
+    twins_built_ = true;
+  }
+
   // One search from the root under ranks_now_ with a budget of `budget`
   // nodes; kFound writes the plan as Decide says.
   Outcome Attempt(uint64_t budget, std::vector<size_t>* offsets, size_t* head) {
+    if (!twins_built_) BuildTwins();
     rank_ = ranks_now_.data();
     budget_end_ = nodes_ + budget;
     ++stats_.attempts;
@@ -349,17 +366,27 @@ class Search {
   // under each static order, the buffer that did not fit moved to the
   // front of its order for the next (as in squeaky-wheel optimisation).
   // Measured on the 200 like-a-f problems: 94 answered in one round, 114 in
-  // two, 117 in three, 124 in eight; a round costs about 1 M instructions
-  // on 160 buffers, about what 50 nodes of search do.
-  // Not with fixed buffers or overlap permissions (their rules).
+  // two, 117 in three, 124 in eight; a round that fails costs about 0.75 M
+  // instructions on a 159-buffer problem, about what 40 nodes of search do.
+  // Not with fixed buffers or overlap permissions (their rules), nor when a
+  // candidate and a rank do not fit one 64-bit key: a candidate is at most
+  // the capacity aligned up (the top of a buffer that fit, aligned), a rank
+  // below the buffer count.
   bool Dive(size_t capacity, std::vector<size_t>* offsets, size_t* head) {
     if (has_fixed_ || has_permissions_ || zero_size_top_ > capacity) return false;
-    for (size_t h = 0; h < kStaticOrders; ++h) dive_ranks_[h] = ranks_[h];
+    int shift = 1;
+    while (shift < 64 && (uint64_t{1} << shift) < global_.size()) ++shift;
+    size_t most_candidate = 0;
+    if (!AlignUp(capacity, problem_.alignment_bytes, &most_candidate) || shift >= 64 ||
+        (static_cast<uint64_t>(most_candidate) >> (64 - shift)) != 0) {
+      return false;
+    }
     for (int round = 0; round < kDiveRounds; ++round) {
       for (size_t h = 0; h < kStaticOrders; ++h) {
         std::vector<uint32_t>& rank = dive_ranks_[h];
+        if (round == 0) rank = StaticRanks(h);
         uint32_t failed = kNone;
-        if (DiveUnder(rank.data(), capacity, offsets, head, &failed)) {
+        if (DiveUnder(rank.data(), capacity, shift, offsets, head, &failed)) {
           stats_.found_by_dive = 1;
           return true;
         }
@@ -373,43 +400,58 @@ class Search {
 
  private:
   // One dive under `rank` (a permutation); on failure *failed is the
-  // buffer that did not fit. Each step scans the unplaced buffers for the
-  // least (candidate, rank): O(n) per step, O(n^2) a dive, with raises
-  // O(1) each. (A heap paid O(log n) per raise, since a raised buffer sinks
-  // to the bottom: 5x the instructions on a 159-buffer problem, where each
-  // buffer lives with a third of the others.)
-  bool DiveUnder(const uint32_t* rank, size_t capacity, std::vector<size_t>* offsets, size_t* head,
-                 uint32_t* failed) {
+  // buffer that did not fit. Each step takes the unplaced buffer with the
+  // least (candidate, rank), held as one key per buffer (the candidate
+  // shifted above the rank, `shift` bits: see Dive) in an array beside the
+  // list of the unplaced buffers: a step scans the keys, O(n) (O(n^2) a
+  // dive), a raise rewrites one key. Comparing (candidate, rank) pairs read
+  // through the buffers' indices took 2.2x the instructions of the key scan
+  // on a 192-buffer problem (230 k against 103 k a dive); an indexed heap
+  // paid O(log n) per raise, a raised buffer sinking to the bottom (5x the
+  // pairs' scan on 159 buffers where each lives with a third of the
+  // others).
+  bool DiveUnder(const uint32_t* rank, size_t capacity, int shift, std::vector<size_t>* offsets,
+                 size_t* head, uint32_t* failed) {
     const uint32_t count = static_cast<uint32_t>(global_.size());
     const size_t alignment = problem_.alignment_bytes;
-    std::vector<size_t>& cand = dive_cand_;
+    std::vector<uint64_t>& key = dive_key_;            // by position in `unplaced`
     std::vector<uint32_t>& unplaced = dive_unplaced_;
+    std::vector<uint32_t>& position = dive_position_;  // of each unplaced buffer in `unplaced`
     std::vector<uint8_t>& placed = dive_placed_;
-    cand.assign(count, 0);
-    placed.assign(count, 0);
+    key.resize(count);
     unplaced.resize(count);
-    std::iota(unplaced.begin(), unplaced.end(), 0U);
+    position.resize(count);
+    placed.assign(count, 0);
+    for (uint32_t i = 0; i < count; ++i) {
+      unplaced[i] = i;
+      position[i] = i;
+      key[i] = rank[i];  // candidate 0
+    }
     size_t top = zero_size_top_;
     for (size_t left = count; left > 0; --left) {
+      uint64_t least = key[0];
+      for (size_t k = 1; k < left; ++k) least = std::min(least, key[k]);
       size_t best = 0;
-      for (size_t k = 1; k < left; ++k) {
-        const uint32_t a = unplaced[k];
-        const uint32_t b = unplaced[best];
-        if (cand[a] < cand[b] || (cand[a] == cand[b] && rank[a] < rank[b])) best = k;
-      }
+      while (key[best] != least) ++best;  // keys differ: the ranks do
       const uint32_t id = unplaced[best];
-      const size_t offset = cand[id];
+      const size_t offset = static_cast<size_t>(least >> shift);
       if (!Fits(offset, size_[id], capacity)) {
         *failed = id;
         return false;
       }
       unplaced[best] = unplaced[left - 1];
+      key[best] = key[left - 1];
+      position[unplaced[best]] = static_cast<uint32_t>(best);
       placed[id] = 1;
       dive_solution_[id] = offset;
       const size_t raised = AlignUpUnchecked(offset + size_[id], alignment);
+      const uint64_t raised_key = static_cast<uint64_t>(raised) << shift;
       top = std::max(top, offset + size_[id]);
-      for (const uint32_t d : overlaps_[id]) {
-        if (!placed[d] && cand[d] < raised) cand[d] = raised;
+      for (const uint32_t d : Overlaps(id)) {
+        if (placed[d]) continue;
+        uint64_t& other = key[position[d]];
+        // other < raised_key exactly when d's candidate is below `raised`.
+        if (other < raised_key) other = raised_key | (other & ((uint64_t{1} << shift) - 1));
       }
     }
     *head = top;
@@ -581,6 +623,20 @@ class Search {
     std::sort(part_ranks_.begin(), part_ranks_.end());
     SortByHeuristic(heuristic_, part_most_live_, &part_order_);
     for (size_t k = 0; k < part_order_.size(); ++k) ranks_now_[part_order_[k]] = part_ranks_[k];
+  }
+
+  // The ranks of static order h (see SortByHeuristic), sorted when first
+  // asked for.
+  const std::vector<uint32_t>& StaticRanks(size_t h) {
+    std::vector<uint32_t>& ranks = ranks_[h];
+    const uint32_t count = static_cast<uint32_t>(global_.size());
+    if (ranks.size() == count) return ranks;
+    std::vector<uint32_t> order(count);
+    std::iota(order.begin(), order.end(), 0U);
+    SortByHeuristic(h, most_live_, &order);
+    ranks.resize(count);
+    for (uint32_t r = 0; r < count; ++r) ranks[order[r]] = r;
+    return ranks;
   }
 
   // Sorts `ids` by heuristic h (0: W A T, 1: T A W, 2: T W A; each key
@@ -1091,7 +1147,7 @@ class Search {
       }
     }
     solution_[id] = offset;
-    const std::vector<uint32_t>& neighbours = overlaps_[id];
+    const Span<const uint32_t> neighbours = Overlaps(id);
     if (extents_.empty()) {
       const size_t top = offset + size_[id];
       for (const uint32_t d : neighbours) {
@@ -1104,7 +1160,7 @@ class Search {
     }
     for (size_t k = 0; k < neighbours.size(); ++k) {
       const uint32_t d = neighbours[k];
-      const size_t top = offset + extents_[id][k];
+      const size_t top = offset + extents_[overlap_begin_[id] + k];
       if (!placed_[d] && fm_[d] < top) {
         fm_undo_.push_back({d, fm_[d]});
         fm_[d] = top;
@@ -1142,14 +1198,19 @@ class Search {
   std::vector<uint32_t> span_begin_;  // sections [span_begin_, span_end_) of each buffer
   std::vector<uint32_t> span_end_;
   std::vector<uint32_t> initial_cuts_;  // per boundary s|s+1: buffers crossing it
-  std::vector<std::vector<uint32_t>> overlaps_;
-  std::vector<std::vector<size_t>> extents_;  // per overlaps_ entry: this buffer's extent as that one sees it (none without permissions: the size)
+  // The buffers live with each: overlap_list_[overlap_begin_[a], overlap_begin_[a + 1]) (Overlaps).
+  std::vector<size_t> overlap_begin_;
+  std::vector<uint32_t> overlap_list_;
+  std::vector<size_t> extents_;  // per overlap_list_ entry: its list's buffer's extent as that one sees it (none without permissions: the size)
   std::vector<uint8_t> no_stack_bound_;       // per section: a permitted pair lives there
   bool any_no_stack_bound_ = false;
   bool proofs_ = true;
   std::vector<std::vector<uint32_t>> fixed_neighbours_;
-  std::vector<std::vector<uint32_t>> twins_;  // same lifetime (see OnWrongTwin)
-  std::vector<uint32_t> ranks_[kStaticOrders];
+  std::vector<std::vector<uint32_t>> twins_;  // same lifetime (see OnWrongTwin, BuildTwins)
+  bool twins_built_ = false;
+  std::vector<std::pair<uint32_t, uint32_t>> permitted_pairs_;  // (lower, higher) searched index, sorted
+  std::vector<uint32_t> ranks_[kStaticOrders];  // by StaticRanks
+  std::vector<uint64_t> most_live_;  // the most bytes live in any of each buffer's sections
   std::vector<uint64_t> width_;  // lifetime length, per buffer
   std::vector<uint64_t> area_;   // size x lifetime length
 
@@ -1185,7 +1246,8 @@ class Search {
   std::vector<uint32_t> next_unset_;    // StacksFit: the union-find of sections whose floor is unset
   bool use_floors_ = true;              // StacksFit: stack only the sections at risk
   uint64_t stacks_calls_ = 0;           // StacksFit: calls so far (every 64th measures the share at risk)
-  std::vector<size_t> dive_cand_;        // Dive's scratch
+  std::vector<uint64_t> dive_key_;       // Dive's scratch
+  std::vector<uint32_t> dive_position_;
   std::vector<uint32_t> dive_ranks_[kStaticOrders];  // per static order, as the rounds move it
   std::vector<uint32_t> dive_unplaced_;
   std::vector<uint8_t> dive_placed_;
@@ -1323,8 +1385,9 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
     Search::Outcome outcome = Search::Outcome::kBudget;
     uint64_t round_budget = search.FirstRoundBudget();
     if (search_first) {
-      // First the dive under each static order: where the search would not
-      // backtrack it finds the same kind of plan for a tenth of the cost.
+      // First the dives (Search::Dive): where the search would not
+      // backtrack they find the same kind of plan for a small part of the
+      // cost (its comment has the figures).
       if (options_.dive && search.Dive(capacity, &found_offsets, &found_head)) {
         best_head = found_head;
         best_offsets.swap(found_offsets);

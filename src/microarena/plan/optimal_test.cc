@@ -131,6 +131,27 @@ TEST(OptimalPlan, DiveFindsTheSimplestPlanWithoutASearchNode) {
   EXPECT_GT(searched.nodes, 0u);
 }
 
+// The dive keeps a candidate and a rank in one 64-bit key: with 4 buffers
+// the rank takes 2 bits, so candidates (at most the capacity aligned up)
+// must stay below 2^62. A capacity of 2^62 - 1 still dives (the plan of the
+// test above); 2^62 does not, and the search finds a plan instead.
+TEST(OptimalPlan, DiveOnlyWhereTheCapacityFitsItsKeys) {
+  const std::vector<BufferRequest> buffers = {Buffer(2, 0, 2), Buffer(2, 1, 3), Buffer(2, 0, 1),
+                                              Buffer(2, 2, 3)};
+  OptimalOptions options = NodeBudget();
+  options.capacity_bytes = (size_t{1} << 62) - 1;
+  std::vector<size_t> offsets;
+  const OptimalResult dived = SolveChecked(MakeProblem(buffers, 1), options, &offsets);
+  EXPECT_EQ(dived.capacity_outcome, CapacityOutcome::kFits);
+  EXPECT_EQ(dived.stats.found_by_dive, 1u);
+  EXPECT_EQ(offsets, (std::vector<size_t>{0, 2, 2, 0}));
+  options.capacity_bytes = size_t{1} << 62;
+  const OptimalResult searched = SolveChecked(MakeProblem(buffers, 1), options, &offsets);
+  EXPECT_EQ(searched.capacity_outcome, CapacityOutcome::kFits);
+  EXPECT_EQ(searched.stats.found_by_dive, 0u);
+  EXPECT_GT(searched.nodes, 0u);
+}
+
 // A zero-size buffer takes no part in the dive but keeps its fixed offset
 // (64 here, above the two 16-byte buffers' plan: the head is 64).
 TEST(OptimalPlan, DiveKeepsTheFixedOffsetOfAZeroSizeBuffer) {
