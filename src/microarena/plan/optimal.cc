@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "microarena/base/align.h"
+#include "microarena/base/checked_math.h"
 #include "microarena/base/split_mix64.h"
 #include "microarena/plan/greedy.h"
 #include "microarena/plan/lower_bound.h"
@@ -85,7 +86,9 @@ class Search {
       has_fixed_ |= fixed_[i] != kNoFixedOffset;
       span_begin_[i] = section_of(buffer.lifetime.first_op);
       span_end_[i] = section_of(buffer.lifetime.end_op);
-      for (uint32_t s = span_begin_[i]; s < span_end_[i]; ++s) total[s] += size_[i];
+      for (uint32_t s = span_begin_[i]; s < span_end_[i]; ++s) {
+        live_overflows_ |= !CheckedAdd(total[s], size_[i], &total[s]);
+      }
       for (uint32_t s = span_begin_[i]; s + 1 < span_end_[i]; ++s) ++initial_cuts_[s];
     }
     // Overlap permissions between searched buffers: D rounded up to the
@@ -186,6 +189,7 @@ class Search {
       for (uint32_t s = span_begin_[i]; s < span_end_[i]; ++s) most = std::max(most, total[s]);
       most_live_[i] = most;
     }
+    for (const size_t live : total) most_live_bytes_ = std::max(most_live_bytes_, live);
     unplaced_live_ = std::move(total);
     cuts_ = initial_cuts_;
     part_most_live_.assign(count, 0);
@@ -225,6 +229,12 @@ class Search {
   }
 
   size_t searched_buffers() const { return global_.size(); }
+  // The most bytes live at one step (the lower bound without overlap
+  // permissions); false when that sum overflows.
+  bool MostLiveBytes(size_t* bytes) const {
+    *bytes = most_live_bytes_;
+    return !live_overflows_;
+  }
   // The buffers live with buffer a (searched indices).
   Span<const uint32_t> Overlaps(uint32_t a) const {
     return Span<const uint32_t>(overlap_list_.data() + overlap_begin_[a], overlap_begin_[a + 1] - overlap_begin_[a]);
@@ -1192,6 +1202,8 @@ class Search {
   std::vector<uint32_t> global_;
   size_t zero_size_top_ = 0;  // largest fixed offset of a zero-size buffer
   bool has_fixed_ = false;
+  bool live_overflows_ = false;  // the bytes live in some section overflow size_t
+  size_t most_live_bytes_ = 0;   // in any section
   uint32_t section_count_ = 0;
   std::vector<size_t> size_;
   std::vector<int64_t> fixed_;
@@ -1297,10 +1309,19 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
   // Step 1: bounds. The greedy plan (the upper bound) is computed by
   // `plan_greedy`: first when minimising, and when asked about a
   // capacity only if the first rounds of restarts find no plan within it.
-  std::vector<uint8_t> workspace(LowerBoundWorkspaceBytes(count));
+  // Without overlap permissions the lower bound is the most bytes live at
+  // one step, which the search's set-up sums per section anyway
+  // (ComputeOverlapLowerBound sorts the buffers twice for it: 5 % of the
+  // instructions of a problem the dive answers). Where that sum overflows,
+  // ComputeOverlapLowerBound says so, naming the step.
+  Search search(problem, options_, start);
+  std::vector<uint8_t> workspace;
   size_t lower_bound = 0;
-  MICROARENA_RETURN_IF_ERROR(ComputeOverlapLowerBound(
-      problem, Span<uint8_t>(workspace.data(), workspace.size()), &lower_bound));
+  if (!problem.overlaps.empty() || !search.MostLiveBytes(&lower_bound)) {
+    workspace.resize(LowerBoundWorkspaceBytes(count));
+    MICROARENA_RETURN_IF_ERROR(ComputeOverlapLowerBound(
+        problem, Span<uint8_t>(workspace.data(), workspace.size()), &lower_bound));
+  }
   std::vector<size_t> best_offsets(count);
   size_t best_head = 0;  // 0 until the first plan (progress reports it so)
   bool has_plan = false;
@@ -1342,7 +1363,6 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
   const Clock::time_point deadline =
       start + std::chrono::duration_cast<Clock::duration>(
                   std::chrono::duration<double>(has_deadline ? options_.time_limit_seconds : 0));
-  Search search(problem, options_, start);
   search.Track(&best_head, &lower_bound);
   const bool searchable = search.searched_buffers() <= kMaxSearchBuffers;
   std::vector<size_t> found_offsets(count);

@@ -152,6 +152,26 @@ TEST(OptimalPlan, DiveOnlyWhereTheCapacityFitsItsKeys) {
   EXPECT_GT(searched.nodes, 0u);
 }
 
+// The lower bound without permissions comes from the search's per-section
+// sums; where they overflow, the planner says so, naming the step, before
+// any search (the greedy plan, tried when the search finds none, would
+// refuse the problem with the same words). Two buffers of 2^63 bytes live
+// together at step 0: 2^64 does not fit size_t.
+TEST(OptimalPlan, LiveBytesThatOverflowAreAnError) {
+  const size_t half = size_t{1} << 63;
+  const std::vector<BufferRequest> buffers = {Buffer(half, 0, 2), Buffer(half, 0, 1)};
+  const PlanningProblem problem = MakeProblem(buffers, 1);
+  OptimalOptions options = NodeBudget();
+  options.capacity_bytes = SIZE_MAX;
+  std::vector<size_t> offsets(buffers.size());
+  const Result<OptimalResult> result =
+      OptimalPlanner(options).Solve(problem, Span<size_t>(offsets.data(), offsets.size()));
+  ASSERT_FALSE(result.ok());
+  EXPECT_EQ(result.status().code(), ErrorCode::kInvalidArgument);
+  EXPECT_NE(std::string(result.status().message()).find("live bytes at step 0 overflow"), std::string::npos)
+      << result.status().message();
+}
+
 // A zero-size buffer takes no part in the dive but keeps its fixed offset
 // (64 here, above the two 16-byte buffers' plan: the head is 64).
 TEST(OptimalPlan, DiveKeepsTheFixedOffsetOfAZeroSizeBuffer) {
