@@ -32,12 +32,13 @@ if [[ $ci -eq 0 && ${1:-} =~ ^[0-9]+$ ]]; then
   shift
 fi
 all_targets=(model_load_fuzz plan_pipeline_fuzz problem_csv_fuzz interpreter_fuzz)
-targets=("$@")
-[[ ${#targets[@]} -eq 0 ]] && targets=("${all_targets[@]}")
-for target in "${targets[@]}"; do
+targets=()
+for target in "$@"; do
   [[ " ${all_targets[*]} " == *" $target "* ]] ||
     { echo "fuzz.sh: unknown target '$target' (targets: ${all_targets[*]})" >&2; exit 2; }
+  [[ " ${targets[*]} " == *" $target "* ]] || targets+=("$target")  # each once
 done
+[[ ${#targets[@]} -eq 0 ]] && targets=("${all_targets[@]}")
 
 # --ci: a fixed libFuzzer seed and execution count per target, sized for about
 # 30 s each on a 2-core machine (the runs, not the time, are fixed; measured
@@ -168,23 +169,28 @@ if [[ $ci -eq 1 ]]; then
   # in the targets' order once all have ended.
   lanes=$(nproc 2>/dev/null || echo 2)
   lane_pids=()
+  for target in "${targets[@]}"; do rm -f "$build/$target.ci.out" "$build/$target.ci.passed"; done
+  # Interrupted: the lanes and their fuzzers stop too.
+  trap 'for pid in "${lane_pids[@]}"; do pkill -P "$pid" 2>/dev/null; kill "$pid" 2>/dev/null; done; exit 130' INT TERM
   for ((lane = 0; lane < lanes; ++lane)); do
     (
       for ((k = lane; k < ${#targets[@]}; k += lanes)); do
         target=${targets[$k]}
-        rm -f "$build/$target.ci.failed"
-        ci_run "$target" >"$build/$target.ci.out" 2>&1 || touch "$build/$target.ci.failed"
+        if ci_run "$target" >"$build/$target.ci.out" 2>&1; then touch "$build/$target.ci.passed"; fi
       done
     ) &
     lane_pids+=($!)
   done
-  wait "${lane_pids[@]}"
+  wait "${lane_pids[@]}" || true
+  trap - INT TERM
+  # A target passed only if its run said so (a lane that died leaves none).
   for target in "${targets[@]}"; do
-    if [[ -e $build/$target.ci.failed || ! -s $build/$target.ci.out ]]; then
-      cat "$build/$target.ci.out" >&2 2>/dev/null || echo "!! $target: no output" >&2
-      status=1
-    else
+    if [[ -e $build/$target.ci.passed ]]; then
       cat "$build/$target.ci.out"
+    else
+      cat "$build/$target.ci.out" >&2 2>/dev/null || true
+      echo "!! $target: failed or did not run (its lane's output: $build/$target.ci.out)" >&2
+      status=1
     fi
   done
   exit $status

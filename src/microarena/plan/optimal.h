@@ -25,7 +25,9 @@
 //      the search has cost about what the passes would, which usually makes
 //      them unneeded: it finds a plan that fits for less. Not with overlap
 //      permissions, trusted fixed overlaps or more than
-//      kFirstRoundBeforeGreedyBuffers buffers; no dive with fixed buffers.)
+//      kFirstRoundBeforeGreedyBuffers buffers; no dive with fixed buffers,
+//      nor with a capacity too large for a dive's 64-bit keys: 2^56 bytes
+//      or more with 129-256 buffers, 2^54 with up to 1,000.)
 //   2. Split time into sections (between consecutive lifetime ends). Where no
 //      unplaced buffer crosses from one section to the next, the problem falls
 //      apart into independent parts, each searched on its own (again after
