@@ -128,6 +128,11 @@ struct OptimalOptions {
   // Asked about a capacity, dive first (step 1); false: the search from its
   // first node, for tests of the search itself and measurement.
   bool dive = true;
+  // Problems whose buffers are live together in more pairs than this get
+  // the greedy plan without search (as those above kMaxSearchBuffers): the
+  // search keeps each pair in its overlap lists (8 bytes a pair) and visits
+  // a buffer's pairs at every placement. A-F have 2,900-12,500 pairs.
+  uint64_t max_search_pairs = uint64_t{1} << 24;
   // Called about every progress_interval_seconds while searching; may be empty.
   std::function<void(const OptimalProgress&)> progress;
   double progress_interval_seconds = 0.5;
@@ -172,7 +177,8 @@ struct OptimalResult {
 
 class OptimalPlanner final : public Planner {
  public:
-  // Problems with more buffers than this get the greedy plan without search.
+  // Problems with more buffers than this get the greedy plan without search
+  // (as do those with more than OptimalOptions::max_search_pairs pairs).
   static constexpr size_t kMaxSearchBuffers = 20000;
   // Asked about a capacity, problems with at most this many buffers (of
   // non-zero size) get rounds of restarts before the greedy passes.

@@ -40,6 +40,17 @@ OptimalResult SolveChecked(const PlanningProblem& problem, const OptimalOptions&
   return *result;
 }
 
+// The greedy planner's plan (what the optimal planner writes when it does
+// not search, or finds nothing better); false if it failed.
+bool GreedyPlan(const PlanningProblem& problem, std::vector<size_t>* offsets, PlanSummary* summary) {
+  std::vector<uint8_t> workspace(GreedyPlanner().WorkspaceBytesFor(problem));
+  offsets->assign(problem.buffers.size(), 0);
+  return GreedyPlanner()
+      .Plan(problem, Span<uint8_t>(workspace.data(), workspace.size()),
+            Span<size_t>(offsets->data(), offsets->size()), summary)
+      .ok();
+}
+
 // A node budget instead of the default clock, so "proven optimal" is the same
 // verdict on a busy machine; these hand-made problems need a few dozen nodes.
 OptimalOptions NodeBudget() {
@@ -423,6 +434,48 @@ TEST(OptimalPlan, LearnedOrderSolvesWhatTheFixedOrdersDoNot) {
   }
 }
 
+// Above max_search_pairs (pairs of buffers live together) the search does
+// not run: the answer is the greedy plan, and a capacity it misses stays
+// unknown, not infeasible. A generated like-a-f problem (seed 111, 192
+// buffers) whose capacity the greedy plan misses and the first dive meets.
+TEST(OptimalPlan, TooManyPairsGetTheGreedyPlanWithoutSearch) {
+  Result<GeneratedProblem> generated = GenerateProblem(LikeAF(111));
+  ASSERT_TRUE(generated.ok()) << generated.status().message();
+  const PlanningProblem problem = MakeProblem(generated->problem.buffers, 1);
+  uint64_t pairs = 0;
+  for (size_t a = 0; a < problem.buffers.size(); ++a) {
+    for (size_t b = a + 1; b < problem.buffers.size(); ++b) {
+      pairs += problem.buffers[a].lifetime.Overlaps(problem.buffers[b].lifetime) ? 1 : 0;
+    }
+  }
+  std::vector<size_t> greedy_offsets;
+  PlanSummary greedy;
+  ASSERT_TRUE(GreedyPlan(problem, &greedy_offsets, &greedy));
+  ASSERT_GT(greedy.head_bytes, generated->capacity_bytes);
+
+  OptimalOptions options = NodeBudget();
+  options.capacity_bytes = generated->capacity_bytes;
+  options.max_search_pairs = pairs - 1;
+  std::vector<size_t> offsets;
+  OptimalResult result = SolveChecked(problem, options, &offsets);
+  EXPECT_EQ(result.capacity_outcome, CapacityOutcome::kUnknown);
+  EXPECT_EQ(result.head_bytes, greedy.head_bytes);
+  EXPECT_EQ(offsets, greedy_offsets);
+  EXPECT_EQ(result.nodes, 0u);
+  EXPECT_EQ(result.stats.attempts, 0u);
+  EXPECT_EQ(result.stats.found_by_dive, 0u);
+  options.capacity_bytes = kNoCapacity;  // minimising: the greedy plan, not proven
+  result = SolveChecked(problem, options, &offsets);
+  EXPECT_EQ(result.head_bytes, greedy.head_bytes);
+  EXPECT_FALSE(result.proven_optimal);
+  EXPECT_EQ(result.stats.attempts, 0u);
+
+  options.capacity_bytes = generated->capacity_bytes;
+  options.max_search_pairs = pairs;  // all of them: searched
+  result = SolveChecked(problem, options, &offsets);
+  EXPECT_EQ(result.capacity_outcome, CapacityOutcome::kFits);
+}
+
 TEST(OptimalPlan, CapacitySearchRunsItsFirstRoundBeforeTheGreedyPasses) {
   // Asked about a capacity, at least the first round of restarts runs
   // before the greedy passes (more rounds while they have cost less than
@@ -439,13 +492,9 @@ TEST(OptimalPlan, CapacitySearchRunsItsFirstRoundBeforeTheGreedyPasses) {
   ASSERT_TRUE(generated.ok()) << generated.status().message();
   const PlanningProblem problem = MakeProblem(generated->problem.buffers, 1);
   const uint64_t first_budget = 2 * problem.buffers.size();
-  std::vector<size_t> greedy(problem.buffers.size());
-  std::vector<uint8_t> workspace(GreedyPlanner().WorkspaceBytesFor(problem));
+  std::vector<size_t> greedy;
   PlanSummary greedy_summary;
-  ASSERT_TRUE(GreedyPlanner()
-                  .Plan(problem, Span<uint8_t>(workspace.data(), workspace.size()),
-                        Span<size_t>(greedy.data(), greedy.size()), &greedy_summary)
-                  .ok());
+  ASSERT_TRUE(GreedyPlan(problem, &greedy, &greedy_summary));
   ASSERT_GT(greedy_summary.head_bytes, generated->capacity_bytes);
   OptimalOptions options;
   options.time_limit_seconds = 0;
