@@ -28,6 +28,51 @@ double Seconds(Clock::duration duration) {
   return std::chrono::duration<double>(duration).count();
 }
 
+// A last-in-first-out log of (index, old value) pairs, for undoing the
+// search's placements. Every value logged is at most the capacity, so
+// under 2^32 an entry is one 64-bit word (index above, value below): half
+// the memory of an (index, size_t) pair, where the logs were most of the
+// fresh pages a searched problem touched (29 of the search's 58 on a
+// 159-buffer one). Above, an entry takes two words. Set per capacity, while
+// empty.
+class UndoLog {
+ public:
+  void SetWide(bool wide) { wide_ = wide; }
+  void Reserve(size_t entries) { words_.reserve(entries); }
+  size_t size() const { return words_.size(); }  // a mark to undo back to
+  void Push(uint32_t index, size_t value) {
+    if (!wide_) {
+      words_.push_back(uint64_t{index} << 32 | value);
+    } else {
+      words_.push_back(value);
+      words_.push_back(index);
+    }
+  }
+  // Takes back the entries after `mark`, newest first, calling
+  // restore(index, value) for each.
+  template <typename Restore>
+  void UndoTo(size_t mark, Restore restore) {
+    if (!wide_) {
+      while (words_.size() > mark) {
+        const uint64_t word = words_.back();
+        words_.pop_back();
+        restore(static_cast<uint32_t>(word >> 32), static_cast<size_t>(word & 0xFFFFFFFFu));
+      }
+      return;
+    }
+    while (words_.size() > mark) {
+      const uint32_t index = static_cast<uint32_t>(words_.back());
+      words_.pop_back();
+      restore(index, static_cast<size_t>(words_.back()));
+      words_.pop_back();
+    }
+  }
+
+ private:
+  std::vector<uint64_t> words_;
+  bool wide_ = false;
+};
+
 // The branch and bound over canonical plans (see optimal.h). Buffers of size
 // zero take no part: they go at their fixed offset or at 0.
 //
@@ -176,7 +221,7 @@ class Search {
         if (entry != nullptr && entry->first.second == a) extents_[k] = std::min(size_[a], entry->second);
       }
     }
-    // The permitted pairs, for BuildTwins.
+    // The permitted pairs, for PrepareSearch.
     for (const auto& entry : permitted) {
       permitted_pairs_.push_back({std::min(entry.first.first, entry.first.second),
                                   std::max(entry.first.first, entry.first.second)});
@@ -192,7 +237,8 @@ class Search {
     most_live_.resize(count);
     for (uint32_t i = 0; i < count; ++i) {
       width_[i] = static_cast<uint64_t>(buffers[global_[i]].lifetime.length());
-      area_[i] = width_[i] * size_[i];
+      // Saturates: a wrapped product would rank a huge buffer as a small one.
+      if (!CheckedMul64(width_[i], size_[i], &area_[i])) area_[i] = UINT64_MAX;
       size_t most = 0;
       for (uint32_t s = span_begin_[i]; s < span_end_[i]; ++s) most = std::max(most, total[s]);
       most_live_[i] = most;
@@ -208,32 +254,7 @@ class Search {
     at_risk_from_.resize(section_count_ + 1);
     next_unset_.resize(section_count_ + 1);
     moved_.reserve(count);
-    // The stacks below, reserved for the deepest path at once: reserved
-    // pages cost nothing until written, while growing by doubling writes
-    // each entry again into fresh pages (about 14 us each on a VM, where
-    // most of a small problem's time is its first touches of memory).
-    // fm_undo_: at most one entry per pair live together (the one placed
-    // second is never raised); top_undo_: each placed buffer's sections;
-    // stack_: per depth, at most three lists of the unplaced buffers
-    // (Node's, and SolveParts' with its first part's). Each capped at 4 Mi
-    // entries (beyond, they grow): a problem too large to search reserves
-    // no gigabytes it never uses.
-    constexpr size_t kMostReserved = size_t{1} << 22;
-    size_t pairs = 0;
-    size_t most_tops = 0;
-    for (uint32_t i = 0; i < count; ++i) most_tops += span_end_[i] - span_begin_[i];
-    pairs = overlap_list_.size() / 2;
-    fm_undo_.reserve(std::min(pairs, kMostReserved));
-    top_undo_.reserve(std::min(most_tops, kMostReserved));
-    top_marks_.reserve(std::min<size_t>(count, kMostReserved));
-    stack_.reserve(count > 2048 ? kMostReserved : std::min(3 * count * (count + 1) / 2 + count, kMostReserved));
-    fm_.assign(count, 0);
-    cand_.resize(count);
-    placed_.assign(count, false);
-    blocked_.assign(count, false);
-    solution_.resize(count);
     dive_solution_.resize(count);
-    place_depth_.resize(count);
   }
 
   size_t searched_buffers() const { return global_.size(); }
@@ -293,6 +314,10 @@ class Search {
       cache_bytes_ = 0;
     }
     capacity_ = capacity;
+    // Every value the undo logs keep is at most the capacity (and they are
+    // empty between attempts).
+    fm_undo_.SetWide(capacity > UINT32_MAX);
+    top_undo_.SetWide(capacity > UINT32_MAX);
     deadline_ = deadline;
     has_deadline_ = has_deadline;
     if (zero_size_top_ > capacity_) return Outcome::kNone;
@@ -324,16 +349,42 @@ class Search {
   }
 
  private:
+  // What only the search needs, made when it first runs: a plan the dive
+  // finds needs none of it, and fresh memory is much of what a small solve
+  // costs (about 10 us a page on a VM; a 192-buffer problem the dive
+  // answers touched 24 pages more than a one-buffer one).
   // Twins: free buffers with the same lifetime, whose sizes keep offsets
   // aligned (so that two stacked twins may swap places); never a permitted
-  // pair, whose two sides differ. Found when the search first runs (a plan
-  // the dive finds needs none: finding them was a tenth of the
+  // pair, whose two sides differ (finding them was a tenth of the
   // instructions of a 192-buffer problem the dive answers). The cheap,
   // rarely true test first: the eligibility of each buffer is computed
   // once, where a remainder per pair was a fifth of the set-up's
   // instructions.
-  void BuildTwins() {
+  void PrepareSearch() {
     const uint32_t count = static_cast<uint32_t>(global_.size());
+    // The stacks, reserved for the deepest path at once: reserved pages
+    // cost nothing until written, while growing by doubling writes each
+    // entry again into fresh pages.
+    // fm_undo_: at most one entry per pair live together (the one placed
+    // second is never raised); top_undo_: each placed buffer's sections;
+    // stack_: per depth, at most three lists of the unplaced buffers
+    // (Node's, and SolveParts' with its first part's). Each capped at 4 Mi
+    // entries (beyond, they grow): a problem too large to search reserves
+    // no gigabytes it never uses.
+    constexpr size_t kMostReserved = size_t{1} << 22;
+    size_t most_tops = 0;
+    for (uint32_t i = 0; i < count; ++i) most_tops += span_end_[i] - span_begin_[i];
+    const size_t pairs = overlap_list_.size() / 2;
+    fm_undo_.Reserve(std::min(pairs, kMostReserved));
+    top_undo_.Reserve(std::min(most_tops, kMostReserved));
+    top_marks_.reserve(std::min<size_t>(count, kMostReserved));
+    stack_.reserve(count > 2048 ? kMostReserved : std::min(3 * size_t{count} * (count + 1) / 2 + count, kMostReserved));
+    fm_.assign(count, 0);
+    cand_.resize(count);
+    placed_.assign(count, false);
+    blocked_.assign(count, false);
+    solution_.resize(count);
+    place_depth_.resize(count);
     twins_.assign(count, {});
     const size_t alignment = problem_.alignment_bytes;
     std::vector<uint8_t> may_twin(count);
@@ -352,13 +403,13 @@ class Search {
         twins_[a].push_back(b);
       }
     }
-    twins_built_ = true;
+    search_prepared_ = true;
   }
 
   // One search from the root under ranks_now_ with a budget of `budget`
   // nodes; kFound writes the plan as Decide says.
   Outcome Attempt(uint64_t budget, std::vector<size_t>* offsets, size_t* head) {
-    if (!twins_built_) BuildTwins();
+    if (!search_prepared_) PrepareSearch();
     rank_ = ranks_now_.data();
     budget_end_ = nodes_ + budget;
     ++stats_.attempts;
@@ -1165,7 +1216,7 @@ class Search {
     for (uint32_t s = span_begin_[id]; s < span_end_[id]; ++s) {
       unplaced_live_[s] -= size_[id];
       if (placed_top_[s] < offset + size_[id]) {
-        top_undo_.push_back({s, placed_top_[s]});
+        top_undo_.Push(s, placed_top_[s]);
         placed_top_[s] = offset + size_[id];
       }
     }
@@ -1175,7 +1226,7 @@ class Search {
       const size_t top = offset + size_[id];
       for (const uint32_t d : neighbours) {
         if (!placed_[d] && fm_[d] < top) {
-          fm_undo_.push_back({d, fm_[d]});
+          fm_undo_.Push(d, fm_[d]);
           fm_[d] = top;
         }
       }
@@ -1185,7 +1236,7 @@ class Search {
       const uint32_t d = neighbours[k];
       const size_t top = offset + extents_[overlap_begin_[id] + k];
       if (!placed_[d] && fm_[d] < top) {
-        fm_undo_.push_back({d, fm_[d]});
+        fm_undo_.Push(d, fm_[d]);
         fm_[d] = top;
       }
     }
@@ -1193,16 +1244,10 @@ class Search {
   }
 
   void Unplace(uint32_t id, size_t mark) {
-    while (fm_undo_.size() > mark) {
-      fm_[fm_undo_.back().first] = fm_undo_.back().second;
-      fm_undo_.pop_back();
-    }
+    fm_undo_.UndoTo(mark, [this](uint32_t d, size_t fm) { fm_[d] = fm; });
     placed_[id] = false;
     for (uint32_t s = span_begin_[id]; s < span_end_[id]; ++s) unplaced_live_[s] += size_[id];
-    while (top_undo_.size() > top_marks_.back()) {
-      placed_top_[top_undo_.back().first] = top_undo_.back().second;
-      top_undo_.pop_back();
-    }
+    top_undo_.UndoTo(top_marks_.back(), [this](uint32_t s, size_t top) { placed_top_[s] = top; });
     top_marks_.pop_back();
     --depth_;
   }
@@ -1231,8 +1276,8 @@ class Search {
   bool any_no_stack_bound_ = false;
   bool proofs_ = true;
   std::vector<std::vector<uint32_t>> fixed_neighbours_;
-  std::vector<std::vector<uint32_t>> twins_;  // same lifetime (see OnWrongTwin, BuildTwins)
-  bool twins_built_ = false;
+  std::vector<std::vector<uint32_t>> twins_;  // same lifetime (see OnWrongTwin, PrepareSearch)
+  bool search_prepared_ = false;  // see PrepareSearch
   std::vector<std::pair<uint32_t, uint32_t>> permitted_pairs_;  // (lower, higher) searched index, sorted
   std::vector<uint32_t> ranks_[kStaticOrders];  // by StaticRanks
   std::vector<uint64_t> most_live_;  // the most bytes live in any of each buffer's sections
@@ -1258,7 +1303,7 @@ class Search {
   bool sort_parts_ = false;          // re-sort each part as it splits off
   std::vector<size_t> unplaced_live_;  // per section: bytes of the unplaced buffers live there
   std::vector<size_t> placed_top_;     // per section: highest top of the placed buffers live there
-  std::vector<std::pair<uint32_t, size_t>> top_undo_;  // (section, old placed_top_)
+  UndoLog top_undo_;                   // (section, old placed_top_)
   std::vector<size_t> top_marks_;      // per placement: top_undo_'s size before it
   std::vector<uint32_t> saved_ranks_;  // ranks replaced by SortPart, a stack by part
   std::vector<uint32_t> part_order_;   // SortPart's scratch
@@ -1288,7 +1333,7 @@ class Search {
   size_t part_depth_ = 0;            // buffers placed when the current part began
   std::vector<uint32_t> stack_;      // stacked slices of buffer ids
   std::vector<Candidate> split_check_;  // PartFitsAbove's scratch
-  std::vector<std::pair<uint32_t, size_t>> fm_undo_;
+  UndoLog fm_undo_;                  // (buffer, old fm_)
   // Answers for parts, valid for capacity_ (cleared when it changes).
   std::unordered_map<std::vector<uint64_t>, CachedPart, KeyHash> cache_;
   size_t cache_bytes_ = 0;

@@ -476,6 +476,40 @@ TEST(OptimalPlan, TooManyPairsGetTheGreedyPlanWithoutSearch) {
   EXPECT_EQ(result.capacity_outcome, CapacityOutcome::kFits);
 }
 
+// Above a capacity of 2^32 the search's undo logs keep an entry in two
+// words instead of one; the search must not change: a generated problem
+// (like-a-f seed 1: the search backtracks, the dive is off) and the same
+// problem with every size and the capacity times 2^16 (a capacity of 2^36;
+// the areas, lifetime x size, stay below 2^64) visit the same nodes (fewer
+// than the 16,384 after which dead states are hashed, the one place the
+// values' bits matter) and give the same plan, scaled.
+TEST(OptimalPlan, WideUndoLogsSearchTheSameTree) {
+  Result<GeneratedProblem> generated = GenerateProblem(LikeAF(1));
+  ASSERT_TRUE(generated.ok()) << generated.status().message();
+  const PlanningProblem problem = MakeProblem(generated->problem.buffers, 1);
+  OptimalOptions options = NodeBudget();
+  options.dive = false;
+  options.capacity_bytes = generated->capacity_bytes;
+  std::vector<size_t> offsets;
+  const OptimalResult narrow = SolveChecked(problem, options, &offsets);
+  ASSERT_EQ(narrow.capacity_outcome, CapacityOutcome::kFits);
+  ASSERT_GT(narrow.stats.dead_ends, 0u);
+  ASSERT_LT(narrow.nodes, options.dead_states_after_nodes);
+
+  constexpr int kShift = 16;
+  std::vector<BufferRequest> scaled(generated->problem.buffers.begin(), generated->problem.buffers.end());
+  for (BufferRequest& buffer : scaled) buffer.size_bytes <<= kShift;
+  options.capacity_bytes = generated->capacity_bytes << kShift;
+  std::vector<size_t> scaled_offsets;
+  const OptimalResult wide = SolveChecked(MakeProblem(scaled, 1), options, &scaled_offsets);
+  EXPECT_EQ(wide.capacity_outcome, CapacityOutcome::kFits);
+  EXPECT_EQ(wide.nodes, narrow.nodes);
+  EXPECT_EQ(wide.stats.dead_ends, narrow.stats.dead_ends);
+  EXPECT_EQ(wide.head_bytes, narrow.head_bytes << kShift);
+  for (size_t& offset : offsets) offset <<= kShift;
+  EXPECT_EQ(scaled_offsets, offsets);
+}
+
 TEST(OptimalPlan, CapacitySearchRunsItsFirstRoundBeforeTheGreedyPasses) {
   // Asked about a capacity, at least the first round of restarts runs
   // before the greedy passes (more rounds while they have cost less than
