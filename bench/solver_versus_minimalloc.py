@@ -195,17 +195,22 @@ def main():
             # start-up): a few milliseconds of the machine's own jitter, added to both times,
             # would otherwise count for more in the faster tool's.
             quick = mm[1] != "unsolved" and ma[1] != "unsolved" and max(mm[0], ma[0]) < args.repeat_below
+            runs = 1
             for repeat in range(1, args.repeats if quick else 1):
                 mm_again, ma_again = run_pair(path, index + repeat)
                 if (mm_again[1], ma_again[1]) != (mm[1], ma[1]):
-                    sys.exit(f"solver_versus_minimalloc: {name}: answers changed on a repeat")
+                    # Not expected under a limit far above these times; the first answers stand.
+                    print(f"{name:>8}: answers changed on repeat {repeat + 1} "
+                          f"({mm_again[1]} / {ma_again[1]}); the first run's times kept", flush=True)
+                    break
+                runs += 1
                 mm = (min(mm[0], mm_again[0]), mm[1])
                 ma = (min(ma[0], ma_again[0]), ma[1])
             generated = os.path.exists(path.replace(".csv", ".witness.csv"))
             if generated and ma[1] == "infeasible":
                 sys.exit(f"solver_versus_minimalloc: {name} answered infeasible but has a plan")
             row = {"problem": name, "minimalloc_s": mm[0], "minimalloc": mm[1],
-                   "microarena_s": ma[0], "microarena": ma[1]}
+                   "microarena_s": ma[0], "microarena": ma[1], "runs": runs}
             row["speedup"] = mm[0] / ma[0] if mm[1] != "unsolved" and ma[1] != "unsolved" else None
             rows.append(row)
             speedup = f"{row['speedup']:.2f}x" if row["speedup"] else "-"

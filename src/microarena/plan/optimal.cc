@@ -1,6 +1,7 @@
 #include "microarena/plan/optimal.h"
 
 #include <algorithm>
+#include <cassert>
 #include <chrono>
 #include <cmath>
 #include <numeric>
@@ -37,10 +38,14 @@ double Seconds(Clock::duration duration) {
 // empty.
 class UndoLog {
  public:
-  void SetWide(bool wide) { wide_ = wide; }
-  void Reserve(size_t entries) { words_.reserve(entries); }
+  void SetWide(bool wide) {
+    assert(words_.empty());
+    wide_ = wide;
+  }
+  void Reserve(size_t entries) { words_.reserve(wide_ ? 2 * entries : entries); }
   size_t size() const { return words_.size(); }  // a mark to undo back to
   void Push(uint32_t index, size_t value) {
+    assert(wide_ || value <= UINT32_MAX);
     if (!wide_) {
       words_.push_back(uint64_t{index} << 32 | value);
     } else {
@@ -235,7 +240,7 @@ class Search {
     width_.resize(count);
     area_.resize(count);
     most_live_.resize(count);
-    for (uint32_t i = 0; i < count; ++i) {
+    for (uint32_t i = 0; i < count && searchable_; ++i) {
       width_[i] = static_cast<uint64_t>(buffers[global_[i]].lifetime.length());
       // Saturates: a wrapped product would rank a huge buffer as a small one.
       if (!CheckedMul64(width_[i], size_[i], &area_[i])) area_[i] = UINT64_MAX;

@@ -494,12 +494,13 @@ TEST(OptimalPlan, WideUndoLogsSearchTheSameTree) {
   const OptimalResult narrow = SolveChecked(problem, options, &offsets);
   ASSERT_EQ(narrow.capacity_outcome, CapacityOutcome::kFits);
   ASSERT_GT(narrow.stats.dead_ends, 0u);
-  ASSERT_LT(narrow.nodes, options.dead_states_after_nodes);
+  ASSERT_LT(options.node_limit, options.dead_states_after_nodes);
 
   constexpr int kShift = 16;
   std::vector<BufferRequest> scaled(generated->problem.buffers.begin(), generated->problem.buffers.end());
   for (BufferRequest& buffer : scaled) buffer.size_bytes <<= kShift;
   options.capacity_bytes = generated->capacity_bytes << kShift;
+  ASSERT_GT(options.capacity_bytes, size_t{UINT32_MAX});
   std::vector<size_t> scaled_offsets;
   const OptimalResult wide = SolveChecked(MakeProblem(scaled, 1), options, &scaled_offsets);
   EXPECT_EQ(wide.capacity_outcome, CapacityOutcome::kFits);
