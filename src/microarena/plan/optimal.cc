@@ -20,6 +20,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The tighter capacities asked about in each round of restarts under a
+// capacity above the lower bound (see Solve), in quarters of the way from
+// the lower bound up to the capacity, in the order asked.
+constexpr size_t kTighterCapacities[] = {3, 0};
+
 // True when [low, low + size) ends at or below `capacity`.
 bool Fits(size_t low, size_t size, size_t capacity) {
   return size <= capacity && low <= capacity - size;
@@ -304,6 +309,16 @@ class Search {
     best_head_ = best_head;
     lower_bound_ = lower_bound;
   }
+
+  // Swaps the prune counts the learned order reads with *prunes (empty:
+  // none yet), so that decisions under different capacities learn apart:
+  // where the bounds prune depends on the capacity.
+  void SwapPrunes(std::vector<uint64_t>* prunes) {
+    if (prunes->empty()) prunes->assign(section_count_, 0);
+    prunes_.swap(*prunes);
+  }
+
+  void CountFoundUnderTighterCapacity() { ++stats_.found_tighter_capacity; }
 
   // Searches for a plan with head <= capacity, trying the orders in turn
   // with a node budget that doubles each round (restarts), up to
@@ -1447,6 +1462,46 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
     return outcome;
   };
 
+  // Rounds of restarts under `capacity`, each with twice the node budget of
+  // the one before, from `first_budget` (0: the first round's). Below a
+  // capacity above the lower bound each round also asks about tighter ones
+  // (kTighterCapacities), with the same budget: a plan within a tighter
+  // capacity fits this one, and the section bounds, which prune by the
+  // capacity, steer the search closer to such plans. Which capacity finds a
+  // plan first varies from problem to problem, and the spread is large: on
+  // generated problems shaped like A-F, 4 of the 13 that no search at the
+  // capacity answered in 10 s had a plan at the lower bound or three
+  // quarters of the way up found in 0.06-1.4 s, and of 25 it answered in
+  // 0.02-4 s, one took 2.1 s at the capacity and 0.015 s at the lower bound;
+  // others were slower at the lower bound (D: 0.2 s at its capacity,
+  // nothing in 4 s at its bound). A "no" under a tighter capacity raises the
+  // lower bound. Without the option, or where the bound meets the capacity:
+  // the rounds under the capacity alone.
+  const auto decide_with_tighter_capacities = [&](size_t capacity, uint64_t first_budget) {
+    if (!options_.tighter_capacities) return decide(capacity, 0, first_budget);
+    uint64_t budget = first_budget != 0 ? first_budget : search.FirstRoundBudget();
+    std::vector<uint64_t> tighter_prunes[std::size(kTighterCapacities)];
+    while (true) {
+      Search::Outcome outcome = decide(capacity, budget, budget);
+      if (outcome != Search::Outcome::kBudget) return outcome;
+      size_t asked = capacity;
+      for (size_t k = 0; k < std::size(kTighterCapacities); ++k) {
+        if (lower_bound >= capacity) break;
+        const size_t tighter = lower_bound + (capacity - lower_bound) / 4 * kTighterCapacities[k];
+        if (tighter == asked) continue;  // within 4 bytes of the bound: asked already
+        asked = tighter;
+        search.SwapPrunes(&tighter_prunes[k]);
+        outcome = decide(tighter, budget, budget);
+        search.SwapPrunes(&tighter_prunes[k]);
+        if (outcome == Search::Outcome::kFound) search.CountFoundUnderTighterCapacity();
+        if (outcome == Search::Outcome::kFound || outcome == Search::Outcome::kLimit) {
+          return outcome;
+        }
+      }
+      budget = budget > UINT64_MAX / 4 ? UINT64_MAX / 2 : 2 * budget;
+    }
+  };
+
   if (has_capacity) {
     const size_t capacity = options_.capacity_bytes;
     // Rounds of restarts run before the greedy passes, until the search has
@@ -1496,7 +1551,8 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
       result.capacity_outcome = CapacityOutcome::kUnknown;
     } else {
       if (outcome == Search::Outcome::kBudget) {
-        outcome = decide(capacity, 0, search_first ? 2 * round_budget : 0);
+        outcome = decide_with_tighter_capacities(capacity,
+                                                 search_first ? 2 * round_budget : 0);
       }
       switch (outcome) {
         case Search::Outcome::kFound: result.capacity_outcome = CapacityOutcome::kFits; break;

@@ -71,7 +71,13 @@
 //      first (the conflict met near the root instead of deep in the tree).
 //      On A-F it costs 7-12 % more nodes; on generated problems shaped like
 //      A-F that no static order solves in 30 s it often finds the plan in
-//      well under a second.
+//      well under a second. Asked about a capacity above the lower bound,
+//      each round after the first ones (step 1) also asks about two tighter
+//      capacities, three quarters of the way up from the lower bound and
+//      the bound itself, with the same budget and a learned order of their
+//      own: a plan within them fits, and how long the search takes to find
+//      one varies widely with the capacity (the section bounds prune by
+//      it), neither way always faster. A "no" there raises the lower bound.
 //   6. Minimising: rounds with a growing node budget, each first asking for a
 //      plan at the lower bound, then bisecting between the lower bound and
 //      the best head. A proven "no" raises the lower bound; a plan lowers
@@ -125,6 +131,10 @@ struct OptimalOptions {
   // only those that may overflow: the same verdicts and nodes, slower; for
   // tests and measurement.
   bool stack_every_section = false;
+  // Asked about a capacity above the lower bound, each round of restarts
+  // after the first also asks about tighter capacities (see Solve); false:
+  // the capacity alone, for tests and measurement.
+  bool tighter_capacities = true;
   // Asked about a capacity, dive first (step 1); false: the search from its
   // first node, for tests of the search itself and measurement.
   bool dive = true;
@@ -160,6 +170,7 @@ struct OptimalSearchStats {
   uint64_t attempts = 0;              // searches from the root (orders x budget rounds)
   uint64_t found_sorting_parts = 0;   // plans found under an order that re-sorts each part
   uint64_t found_learned_order = 0;   // plans found under the order learned from the prunes
+  uint64_t found_tighter_capacity = 0;  // 1: the plan came from a tighter capacity (Solve)
   uint64_t found_by_dive = 0;         // 1: the plan came from the dive before the search (step 1)
   uint64_t deepest = 0;               // most buffers placed at once
 };
