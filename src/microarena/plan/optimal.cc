@@ -170,6 +170,26 @@ class Search {
       if (displacement == 0) proofs_ = false;
     }
     if (!permitted.empty() && has_fixed_) proofs_ = false;
+    // Trusted fixed buffers that overlap (a model's own offline plan): the
+    // search places fixed buffers as any other, so a pair that overlaps
+    // fails every path, and that proves nothing.
+    if (problem.trust_fixed_overlaps && has_fixed_) {
+      std::vector<uint32_t> fixed;
+      for (uint32_t i = 0; i < count; ++i) {
+        if (fixed_[i] != kNoFixedOffset) fixed.push_back(i);
+      }
+      for (size_t x = 0; x < fixed.size() && !trusted_overlap_; ++x) {
+        for (size_t y = x + 1; y < fixed.size() && !trusted_overlap_; ++y) {
+          const uint32_t a = fixed[x];
+          const uint32_t b = fixed[y];
+          const size_t a_low = static_cast<size_t>(fixed_[a]);
+          const size_t b_low = static_cast<size_t>(fixed_[b]);
+          trusted_overlap_ = span_begin_[a] < span_end_[b] && span_begin_[b] < span_end_[a] &&
+                             a_low < b_low + size_[b] && b_low < a_low + size_[a];
+        }
+      }
+      if (trusted_overlap_) proofs_ = false;
+    }
     has_permissions_ = !permitted.empty();
     const auto permission_between = [&permitted](uint32_t a, uint32_t b) -> const std::pair<std::pair<uint32_t, uint32_t>, size_t>* {
       for (const auto& entry : permitted) {
@@ -299,6 +319,8 @@ class Search {
   // False when an exhausted search does not prove that no plan exists (see
   // the constructor): then only found plans count.
   bool proofs() const { return proofs_; }
+  // True when two fixed buffers overlap, trusted (see the constructor).
+  bool trusted_overlap() const { return trusted_overlap_; }
   uint64_t nodes() const { return nodes_; }
   // Each attempt's node budget in the first round of restarts.
   uint64_t FirstRoundBudget() const { return std::max<uint64_t>(64, 2 * global_.size()); }
@@ -329,10 +351,6 @@ class Search {
   Outcome Decide(size_t capacity, Clock::time_point deadline, bool has_deadline,
                  uint64_t max_attempt_nodes, uint64_t first_budget, std::vector<size_t>* offsets,
                  size_t* head) {
-    if (capacity != capacity_) {
-      cache_.clear();
-      cache_bytes_ = 0;
-    }
     capacity_ = capacity;
     // Every value the undo logs keep is at most the capacity (and they are
     // empty between attempts).
@@ -560,8 +578,8 @@ class Search {
 
   // The learned order: buffers live in the sections where the section
   // bounds of Node pruned most often so far (in every attempt, under every
-  // order and capacity; the check before a split, PartFitsAbove, is not
-  // counted) first, the most prunes in any of a buffer's sections deciding;
+  // order; the tighter capacities of Solve count apart, see SwapPrunes; the
+  // check before a split, PartFitsAbove, is not counted) first, the most prunes in any of a buffer's sections deciding;
   // then by area, then index. The sections that keep overflowing are where
   // the plan is decided: their buffers placed first meet the conflict near
   // the root, where the static keys may leave them for deep in the tree
@@ -609,6 +627,7 @@ class Search {
 
   struct CachedPart {
     bool found = false;
+    size_t capacity = 0;          // the capacity it was answered under
     std::vector<size_t> offsets;  // when found: per buffer of the part, in key order
   };
   struct KeyHash {
@@ -679,7 +698,8 @@ class Search {
 
   // One independent part (all its buffers unplaced), through the cache: a
   // part is fully described by its buffers and their fm values, so a part
-  // seen before under the same capacity has the same answer.
+  // seen before has the same answer under the same capacity (and a plan
+  // found fits a larger one, a "no" holds for a smaller one).
   Outcome SolvePart(size_t part_begin, size_t part_end, uint32_t lo, uint32_t hi) {
     const size_t outer_part_depth = part_depth_;
     part_depth_ = depth_;
@@ -757,8 +777,11 @@ class Search {
       key_.push_back(stack_[k]);
       key_.push_back(fm_[stack_[k]]);
     }
+    // A plan found under a capacity fits every larger one; a part proven
+    // to have none has none under every smaller one.
     const auto hit = cache_.find(key_);
-    if (hit != cache_.end()) {
+    if (hit != cache_.end() && (hit->second.found ? hit->second.capacity <= capacity_
+                                                  : hit->second.capacity >= capacity_)) {
       ++stats_.cache_hits;
       if (!hit->second.found) return Outcome::kNone;
       for (size_t k = part_begin; k < part_end; ++k) {
@@ -770,6 +793,7 @@ class Search {
     if (outcome == Outcome::kFound || outcome == Outcome::kNone) {
       CachedPart entry;
       entry.found = outcome == Outcome::kFound;
+      entry.capacity = capacity_;
       if (entry.found) {
         for (size_t k = part_begin; k < part_end; ++k) entry.offsets.push_back(solution_[stack_[k]]);
       }
@@ -784,7 +808,7 @@ class Search {
         cache_.clear();
         cache_bytes_ = 0;
       }
-      cache_.emplace(std::move(key), std::move(entry));
+      cache_.insert_or_assign(std::move(key), std::move(entry));
     }
     return outcome;
   }
@@ -1295,6 +1319,7 @@ class Search {
   std::vector<uint8_t> no_stack_bound_;       // per section: a permitted pair lives there
   bool any_no_stack_bound_ = false;
   bool proofs_ = true;
+  bool trusted_overlap_ = false;
   std::vector<std::vector<uint32_t>> fixed_neighbours_;
   std::vector<std::vector<uint32_t>> twins_;  // same lifetime (see OnWrongTwin, PrepareSearch)
   bool search_prepared_ = false;  // see PrepareSearch
@@ -1401,6 +1426,18 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
     MICROARENA_RETURN_IF_ERROR(ComputeOverlapLowerBound(
         problem, Span<uint8_t>(workspace.data(), workspace.size()), &lower_bound));
   }
+  if (search.trusted_overlap()) {
+    // The bytes live at one step overcount where trusted fixed buffers
+    // share bytes; what holds is that a plan keeps every fixed buffer where
+    // it is, and holds each buffer whole.
+    lower_bound = 0;
+    for (const BufferRequest& buffer : problem.buffers) {
+      const size_t low = buffer.fixed_offset_bytes != kNoFixedOffset
+                             ? static_cast<size_t>(buffer.fixed_offset_bytes)
+                             : 0;
+      lower_bound = std::max(lower_bound, low + buffer.size_bytes);
+    }
+  }
   std::vector<size_t> best_offsets(count);
   size_t best_head = 0;  // 0 until the first plan (progress reports it so)
   bool has_plan = false;
@@ -1463,22 +1500,23 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
   };
 
   // Rounds of restarts under `capacity`, each with twice the node budget of
-  // the one before, from `first_budget` (0: the first round's). Below a
+  // the one before, from `first_budget` (0: the first round's). Under a
   // capacity above the lower bound each round also asks about tighter ones
-  // (kTighterCapacities), with the same budget: a plan within a tighter
-  // capacity fits this one, and the section bounds, which prune by the
-  // capacity, steer the search closer to such plans. Which capacity finds a
-  // plan first varies from problem to problem, and the spread is large: on
-  // generated problems shaped like A-F, 4 of the 13 that no search at the
-  // capacity answered in 10 s had a plan at the lower bound or three
-  // quarters of the way up found in 0.06-1.4 s, and of 25 it answered in
-  // 0.02-4 s, one took 2.1 s at the capacity and 0.015 s at the lower bound;
-  // others were slower at the lower bound (D: 0.2 s at its capacity,
-  // nothing in 4 s at its bound). A "no" under a tighter capacity raises the
-  // lower bound. Without the option, or where the bound meets the capacity:
-  // the rounds under the capacity alone.
+  // (kTighterCapacities), with the same budget and prune counts of their
+  // own for the learned order: a plan within a tighter capacity fits this
+  // one. How long the search takes to find a plan varies widely with the
+  // capacity it is asked about (the section bounds prune by it), neither way
+  // always faster. Measured on generated problems shaped like A-F, each
+  // asked once per capacity for 4 s: one took 2.1 s under its capacity and
+  // 0.015 s under its lower bound, another none in 4 s under its capacity
+  // and 0.2 s three quarters of the way up; D took 0.2 s under its capacity
+  // and found nothing in 4 s under either tighter one. A proven "no" under a
+  // tighter capacity raises the lower bound. Without the option, without
+  // proofs, or where the bound meets the capacity: the capacity alone.
   const auto decide_with_tighter_capacities = [&](size_t capacity, uint64_t first_budget) {
-    if (!options_.tighter_capacities) return decide(capacity, 0, first_budget);
+    // Without proofs a "no" comes back as kBudget, which the rounds here
+    // could not tell from a spent budget: the capacity alone then.
+    if (!options_.tighter_capacities || !search.proofs()) return decide(capacity, 0, first_budget);
     uint64_t budget = first_budget != 0 ? first_budget : search.FirstRoundBudget();
     std::vector<uint64_t> tighter_prunes[std::size(kTighterCapacities)];
     while (true) {

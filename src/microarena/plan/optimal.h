@@ -31,8 +31,9 @@
 //   2. Split time into sections (between consecutive lifetime ends). Where no
 //      unplaced buffer crosses from one section to the next, the problem falls
 //      apart into independent parts, each searched on its own (again after
-//      every placement that opens such a cut). A part already answered under
-//      the same capacity (same buffers, same floors) is not searched again.
+//      every placement that opens such a cut). A part already answered (same
+//      buffers, same floors) is not searched again: under the same or a
+//      larger capacity if it had a plan, the same or a smaller if none.
 //   3. At a node, each unplaced buffer's candidate offset is the highest top
 //      of the placed buffers live with it, aligned up (a fixed buffer's is its
 //      fixed offset). Prune when a buffer cannot fit under C, or when in some
@@ -72,12 +73,13 @@
 //      On A-F it costs 7-12 % more nodes; on generated problems shaped like
 //      A-F that no static order solves in 30 s it often finds the plan in
 //      well under a second. Asked about a capacity above the lower bound,
-//      each round after the first ones (step 1) also asks about two tighter
-//      capacities, three quarters of the way up from the lower bound and
-//      the bound itself, with the same budget and a learned order of their
-//      own: a plan within them fits, and how long the search takes to find
-//      one varies widely with the capacity (the section bounds prune by
-//      it), neither way always faster. A "no" there raises the lower bound.
+//      each round after the greedy passes (step 1) also asks about two
+//      tighter capacities, three quarters of the way up from the lower
+//      bound and the bound itself, with the same budget and a learned order
+//      of their own: a plan within them fits, and how long the search takes
+//      to find one varies widely with the capacity (the section bounds
+//      prune by it), neither way always faster. A proven "no" there raises
+//      the lower bound.
 //   6. Minimising: rounds with a growing node budget, each first asking for a
 //      plan at the lower bound, then bisecting between the lower bound and
 //      the best head. A proven "no" raises the lower bound; a plan lowers
@@ -132,8 +134,8 @@ struct OptimalOptions {
   // tests and measurement.
   bool stack_every_section = false;
   // Asked about a capacity above the lower bound, each round of restarts
-  // after the first also asks about tighter capacities (see Solve); false:
-  // the capacity alone, for tests and measurement.
+  // after the greedy passes also asks about tighter capacities (see
+  // Solve); false: the capacity alone, for tests and measurement.
   bool tighter_capacities = true;
   // Asked about a capacity, dive first (step 1); false: the search from its
   // first node, for tests of the search itself and measurement.
