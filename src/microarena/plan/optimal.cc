@@ -803,12 +803,20 @@ class Search {
         key.push_back(stack_[k]);
         key.push_back(fm_[stack_[k]]);
       }
-      cache_bytes_ += (key.size() + entry.offsets.size()) * sizeof(uint64_t) + 64;
+      const auto entry_bytes = [](const std::vector<uint64_t>& k, const CachedPart& e) {
+        return (k.size() + e.offsets.size()) * sizeof(uint64_t) + 64;
+      };
+      const auto old = cache_.find(key);
+      if (old != cache_.end()) {  // answered under another capacity: replaced
+        cache_bytes_ -= entry_bytes(old->first, old->second);
+        cache_.erase(old);
+      }
+      cache_bytes_ += entry_bytes(key, entry);
       if (cache_bytes_ > kMaxCacheBytes) {
         cache_.clear();
-        cache_bytes_ = 0;
+        cache_bytes_ = entry_bytes(key, entry);
       }
-      cache_.insert_or_assign(std::move(key), std::move(entry));
+      cache_.emplace(std::move(key), std::move(entry));
     }
     return outcome;
   }
@@ -1379,7 +1387,7 @@ class Search {
   std::vector<uint32_t> stack_;      // stacked slices of buffer ids
   std::vector<Candidate> split_check_;  // PartFitsAbove's scratch
   UndoLog fm_undo_;                  // (buffer, old fm_)
-  // Answers for parts, valid for capacity_ (cleared when it changes).
+  // Answers for parts, each with the capacity it was answered under.
   std::unordered_map<std::vector<uint64_t>, CachedPart, KeyHash> cache_;
   size_t cache_bytes_ = 0;
   std::vector<uint64_t> key_;
@@ -1480,7 +1488,10 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
       start + std::chrono::duration_cast<Clock::duration>(
                   std::chrono::duration<double>(has_deadline ? options_.time_limit_seconds : 0));
   search.Track(&best_head, &lower_bound);
-  const bool searchable = search.searchable();
+  // With trusted fixed buffers that overlap, the search finds no plan (it
+  // places fixed buffers as any other, so the pair fails every path): the
+  // greedy plan is the answer, as for a problem too large to search.
+  const bool searchable = search.searchable() && !search.trusted_overlap();
   std::vector<size_t> found_offsets(count);
   size_t found_head = 0;
   // One decision: a plan within `capacity`? Keeps the better plan.
@@ -1550,14 +1561,13 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
     // rental, where only the passes answer, the search before them costs
     // under twice their cost plus the first round (the round that crosses
     // it doubles the nodes so far).
-    // Not with permissions (the passes seed their search), nor with trusted
-    // overlapping fixed buffers (the search does not read the trust, so its
-    // "no" is not a proof there), nor above kFirstRoundBeforeGreedyBuffers
-    // (a round costs O(n^2), the passes O(n k log k)). The search then
+    // Not with permissions (the passes seed their search), nor above
+    // kFirstRoundBeforeGreedyBuffers (a round costs O(n^2), the passes
+    // O(n k log k)); trusted fixed buffers that overlap are not searched at
+    // all (`searchable`). The search then
     // continues with the next round: the same sequence of attempts as
     // without this step.
-    const bool search_first = lower_bound <= capacity && problem.overlaps.empty() &&
-                              !problem.trust_fixed_overlaps && searchable &&
+    const bool search_first = lower_bound <= capacity && problem.overlaps.empty() && searchable &&
                               search.searched_buffers() <= kFirstRoundBeforeGreedyBuffers;
     Search::Outcome outcome = Search::Outcome::kBudget;
     uint64_t round_budget = search.FirstRoundBudget();
