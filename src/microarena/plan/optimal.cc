@@ -4,6 +4,7 @@
 #include <cassert>
 #include <chrono>
 #include <cmath>
+#include <iterator>
 #include <numeric>
 #include <unordered_map>
 #include <utility>
@@ -579,11 +580,12 @@ class Search {
   // The learned order: buffers live in the sections where the section
   // bounds of Node pruned most often so far (in every attempt, under every
   // order; the tighter capacities of Solve count apart, see SwapPrunes; the
-  // check before a split, PartFitsAbove, is not counted) first, the most prunes in any of a buffer's sections deciding;
-  // then by area, then index. The sections that keep overflowing are where
-  // the plan is decided: their buffers placed first meet the conflict near
-  // the root, where the static keys may leave them for deep in the tree
-  // (what a restart with learned variable activity does in a SAT solver).
+  // check before a split, PartFitsAbove, is not counted) first, the most
+  // prunes in any of a buffer's sections deciding; then by area, then
+  // index. The sections that keep overflowing are where the plan is
+  // decided: their buffers placed first meet the conflict near the root,
+  // where the static keys may leave them for deep in the tree (what a
+  // restart with learned variable activity does in a SAT solver).
   // False while no section has pruned (nothing learned yet).
   bool LearnOrder() {
     const size_t count = global_.size();
