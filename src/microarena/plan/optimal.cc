@@ -173,7 +173,7 @@ class Search {
     if (!permitted.empty() && has_fixed_) proofs_ = false;
     // Trusted fixed buffers that overlap (a model's own offline plan): the
     // search places fixed buffers as any other, so a pair that overlaps
-    // fails every path, and that proves nothing.
+    // fails every path; Solve does not search such a problem.
     if (problem.trust_fixed_overlaps && has_fixed_) {
       std::vector<uint32_t> fixed;
       for (uint32_t i = 0; i < count; ++i) {
@@ -189,7 +189,6 @@ class Search {
                              a_low < b_low + size_[b] && b_low < a_low + size_[a];
         }
       }
-      if (trusted_overlap_) proofs_ = false;
     }
     has_permissions_ = !permitted.empty();
     const auto permission_between = [&permitted](uint32_t a, uint32_t b) -> const std::pair<std::pair<uint32_t, uint32_t>, size_t>* {
@@ -808,17 +807,15 @@ class Search {
       const auto entry_bytes = [](const std::vector<uint64_t>& k, const CachedPart& e) {
         return (k.size() + e.offsets.size()) * sizeof(uint64_t) + 64;
       };
-      const auto old = cache_.find(key);
-      if (old != cache_.end()) {  // answered under another capacity: replaced
-        cache_bytes_ -= entry_bytes(old->first, old->second);
-        cache_.erase(old);
-      }
-      cache_bytes_ += entry_bytes(key, entry);
+      const auto [slot, inserted] = cache_.try_emplace(std::move(key));
+      // Not inserted: answered under another capacity, replaced.
+      if (!inserted) cache_bytes_ -= entry_bytes(slot->first, slot->second);
+      cache_bytes_ += entry_bytes(slot->first, entry);
+      slot->second = std::move(entry);
       if (cache_bytes_ > kMaxCacheBytes) {
         cache_.clear();
-        cache_bytes_ = entry_bytes(key, entry);
+        cache_bytes_ = 0;
       }
-      cache_.emplace(std::move(key), std::move(entry));
     }
     return outcome;
   }

@@ -17,8 +17,9 @@
 //   1. Upper bound: the greedy planner's plan. Lower bound: the most bytes
 //      live at one step (where trusted fixed buffers overlap, a model's own
 //      offline plan: the highest fixed top or largest buffer, and no search
-//      at all, which places fixed buffers as any other). If they meet, done. (Asked about a capacity, first
-//      dives under each static order of step 5: the buffer with the lowest
+//      at all, which places fixed buffers as any other). If they meet,
+//      done. (Asked about a capacity, first dives under each static order
+//      of step 5: the buffer with the lowest
 //      candidate offset goes there next, no bounds, no backtracking, O(n)
 //      per buffer: the search's own first path wherever no bound prunes it,
 //      for a fraction of the cost. A second round moves the buffer that did
