@@ -315,8 +315,10 @@ def gen_solver(ctx):
                 minimum = f"{thousands(m['head'])} (minimising: {thousands(m['nodes'])} nodes)"
             else:
                 best = re.search(r"best found ([\d,]+)", minimalloc[problem]["minimum"])
-                minimum = (f"open: not proven in {thousands(MINIMISE_NODE_LIMIT)} nodes"
-                           + (f" (MiniMalloc's best: {best.group(1)})" if best else ""))
+                # The proven interval: the bound, and the best plan's head.
+                minimum = (f"open: {thousands(m['lower'])} to {thousands(m['head'])} (best plan in "
+                           f"{thousands(MINIMISE_NODE_LIMIT)} nodes"
+                           + (f"; MiniMalloc's best: {best.group(1)})" if best else ")"))
         rows.append([problem, s["buffers"], thousands(s["lower"]), thousands(s["head"]), thousands(s["nodes"]),
                      f"{s['seconds']:.2f} s", minimalloc[problem]["time"], minimum])
     return table(["problem", "buffers", "lower bound", f"`solve --capacity {SOLVER_CAPACITY}`", "search nodes",

@@ -25,6 +25,9 @@ using Clock = std::chrono::steady_clock;
 // capacity above the lower bound (see Solve), in quarters of the way from
 // the lower bound up to the capacity, in the order asked.
 constexpr size_t kTighterCapacities[] = {3, 0};
+// Minimising, the descent asks for a plan this fraction of the gap between
+// the lower bound and the best head below the best head (see Solve, step 6).
+constexpr size_t kDescentStepDivisor = 16;
 
 // True when [low, low + size) ends at or below `capacity`.
 bool Fits(size_t low, size_t size, size_t capacity) {
@@ -1396,6 +1399,41 @@ class Search {
   uint64_t dead_states_stored_ = 0;      // since the table last grew
 };
 
+// Every head the search can reach is a multiple of this unit: an offset is 0,
+// a fixed offset, a top aligned up, or a top lifted by a permitted D (itself
+// aligned), so with g the gcd of the sizes, fixed offsets and those Ds, every
+// offset and head is a multiple of g where the alignment divides g (aligning
+// a multiple of g changes nothing) and of gcd(g, alignment) otherwise. Any
+// plan can be pushed down into that form without growing, so the minimum head
+// is a multiple too: "no plan within C" proves none below the next multiple
+// above C, and the capacities between two multiples ask the same question.
+// (All of ../shared/dsa's sizes are multiples of 1024: minimising D once
+// bisected down to single bytes.)
+size_t HeadUnit(const PlanningProblem& problem) {
+  size_t g = 0;
+  for (const BufferRequest& buffer : problem.buffers) {
+    g = std::gcd(g, buffer.size_bytes);
+    if (buffer.fixed_offset_bytes != kNoFixedOffset) {
+      g = std::gcd(g, static_cast<size_t>(buffer.fixed_offset_bytes));
+    }
+  }
+  for (const OverlapPermission& permission : problem.overlaps) {
+    size_t displacement = 0;
+    if (!AlignUp(permission.min_displacement_bytes, problem.alignment_bytes, &displacement)) return 1;
+    g = std::gcd(g, displacement);
+  }
+  const size_t alignment = problem.alignment_bytes;
+  if (g == 0) return alignment;
+  return g % alignment == 0 ? g : std::gcd(g, alignment);
+}
+
+// `bytes` rounded up to a multiple of `unit` (unchanged where that overflows).
+size_t RoundUpToUnit(size_t bytes, size_t unit) {
+  const size_t rest = bytes % unit;
+  if (rest == 0 || bytes > SIZE_MAX - (unit - rest)) return bytes;
+  return bytes + (unit - rest);
+}
+
 }  // namespace
 
 const char* CapacityOutcomeName(CapacityOutcome outcome) {
@@ -1493,6 +1531,7 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
   const bool searchable = search.searchable() && !search.trusted_overlap();
   std::vector<size_t> found_offsets(count);
   size_t found_head = 0;
+  const size_t head_unit = HeadUnit(problem);
   // One decision: a plan within `capacity`? Keeps the better plan.
   const auto decide = [&](size_t capacity, uint64_t max_attempt_nodes, uint64_t first_budget) {
     const Search::Outcome outcome = search.Decide(capacity, deadline, has_deadline, max_attempt_nodes,
@@ -1504,7 +1543,7 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
     }
     if (outcome == Search::Outcome::kNone) {
       if (!search.proofs()) return Search::Outcome::kBudget;  // not a proof
-      lower_bound = std::max(lower_bound, capacity + 1);
+      lower_bound = std::max(lower_bound, RoundUpToUnit(capacity + 1, head_unit));
     }
     return outcome;
   };
@@ -1619,19 +1658,40 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
   if (!has_capacity && best_head > lower_bound && searchable) {
     // Step 6: rounds, each with twice the node budget of the one before:
     // first a plan at the lower bound itself (most problems have one), then
-    // a bisection between the lower bound and the best head with 1/16
-    // of that budget per decision.
+    // a descent (a plan a sixteenth of the gap below the best head, with the
+    // same budget, again after each one found), then a bisection between
+    // the lower bound and the best head with 1/16 of that budget per
+    // decision. Capacities are multiples of the head unit (HeadUnit), as the
+    // minimum is. The descent is what lowers the best head on a problem
+    // whose minimum stays open: a plan found under a capacity sits just
+    // below it, while the bisection's capacities, half-way down, are the
+    // hard ones. On D (../shared/dsa) under 1,000,000 and 6,000,000 nodes:
+    // heads 1,034,240 and 1,025,024, against 1,053,696 (the greedy plan)
+    // and 1,033,216 without it; a descent by one unit at a time reached
+    // 1,051,648 and 1,029,120, by an eighth of the gap 1,045,504 and
+    // 1,031,168.
+    lower_bound = RoundUpToUnit(lower_bound, head_unit);
+    const auto round_down = [&](size_t bytes) { return bytes / head_unit * head_unit; };
     uint64_t attempt_nodes = std::max<uint64_t>(4096, 16 * search.searched_buffers());
     bool stop = false;
     while (!stop && best_head > lower_bound) {
       if (decide(lower_bound, attempt_nodes, 0) == Search::Outcome::kLimit) break;
+      while (!stop && best_head > lower_bound) {
+        const size_t below = round_down(best_head - 1);
+        const size_t step = round_down((best_head - lower_bound) / kDescentStepDivisor);
+        if (below < lower_bound + step + head_unit) break;  // at or near the bound: asked above
+        const size_t cap = below - step;
+        const Search::Outcome outcome = decide(cap, attempt_nodes, 0);
+        if (outcome == Search::Outcome::kLimit) stop = true;
+        if (outcome != Search::Outcome::kFound) break;
+      }
       size_t low = lower_bound;  // caps below `low` are ruled out in this round
       while (!stop && low < best_head) {
-        const size_t cap = low + (best_head - 1 - low) / 2;
+        const size_t cap = low + round_down((best_head - 1 - low) / 2);
         switch (decide(cap, std::max<uint64_t>(1024, attempt_nodes / 16), 0)) {
           case Search::Outcome::kFound: break;
           case Search::Outcome::kNone:
-          case Search::Outcome::kBudget: low = cap + 1; break;
+          case Search::Outcome::kBudget: low = cap + head_unit; break;
           case Search::Outcome::kLimit: stop = true; break;
         }
         low = std::max(low, lower_bound);

@@ -84,10 +84,16 @@
 //      prune by it), neither way always faster. A proven "no" there raises
 //      the lower bound.
 //   6. Minimising: rounds with a growing node budget, each first asking for a
-//      plan at the lower bound, then bisecting between the lower bound and
-//      the best head. A proven "no" raises the lower bound; a plan lowers
-//      the best head; the search stops when they meet (proven optimal) or
-//      the time runs out (best plan, not proven).
+//      plan at the lower bound, then a sixteenth of the gap below the best
+//      head (again after each plan found: a plan found under a capacity sits
+//      just below it, so this is what lowers the head where the minimum is
+//      open), then bisecting between the lower bound and the best head. Every
+//      head is a multiple of a unit (the gcd of the sizes, fixed offsets and
+//      permitted displacements, or its gcd with the alignment where that does
+//      not divide it): capacities are rounded down to it, and a proven "no"
+//      raises the lower bound to the next multiple. A plan lowers the best
+//      head; the search stops when they meet (proven optimal) or the time
+//      runs out (best plan, not proven).
 // Overlap permissions (PlanningProblem::overlaps): a placed output lifts its
 // permitted input's candidate only to its offset + min(D, size) (the input
 // may sit D above the output's start); the per-section stacking bound is
