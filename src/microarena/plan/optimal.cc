@@ -1584,6 +1584,9 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
         if (outcome == Search::Outcome::kFound || outcome == Search::Outcome::kLimit) {
           return outcome;
         }
+        // A "no" under a tighter capacity raises the bound to the next head
+        // unit, which can lie above the capacity: then none fits it either.
+        if (lower_bound > capacity) return Search::Outcome::kNone;
       }
       budget = budget > UINT64_MAX / 4 ? UINT64_MAX / 2 : 2 * budget;
     }
@@ -1691,7 +1694,9 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
         switch (decide(cap, std::max<uint64_t>(1024, attempt_nodes / 16), 0)) {
           case Search::Outcome::kFound: break;
           case Search::Outcome::kNone:
-          case Search::Outcome::kBudget: low = cap + head_unit; break;
+          case Search::Outcome::kBudget:
+            low = cap > SIZE_MAX - head_unit ? best_head : cap + head_unit;
+            break;
           case Search::Outcome::kLimit: stop = true; break;
         }
         low = std::max(low, lower_bound);

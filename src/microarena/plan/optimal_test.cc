@@ -310,9 +310,9 @@ void ExpectBruteForceMinimum(uint64_t dead_states_after_nodes, size_t size_unit 
   int proofs = 0;
   for (int trial = 0; trial < 600; ++trial) {
     SCOPED_TRACE(trial);
-    // Larger units: an alignment of 4 where the unit is 4 (the brute force
-    // then steps as far), and at most four buffers (it grows with the sums).
-    const size_t alignment = trial % 3 == 0 ? (size_unit == 4 ? 4 : 2) : 1;
+    // Larger even units: an alignment of 4 (the brute force then steps as
+    // far), and at most four buffers (it grows with the sums).
+    const size_t alignment = trial % 3 == 0 ? (size_unit % 2 == 0 ? 4 : 2) : 1;
     const size_t count = 2 + random() % (size_unit == 1 ? 5 : 3);
     std::vector<BufferRequest> buffers;
     for (size_t i = 0; i < count; ++i) {
@@ -363,11 +363,12 @@ void ExpectBruteForceMinimum(uint64_t dead_states_after_nodes, size_t size_unit 
 
 TEST(OptimalPlan, MatchesBruteForceOnSmallRandomProblems) { ExpectBruteForceMinimum(16384); }
 
-// Sizes in units of 3 (alignment 1 or 2: heads in units of 3 or 1) and of 4
-// (alignment 1 or 4: units of 4).
+// Sizes in units of 3 (alignment 1 or 2: heads in units of 3 or 1), of 4
+// (alignment 1 or 4: units of 4) and of 6 (alignment 1 or 4: units of 6 or 2).
 TEST(OptimalPlan, MatchesBruteForceWithSizesInLargerUnits) {
   ExpectBruteForceMinimum(16384, 3);
   ExpectBruteForceMinimum(16384, 4);
+  ExpectBruteForceMinimum(16384, 6);
 }
 
 TEST(OptimalPlan, MatchesBruteForceWithDeadStatesFromTheFirstNode) {
@@ -891,8 +892,8 @@ TEST(OptimalPlan, MinimisingDescendsBelowTheCapacityOnD) {
   std::vector<size_t> offsets;
   const OptimalResult result = SolveChecked(problem, options, &offsets);
   EXPECT_LT(result.head_bytes, size_t{1048576});
-  EXPECT_FALSE(result.proven_optimal);
-  EXPECT_EQ(result.lower_bound_bytes, size_t{986112});  // the most bytes live at one step
+  EXPECT_GE(result.lower_bound_bytes, size_t{986112});  // the most bytes live at one step
+  EXPECT_LE(result.lower_bound_bytes, result.head_bytes);
 }
 
 // Generates the problem of `seed` (40-80 buffers, up to `max_dropped` of
