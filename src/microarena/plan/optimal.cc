@@ -1419,7 +1419,9 @@ size_t HeadUnit(const PlanningProblem& problem) {
   }
   for (const OverlapPermission& permission : problem.overlaps) {
     size_t displacement = 0;
-    if (!AlignUp(permission.min_displacement_bytes, problem.alignment_bytes, &displacement)) return 1;
+    // A D too large to align lifts by the whole size (the search takes it as
+    // SIZE_MAX): a multiple of g already.
+    if (!AlignUp(permission.min_displacement_bytes, problem.alignment_bytes, &displacement)) continue;
     g = std::gcd(g, displacement);
   }
   const size_t alignment = problem.alignment_bytes;
@@ -1669,10 +1671,10 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
     // whose minimum stays open: a plan found under a capacity sits just
     // below it, while the bisection's capacities, half-way down, are the
     // hard ones. On D (../shared/dsa) under 1,000,000 and 6,000,000 nodes:
-    // heads 1,034,240 and 1,025,024, against 1,053,696 (the greedy plan)
-    // and 1,033,216 without it; a descent by one unit at a time reached
-    // 1,051,648 and 1,029,120, by an eighth of the gap 1,045,504 and
-    // 1,031,168.
+    // heads 1,034,240 and 1,025,024; without it the greedy plan's 1,053,696
+    // for the first 2,000,000 nodes, and 1,033,216 after 6,742,016 (10 s).
+    // A descent by one unit at a time reached 1,051,648 and 1,029,120, by
+    // an eighth of the gap 1,045,504 and 1,031,168.
     lower_bound = RoundUpToUnit(lower_bound, head_unit);
     const auto round_down = [&](size_t bytes) { return bytes / head_unit * head_unit; };
     uint64_t attempt_nodes = std::max<uint64_t>(4096, 16 * search.searched_buffers());
