@@ -177,6 +177,24 @@ TEST(DataMovementOracleTest, SliceConstantAndComputedBounds) {
                          {{TensorType::kFloat32, {4}}, {TensorType::kInt32, {1}}, {TensorType::kInt32, {1}}},
                          {{TensorType::kFloat32, {3}}}),
                  {Values(TensorType::kFloat32, 4, 1), Int32s({2}), Int32s({3})}, "does not fit the input");
+  // An INT64 begin near its maximum with a size matching the output: begin +
+  // size wraps in int64, and the begin cut to int32 is -1 (a read before the
+  // input). Refused, however the sum would come out.
+  for (int64_t begin : {INT64_MAX, INT64_MAX - 2, int64_t{1} << 32, INT64_MIN}) {
+    ExpectWeRefuse(OpModel(BuiltinOp::kSlice, {},
+                           {{TensorType::kInt8, {4, 4}}, {TensorType::kInt64, {2}}, {TensorType::kInt64, {2}}},
+                           {{TensorType::kInt8, {1, 4}}}),
+                   {Values(TensorType::kInt8, 16, 1), BytesOf(std::vector<int64_t>{begin, 0}),
+                    BytesOf(std::vector<int64_t>{1, 4})},
+                   "does not fit the input");
+  }
+  // The same with size -1 ("to the end"), which subtracted the begin.
+  ExpectWeRefuse(OpModel(BuiltinOp::kSlice, {},
+                         {{TensorType::kInt8, {4, 4}}, {TensorType::kInt64, {2}}, {TensorType::kInt64, {2}}},
+                         {{TensorType::kInt8, {1, 4}}}),
+                 {Values(TensorType::kInt8, 16, 1), BytesOf(std::vector<int64_t>{INT64_MIN, 0}),
+                  BytesOf(std::vector<int64_t>{-1, 4})},
+                 "does not fit the input");
 }
 
 tflite::BuiltinOptionsUnion GatherOptions(int32_t axis, int32_t batch_dims) {

@@ -241,6 +241,25 @@ Bytes UnaryModel(BuiltinOp op, tflite::BuiltinOptionsUnion options, TensorType t
   return m.Finish(op, std::move(options), type, {1, 256}, out_scale, out_zp);
 }
 
+// Scale ratios that float and double divide differently: 0.5f / 0.4f is
+// exactly 1.25 in float, 1.2499999814 from the doubles, so input 50 (x 1.25
+// = 62.5, a tie) rounds to 63 or 62. TFLM divides in float; with an input
+// scale of 1 (the other cases) both agree, which hid a double division.
+TEST(KernelEdgeOracleTest, ReluScaleRatioDividedInFloat) {
+  MICROARENA_REQUIRE_ORACLE();
+  const struct {
+    float in_scale;
+    float out_scale;
+    int64_t out_zp;
+  } ratios[] = {{0.5f, 0.4f, -3}, {0.03f, 0.024f, -10}, {0.25f, 0.2f, 0}, {0.1f, 0.3f, 5}};
+  int n = 0;
+  for (const auto& r : ratios) {
+    ExpectSameAsOracle("relu_ratio_" + std::to_string(n++),
+                       UnaryModel(BuiltinOp::kRelu, {}, TensorType::kInt8, r.in_scale, 0, r.out_scale, r.out_zp),
+                       {EveryInt8(256)});
+  }
+}
+
 TEST(KernelEdgeOracleTest, ReluAndLeakyReluExtremeScales) {
   MICROARENA_REQUIRE_ORACLE();
   for (const Edge& e : Edges("relu")) {

@@ -93,8 +93,10 @@ Status EvalSlice(EvalContext& context, const void* /*op_data*/) {
   for (size_t d = 0; d < input.rank; ++d) {
     const int64_t b = ReadIndex(begin_tensor, d);
     int64_t s = ReadIndex(size_tensor, d);
-    if (s == -1) s = input.dims[d] - b;
-    if (b < 0 || s < 0 || b + s > input.dims[d] || s != output.dims[d]) {
+    // No sums of model values: an int64 begin near its maximum would wrap b + s.
+    const bool begin_fits = b >= 0 && b <= input.dims[d];
+    if (begin_fits && s == -1) s = input.dims[d] - b;
+    if (!begin_fits || s < 0 || s > input.dims[d] - b || s != output.dims[d]) {
       return Status::Error(ErrorCode::kInvalidArgument,
                            "slice begin %lld size %lld on axis %zu does not fit the input (extent %d) and the output "
                            "(extent %d)",

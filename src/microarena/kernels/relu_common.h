@@ -2,7 +2,10 @@
 // kernels/relu6.cc): int8 -> int8 and float32 -> float32, as TFLM's
 // reference kernels.
 //
-// int8 RELU requantizes (multiplier = input_scale / output_scale in double)
+// int8 RELU requantizes (multiplier = input_scale / output_scale, divided in
+// float and then widened to double, as TFLM does: a ratio such as 0.5 / 0.4
+// is exactly 1.25 in float but 1.2499999814 from the doubles, which moves
+// ties such as 50 x 1.25)
 // and clamps at the output's quantized 0. int8 RELU6 clamps to the input's
 // quantized [0, 6] (six = clamp(round(6 / scale) + zero_point)) and copies the
 // bytes without requantizing, whatever the output's quantization says: TFLM
@@ -44,7 +47,7 @@ Status Prepare(PrepareContext& context, const void** op_data) {
     p.activation_max = static_cast<int32_t>(std::clamp<int64_t>(six, -128, 127));
     return OkStatus();
   }
-  const double real_multiplier = static_cast<double>(input_q.scale) / static_cast<double>(output_q.scale);
+  const double real_multiplier = static_cast<double>(input_q.scale / output_q.scale);
   int shift = 0;
   fixed_point::QuantizeMultiplier(real_multiplier, &p.multiplier, &shift);
   MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, real_multiplier, shift));
