@@ -3,12 +3,12 @@
 //
 // Every figure is measured, never estimated: each action is one change to
 // the current setup (BudgetSetup), and its arena is the exact minimum that
-// AllocateTensors accepts with that setup (MeasureArena). The optimal
-// planner and the best op order are measured as the runtime would use them:
-// a copy of the model is rewritten as `microarena optimize` does (operators
-// in the new order, the optimal planner's tensor offsets as
-// OfflineMemoryAllocation metadata) and the runtime plans it. Combinations of the actions are measured
-// the same way to say which fits, if any.
+// AllocateTensors accepts with that setup (MeasureArena). A setup with the
+// optimal planner is measured on the file `microarena optimize` writes with
+// the same options (order, overlap, kernel data, tiling), run as the device
+// runs it; the best op order with another planner on a copy of the model
+// with the operators in that order, planned by the runtime. Combinations of
+// the actions are measured the same way to say which fits, if any.
 //
 // Then model-level advice: the op whose activations set the peak and the
 // tensors live there, what one channel less in each of them saves (the head

@@ -74,7 +74,8 @@ Result<OptimizedModel> OptimizeInOrder(const ModelView& model, const OptimizeOpt
   MICROARENA_ASSIGN_OR_RETURN(OptimizedModel plain, OptimizeModelOnce(model, plain_options));
   MICROARENA_ASSIGN_OR_RETURN(optimized.overlap_arena_bytes, OfflineArenaBytes(optimized.bytes, true, options));
   MICROARENA_ASSIGN_OR_RETURN(size_t plain_arena_bytes, OfflineArenaBytes(plain.bytes, false, options));
-  if (plain_arena_bytes >= optimized.overlap_arena_bytes) return optimized;
+  // On a tie the file without overlap: TFLM runs it as it is.
+  if (plain_arena_bytes > optimized.overlap_arena_bytes) return optimized;
   plain.overlap_used = false;
   plain.overlap_arena_bytes = optimized.overlap_arena_bytes;
   return plain;
@@ -277,6 +278,8 @@ Result<OptimizeCheck> CheckOptimizedModel(const ModelView& original, const Model
   check.offline_head_bytes = after->head_bytes;
   check.original_arena_bytes = before->used_bytes;
   check.offline_arena_bytes = after->used_bytes;
+  check.original_planner = PlannerChoiceName(before->planner);
+  check.offline_planner = PlannerChoiceName(after->planner);
   check.original_persistent_bytes = before->persistent_bytes;
   check.offline_persistent_bytes = after->persistent_bytes;
   check.kernel_data = after->kernel_data;
@@ -340,6 +343,8 @@ nlohmann::json OptimizeJson(const std::string& model_path, const std::string& ou
   doc["target"] = TargetName(options);
   doc["offline_arena_bytes"] = check.offline_arena_bytes;
   doc["original_arena_bytes"] = check.original_arena_bytes;
+  doc["original_planner"] = check.original_planner;
+  doc["offline_planner"] = check.offline_planner;
   doc["planned_tensors"] =
       std::count_if(optimized.offsets.begin(), optimized.offsets.end(), [](int32_t o) { return o >= 0; });
   doc["overlap"] = options.overlap;
@@ -418,9 +423,9 @@ std::string OptimizeText(const std::string& output_path, const OptimizeOptions& 
                         optimized.tiling.empty() ? kStoredPlanMetadataName : kTiledPlanMetadataName,
                         Bytes(check.offline_temp_peak_bytes));
   }
-  text += fmt::format("runtime      offline plan: head {}, arena {} (original with greedy: arena {}) on {}\n",
-                      Bytes(check.offline_head_bytes), Bytes(check.offline_arena_bytes),
-                      Bytes(check.original_arena_bytes), TargetName(options));
+  text += fmt::format("runtime      planner {}: head {}, arena {} (the original, planner {}: arena {}) on {}\n",
+                      check.offline_planner, Bytes(check.offline_head_bytes), Bytes(check.offline_arena_bytes),
+                      check.original_planner, Bytes(check.original_arena_bytes), TargetName(options));
   text += fmt::format("check        {} read back: identical; outputs (seed 1): {}\n",
                       optimized.tiling.empty() ? "plan" : "tiling", check.outputs_identical ? "identical to the original" : "DIFFERENT from the original");
   if (options.overlap && !optimized.overlap_used) {

@@ -78,6 +78,10 @@ struct OptimizeCheck {
   size_t offline_temp_peak_bytes = 0;
   size_t original_persistent_bytes = 0;
   size_t offline_persistent_bytes = 0;
+  // How the runtime placed each file's buffers (PlannerChoiceName: greedy,
+  // offline, precomputed, ...).
+  std::string original_planner;
+  std::string offline_planner;
 };
 
 // `written` is the optimized file as read back from disk. Errors: the plan

@@ -189,9 +189,10 @@ Result<PlanJob> RunPlanJobInOrder(const ModelFile& file, const PlanJobOptions& o
   plain_options.plan.overlap = false;
   plain_options.plan.overlaps.clear();
   Result<PlanJob> plain = RunPlanJobOnce(file, plain_options);
-  // Figures of the same kind only: measured against measured.
+  // Figures of the same kind only: measured against measured. On a tie the
+  // plan without overlap (TFLM runs it as it is).
   if (!plain.ok() || plain->plan.has_runtime != job->plan.has_runtime ||
-      plain->plan.arena_bytes() >= job->plan.arena_bytes()) {
+      plain->plan.arena_bytes() > job->plan.arena_bytes()) {
     return job;
   }
   plain->overlap_asked = true;

@@ -62,7 +62,8 @@ Result<RunJob> RunModelJob(const ModelView& model, const RunJobOptions& options,
       !use_stored_tiling && (!has_stored_plan || run.interpreter.tiling != nullptr)) {
     run.interpreter.custom_planner = &optimal;
   }
-  // Overlap only where it makes the arena smaller: compare the two minimums.
+  // Overlap only where it makes the arena smaller: compare the two minimums
+  // (on a tie, the plan without overlap).
   bool overlap_used = run.interpreter.allow_overlap;
   size_t overlap_arena_bytes = 0;
   if (run.interpreter.allow_overlap) {
@@ -72,7 +73,7 @@ Result<RunJob> RunModelJob(const ModelView& model, const RunJobOptions& options,
     Result<size_t> with_overlap = MeasureArenaBytes(model, AllOpsResolver(), run.interpreter);
     Result<size_t> without = MeasureArenaBytes(model, AllOpsResolver(), plain);
     if (with_overlap.ok()) overlap_arena_bytes = *with_overlap;
-    if (with_overlap.ok() && without.ok() && *without < *with_overlap) {
+    if (with_overlap.ok() && without.ok() && *without <= *with_overlap) {
       run.interpreter = plain;
       overlap_used = false;
     }
