@@ -118,8 +118,33 @@ TEST(CliExitCodesTest, AFailedJobIsOne) {
           {{"solve", bad_csv}, "line 2"},                                                      // malformed problem
           {{"run", files.model, "--output-dir", files.model + "/out"}, files.model + "/out"},  // folder under a file
           {{"demo-model", "-o", files.dir + "/no/such/folder/demo.tflite"}, "no/such/folder/demo.tflite"},
+          // Found before the search, not after it.
+          {{"solve", files.overlapping, "-o", files.dir + "/no/such/folder/plan.csv"},
+           "the folder " + files.dir + "/no/such/folder does not exist"},
+          {{"plan", files.model, "--html", files.dir}, files.dir + ": is a folder, not a file (--html)"},
       },
       kError);
+}
+
+// A command that fails on one of its outputs writes none of them (each
+// output is checked before the first is written).
+TEST(CliExitCodesTest, AnOutputThatCannotBeWrittenLeavesTheOthersUnwritten) {
+  const Files files = MakeFiles("cli_exit_outputs");
+  const std::string csv = files.dir + "/plan.csv";
+  const CommandResult plan =
+      RunCli({"plan", files.model, "--csv", csv, "--html", files.dir + "/missing/plan.html"});
+  EXPECT_EQ(plan.exit_code, kError) << plan.stderr_text;
+  EXPECT_FALSE(std::ifstream(csv).good()) << csv << " was written";
+  const std::string source = files.dir + "/model.cc";
+  const CommandResult embed =
+      RunCli({"embed", files.model, "--source", source, "--header", files.dir + "/missing/model.h"});
+  EXPECT_EQ(embed.exit_code, kError) << embed.stderr_text;
+  EXPECT_FALSE(std::ifstream(source).good()) << source << " was written";
+  const std::string out_dir = files.dir + "/run_out";
+  const CommandResult run = RunCli({"run", files.model, "--output-dir", out_dir, "--dump-tensors", files.model + "/x"});
+  EXPECT_EQ(run.exit_code, kError) << run.stderr_text;
+  EXPECT_NE(run.stderr_text.find("--dump-tensors"), std::string::npos) << run.stderr_text;
+  EXPECT_FALSE(std::ifstream(out_dir + "/output_0.bin").good()) << "output_0.bin was written";
 }
 
 TEST(CliExitCodesTest, BadCommandLinesAreTwo) {
@@ -129,6 +154,7 @@ TEST(CliExitCodesTest, BadCommandLinesAreTwo) {
       {
           // CLI11 refuses these.
           {{}, "A subcommand is required"},                           // no command
+          {{"--bogus"}, "unknown option '--bogus' before the command"},
           {{"plan"}, "MODEL is required"},                            // missing argument
           {{"budget", model}, "--ram is required"},                   // missing option
           {{"plan", model, "--no-such-option"}, "--no-such-option"},  // unknown option
@@ -144,11 +170,38 @@ TEST(CliExitCodesTest, BadCommandLinesAreTwo) {
           {{"budget", model, "--ram", "1M", "--target", "z80"}, "--target 'z80' is unknown"},
           {{"plan", model, "--target", "z80"}, "--target 'z80' is unknown"},
           {{"plan", model, "--precomputed-plan"}, "give --header FILE"},
+          {{"plan", model, "--header-namespace", "fw"}, "--header-namespace names the header's namespace"},
           {{"plan", model, "--runtime", "tflm", "--planner", "greedy"}, "--planner does not apply with --runtime tflm"},
           {{"plan", model, model, "--timeline"}, "take one model"},
           {{"optimize", model, "-o", files.dir + "/out.tflite", "--target", "z80"}, "--target 'z80' is unknown"},
           {{"embed", model, "--source", files.dir + "/m.cc", "--header", files.dir + "/m.h", "--name", "9lives"},
-           "--name '9lives' is not a C identifier"},
+           "--name '9lives' is not a usable C identifier"},
+          {{"embed", model, "--source", files.dir + "/m.cc", "--header", files.dir + "/m.h", "--name", "int"},
+           "--name 'int' is not a usable C identifier"},  // a keyword: the header would not compile
+          // Outputs that would replace an input or each other.
+          {{"embed", model, "--source", files.dir + "/m.cc", "--header", files.dir + "/m.cc"},
+           "--source and --header name the same file"},
+          {{"plan", model, "--csv", model}, "--csv " + model + " is an input of the command"},
+          {{"plan", model, "--header", files.dir + "/p.h", "--html", files.dir + "/./p.h"},
+           "--header and --html name the same file"},
+          // Values CLI11 would take: a minus sign read into an unsigned option
+          // (-1 is SIZE_MAX, solve's "no capacity"), NaN in a range, sizes
+          // beyond what the option can use.
+          {{"run", model, "--arena", "-1"}, "--arena: must not be negative, got -1"},
+          {{"run", model, "--arena", "100000000000"}, "--arena: Value 100000000000 not in range"},
+          {{"run", model, "--seed", "-3"}, "--seed: must not be negative"},
+          {{"run", model, "--dump-tensors", ""}, "--dump-tensors is empty"},
+          {{"solve", files.overlapping, "--capacity", "-1"}, "--capacity: must not be negative"},
+          {{"solve", files.overlapping, "--capacity", "18446744073709551615"}, "--capacity: Value"},
+          {{"solve", files.overlapping, "--node-limit", "-1"}, "--node-limit: must not be negative"},
+          {{"solve", files.overlapping, "--time-limit", "nan"}, "--time-limit: must be a number of seconds"},
+          {{"solve", files.overlapping, "--time-limit", "-1"}, "--time-limit: must be a number of seconds"},
+          {{"solve", files.overlapping, "--align", "2147483648"}, "--align: must be at most 2^30"},
+          {{"plan", model, "--time-limit", "nan"}, "--time-limit: must be a number of seconds"},
+          {{"demo-model", "-o", ""}, "--output is empty"},
+          {{"plan", model, "--json", "--format", "text"}, "--json asks for JSON and --format for text"},
+          {{"budget", model, "--ram", "20K", "--planner", "linear", "--overlap"},
+           "--overlap is planned by the greedy and optimal planners only"},
           {{"solve", files.overlapping, "--planner", "best"}, "--planner: unknown planner 'best' (one of: "},
           {{"run", model, "--output-dir", ""}, "--output-dir is empty"},
       },

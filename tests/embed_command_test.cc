@@ -72,7 +72,7 @@ TEST(EmbedCommandTest, RefusesAFileThatIsNotAModelAndABadName) {
   ASSERT_EQ(RunCli({"demo-model", "-o", model}).exit_code, 0);
   result = RunCli({"embed", model, "--source", dir + "/b.cc", "--header", dir + "/b.h", "--name", "9lives"});
   EXPECT_EQ(result.exit_code, 2);  // a bad option value: usage
-  EXPECT_NE(result.stderr_text.find("not a C identifier"), std::string::npos) << result.stderr_text;
+  EXPECT_NE(result.stderr_text.find("not a usable C identifier"), std::string::npos) << result.stderr_text;
 }
 
 // --resolver: an OpResolver with the kernels of the model's ops and no

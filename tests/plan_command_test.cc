@@ -3,7 +3,10 @@
 // (golden/tflm_plans, written by TFLM's GreedyMemoryPlanner).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "microarena/analysis/offline_plan.h"
@@ -110,6 +113,42 @@ TEST(PlanCommandTest, CsvExportReadsBackAsTheSameProblem) {
     EXPECT_EQ(problem->buffers[i].lifetime.first_op, doc["buffers"][i]["first_op"].get<int>());
     EXPECT_EQ(problem->buffers[i].lifetime.end_op, doc["buffers"][i]["end_op"].get<int>());
   }
+}
+
+// trained_lstm_int8 asks for four scratch buffers at op 0: each row needs
+// its own id, or `solve` refuses the file (ids must be distinct).
+TEST(PlanCommandTest, CsvExportOfSeveralScratchBuffersPerOpSolves) {
+  MICROARENA_REQUIRE_SHARED();
+  std::string csv = testing::TempDir("plan_csv_scratch") + "/lstm.csv";
+  json doc = PlanJson({"--csv", csv, SharedDir() + "/models/trained_lstm_int8.tflite"});
+  Result<ProblemCsv> problem = ReadProblemCsv(csv);
+  ASSERT_TRUE(problem.ok()) << problem.status().message();
+  ASSERT_EQ(problem->buffers.size(), doc["buffers"].size());
+  int op0_scratch = 0;
+  for (const std::string& id : problem->ids) op0_scratch += id.rfind("op0_scratch", 0) == 0 ? 1 : 0;
+  EXPECT_GE(op0_scratch, 2);
+  EXPECT_NE(std::find(problem->ids.begin(), problem->ids.end(), "op0_scratch1"), problem->ids.end());
+}
+
+// README.md quotes the shared arena of kws_ref_model + vww_96_int8 ("plan A.tflite
+// B.tflite"): held to the command here, with the ratio to two decimals.
+TEST(PlanCommandTest, ReadmeQuotesTheSharedArenaOfKwsAndVww) {
+  MICROARENA_REQUIRE_SHARED();
+  json doc = PlanJson({SharedDir() + "/models/kws_ref_model.tflite", SharedDir() + "/models/vww_96_int8.tflite"});
+  const auto separated = [](size_t value) {
+    std::string digits = std::to_string(value);
+    for (size_t at = digits.size(); at > 3; at -= 3) digits.insert(at - 3, ",");
+    return digits;
+  };
+  const size_t shared = doc["shared_arena_bytes"].get<size_t>();
+  const size_t separate = doc["separate_arenas_bytes"].get<size_t>();
+  char ratio[16];
+  std::snprintf(ratio, sizeof(ratio), "%.2f", static_cast<double>(shared) / static_cast<double>(separate));
+  const std::string quote = "kws_ref_model +\nvww_96_int8: " + separated(shared) + " B shared against " +
+                            separated(separate) + " B in two arenas (" + ratio + ")";
+  std::ifstream file(std::string(MICROARENA_SOURCE_DIR) + "/README.md");
+  const std::string readme((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  EXPECT_NE(readme.find(quote), std::string::npos) << "README.md should say:\n" << quote;
 }
 
 TEST(PlanCommandTest, OfflinePlanFromMetadataIsUsedByDefault) {

@@ -247,6 +247,17 @@ TEST(PlanReportTest, TimelineHasOneRowPerStepFitsTheWidthAndListsEveryBuffer) {
     json doc = json::parse(json_run.stdout_text);
     CommandResult run = RunCli({"plan", path, "--planner", "greedy", "--timeline"});
     ASSERT_EQ(run.exit_code, 0) << run.stderr_text;
+    // At the narrowest width taken, every row fits it too.
+    CommandResult narrow = RunCli({"plan", path, "--planner", "greedy", "--timeline", "--columns", "80"});
+    ASSERT_EQ(narrow.exit_code, 0) << narrow.stderr_text;
+    {
+      std::istringstream narrow_lines(narrow.stdout_text.substr(narrow.stdout_text.find("Timeline:")));
+      std::string row;
+      std::getline(narrow_lines, row);  // title
+      size_t rows = 0;
+      for (; std::getline(narrow_lines, row) && !row.empty(); ++rows) EXPECT_LE(row.size(), 80u) << row;
+      EXPECT_EQ(rows, doc["steps"].size() + 1);  // the axis and one row per step
+    }
     const std::string& out = run.stdout_text;
     size_t at = out.find("Timeline:");
     ASSERT_NE(at, std::string::npos);

@@ -419,6 +419,7 @@ TEST(StoredTilingTest, TimelineShowsTheBands) {
   int marked = 0;
   for (std::string line; std::getline(lines, line);) {
     if (line.find("Legend") == 0) break;
+    if (line.find('|') != std::string::npos) EXPECT_LE(line.size(), 120u) << line;  // marks included
     const size_t tilde = line.find(" ~");
     if (tilde == std::string::npos || line.find('|') == std::string::npos) continue;
     ++marked;

@@ -58,7 +58,7 @@ Command RegisterBudgetCommand(CLI::App& app) {
   sub->add_flag("--copy-weights", options->copy_weights, "the firmware copies the weights into the arena today");
   sub->add_option("--time-limit", options->time_limit_seconds, "seconds for each run of the optimal planner")
       ->default_val(5.0)
-      ->check(CLI::Range(0.0, 3600.0));
+      ->check(Seconds(3600.0));
   sub->add_flag("--json", options->json, "print one JSON document instead of text");
   sub->add_option("--target", options->target,
                   std::string("the device the arena figures are counted for: ") + TargetLayoutNames() +
@@ -71,6 +71,11 @@ Command RegisterBudgetCommand(CLI::App& app) {
             if (target == nullptr) {
               return UsageError("--target '%s' is unknown (use one of: %s)", options->target.c_str(),
                                 TargetLayoutNames());
+            }
+            if (options->overlap && options->planner != "auto" && options->planner != "greedy" &&
+                options->planner != "optimal") {
+              return UsageError("--overlap is planned by the greedy and optimal planners only, not --planner %s",
+                                options->planner.c_str());
             }
             Result<ModelFile> file = ModelFile::Open(options->model_path);
             if (!file.ok()) return PrintError(file.status());

@@ -12,20 +12,13 @@
 #include <vector>
 
 #include "microarena/model/model_file.h"
+#include "microarena/report/arena_header.h"
 #include "microarena/report/resolver_header.h"
 #include "tools/microarena/cli_util.h"
 #include "tools/microarena/commands.h"
 
 namespace microarena::cli {
 namespace {
-
-bool IsIdentifier(const std::string& name) {
-  if (name.empty() || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
-  for (char c : name) {
-    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
-  }
-  return true;
-}
 
 Status WriteText(const std::string& path, const std::string& text) {
   std::FILE* file = std::fopen(path.c_str(), "wb");
@@ -96,11 +89,25 @@ Command RegisterEmbedCommand(CLI::App& app) {
   sub->add_option("--resolver-namespace", options->resolver_namespace, "the resolver header's namespace")
       ->default_val("microarena_model");
   return {sub, [options]() -> int {
-            if (!IsIdentifier(options->name)) {
-              return UsageError("--name '%s' is not a C identifier", options->name.c_str());
+            // The names go into C++ as they are: keywords and reserved names are refused.
+            if (!report::IsUsableIdentifier(options->name)) {
+              return UsageError(
+                  "--name '%s' is not a usable C identifier (letters, digits and '_', not starting with a digit, "
+                  "'__' or '_' + capital, not a keyword)",
+                  options->name.c_str());
             }
-            if (!IsIdentifier(options->resolver_namespace)) {
-              return UsageError("--resolver-namespace '%s' is not a C identifier", options->resolver_namespace.c_str());
+            if (!report::IsUsableIdentifier(options->resolver_namespace)) {
+              return UsageError(
+                  "--resolver-namespace '%s' is not a usable C++ identifier (letters, digits and '_', not starting "
+                  "with a digit, '__' or '_' + capital, not a keyword)",
+                  options->resolver_namespace.c_str());
+            }
+            if (int code = CheckOutputPaths({{"--source", options->source_path},
+                                             {"--header", options->header_path},
+                                             {"--resolver", options->resolver_path}},
+                                            {options->model_path});
+                code != kExitOk) {
+              return code;
             }
             Result<ModelFile> file = ModelFile::Open(options->model_path);
             if (!file.ok()) return PrintError(file.status());

@@ -22,7 +22,7 @@ Command RegisterInspectCommand(CLI::App& app) {
       "Show what is inside a .tflite model: a summary (file size, subgraphs, op counts by type,\n"
       "tensor counts by kind), a tensor table (index, name, type, shape, bytes, kind), an op\n"
       "table (inputs -> outputs, MAC estimate for CONV_2D / DEPTHWISE_CONV_2D /\n"
-      "FULLY_CONNECTED) and the read-only bytes (flash: weights, biases, quantization\n"
+      "TRANSPOSE_CONV / FULLY_CONNECTED; other ops count none) and the read-only bytes (flash: weights, biases, quantization\n"
       "parameters) each layer adds, and which ops the runtime lacks (no kernel) or refuses\n"
       "(a tensor type its kernel does not accept; see 'microarena ops'). The model is\n"
       "verified first; a malformed file is reported as 'error: FILE: ...' with a non-zero exit.");

@@ -1,7 +1,9 @@
 // `microarena optimize MODEL -o OUT.tflite`: store the operators in the
 // chosen order and the plan as TFLM's OfflineMemoryAllocation metadata, then
 // prove the written file: read the plan back, run both files and compare.
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <string>
 
@@ -60,7 +62,7 @@ Command RegisterOptimizeCommand(CLI::App& app) {
   sub->add_option("--time-limit", options->time_limit_seconds,
                   "seconds for the optimal planner and for the order search (0 = no limit)")
       ->default_val(10.0)
-      ->check(CLI::Range(0.0, 86400.0));
+      ->check(Seconds(86400.0));
   sub->add_flag("--overlap", options->overlap,
                 "plan with kernel-approved overlap (for microarena's runtime only; not TFLM-safe), kept\n"
                 "only when it makes the arena smaller");
@@ -86,6 +88,8 @@ Command RegisterOptimizeCommand(CLI::App& app) {
         if (target == nullptr) {
           return UsageError("--target '%s' is unknown (use one of: %s)", options->target.c_str(), TargetLayoutNames());
         }
+        // -o may name MODEL itself (optimised in place): only its folder is checked here.
+        if (int code = CheckOutputPaths({{"--output", options->output_path}}, {}); code != kExitOk) return code;
         Result<ModelFile> file = ModelFile::Open(options->model_path);
         if (!file.ok()) return PrintError(file.status());
         report::OptimizeOptions optimize;
@@ -104,7 +108,8 @@ Command RegisterOptimizeCommand(CLI::App& app) {
           out.write(reinterpret_cast<const char*>(optimized->bytes.data()),
                     static_cast<std::streamsize>(optimized->bytes.size()));
           if (!out) {
-            return PrintError(Status::Error(ErrorCode::kIoError, "%s: cannot write", options->output_path.c_str()));
+            return PrintError(Status::Error(ErrorCode::kIoError, "%s: cannot write (%s)", options->output_path.c_str(),
+                                            std::strerror(errno)));
           }
         }
         // The proof is on the file as written: read back from disk.

@@ -1,7 +1,9 @@
 // `microarena plan MODEL`: lifetimes, a planner, the checker, and the result.
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <optional>
 #include <string>
@@ -121,7 +123,7 @@ Command RegisterPlanCommand(CLI::App& app) {
                   "seconds the optimal planner may search; it returns the best plan found and says\n"
                   "whether it is proven optimal (0 = no limit)")
       ->default_val(10.0)
-      ->check(CLI::Range(0.0, 86400.0));
+      ->check(Seconds(86400.0));
   sub->add_flag("--json", options->json, "print one JSON document instead of text (same as --format json)");
   sub->add_option("--format", options->format, "text (the memory plan dump; the default) or json")
       ->check(CLI::IsMember({"text", "json"}));
@@ -131,9 +133,9 @@ Command RegisterPlanCommand(CLI::App& app) {
   sub->add_option("--html", options->html_path,
                   "also write the plan as one self-contained HTML page (SVG chart of the head, the\n"
                   "persistent area by use, the tables of the text dump)");
-  sub->add_option("--columns", options->columns, "width of the timeline in characters")
+  sub->add_option("--columns", options->columns, "width of the timeline's rows in characters (80 to 1000)")
       ->default_val(100)
-      ->check(CLI::Range(40, 1000));
+      ->check(CLI::Range(80, 1000));
   sub->add_flag("--overlap", options->overlap,
                 "let an op's output share bytes with an input that dies there where the kernel\n"
                 "approves it (elementwise in place, convolutions and pools with a row lag); the plan\n"
@@ -189,6 +191,9 @@ Command RegisterPlanCommand(CLI::App& app) {
         if (target == nullptr) {
           return UsageError("--target '%s' is unknown (use one of: %s)", options->target.c_str(), TargetLayoutNames());
         }
+        if (options->json && sub->count("--format") > 0 && options->format != "json") {
+          return UsageError("--json asks for JSON and --format for %s: give one", options->format.c_str());
+        }
         if (options->runtime == "tflm") {
           for (const char* name : {"--order", "--planner", "--align", "--time-limit", "--timeline", "--html", "--tile",
                                    "--columns", "--overlap", "--trust-offline-plan", "--csv", "--name-width",
@@ -217,6 +222,16 @@ Command RegisterPlanCommand(CLI::App& app) {
                             options->target.c_str());
         }
         options->model_path = options->model_paths.front();
+        if (int code = CheckOutputPaths({{"--csv", options->csv_path},
+                                         {"--header", options->header_path},
+                                         {"--html", options->html_path}},
+                                        options->model_paths);
+            code != kExitOk) {
+          return code;
+        }
+        if (sub->count("--header-namespace") > 0 && options->header_path.empty()) {
+          return UsageError("--header-namespace names the header's namespace: give --header FILE");
+        }
         if (options->precomputed_plan && options->header_path.empty()) {
           return UsageError("--precomputed-plan writes the plan into the header: give --header FILE");
         }
@@ -277,22 +292,19 @@ Command RegisterPlanCommand(CLI::App& app) {
         const std::optional<PrecomputedPlanData>& precomputed = job->precomputed;
         // With --order best --tile the plan may be of the model stored in that order.
         const ModelFile& planned_file = report::PlannedFile(*file, *job);
+        if (!options->header_path.empty() && !plan.has_runtime) {
+          return PrintError(Status::Error(ErrorCode::kUnsupported,
+                                          "%s: no header: the runtime cannot allocate this model (%s)",
+                                          options->model_path.c_str(), plan.runtime_note.c_str()));
+        }
         if (!options->csv_path.empty()) {
           ProblemCsv problem;
           problem.buffers = plan.buffers;
-          for (const BufferRequest& b : plan.buffers) {
-            problem.ids.push_back((b.kind == BufferKind::kTensor ? "t" : "op") + std::to_string(b.owner_index) +
-                                  (b.kind == BufferKind::kScratch ? "_scratch" : ""));
-          }
+          problem.ids = report::ProblemCsvIds(plan.buffers);
           Status written = WriteProblemCsv(options->csv_path, problem, Span<const size_t>());
           if (!written.ok()) return PrintError(written);
         }
         if (!options->header_path.empty()) {
-          if (!plan.has_runtime) {
-            return PrintError(Status::Error(ErrorCode::kUnsupported,
-                                            "%s: no header: the runtime cannot allocate this model (%s)",
-                                            options->model_path.c_str(), plan.runtime_note.c_str()));
-          }
           std::string command_line = "microarena plan " + options->model_path;
           if (!options->planner.empty()) command_line += " --planner " + options->planner;
           command_line += " --align " + std::to_string(options->alignment_bytes);
@@ -314,8 +326,8 @@ Command RegisterPlanCommand(CLI::App& app) {
           html << report::PlanHtml(planned_file.view(), file->path(), plan);
           html.close();
           if (!html) {
-            return PrintError(
-                Status::Error(ErrorCode::kIoError, "%s: cannot write the HTML report", options->html_path.c_str()));
+            return PrintError(Status::Error(ErrorCode::kIoError, "%s: cannot write the HTML report (%s)",
+                                            options->html_path.c_str(), std::strerror(errno)));
           }
         }
         if (options->json) {

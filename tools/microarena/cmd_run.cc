@@ -55,8 +55,12 @@ Command RegisterRunCommand(CLI::App& app) {
                   "where output_<i>.bin are written (made with its parents if missing)")
       ->default_val(".");
   sub->add_option("--arena", options->arena_bytes,
-                  "arena size in bytes (default: the exact minimum; too small: exit 3)");
-  sub->add_option("--seed", options->seed, "seed of the input generator for inputs not given")->default_val(1);
+                  "arena size in bytes, at most 4 GiB (0 or not given: the exact minimum; too small: exit 3)")
+      ->check(NotNegative())
+      ->check(CLI::Range(size_t{0}, HostArena::kMaxBytes));
+  sub->add_option("--seed", options->seed, "seed of the input generator for inputs not given")
+      ->default_val(1)
+      ->check(NotNegative());
   sub->add_option("--repeat", options->repeat, "Invoke this many times and report the mean time")
       ->default_val(1)
       ->check(CLI::Range(1, 1000000));
@@ -89,8 +93,9 @@ Command RegisterRunCommand(CLI::App& app) {
                 "accept the model's offline plan (OfflineMemoryAllocation) where it puts live tensors\n"
                 "in shared bytes, as TFLM does: Arm Vela's output does so on purpose. Only for models\n"
                 "from a trusted compiler; without it such a plan is refused as corrupted");
-  return {sub, [options]() -> int {
+  return {sub, [options, dump]() -> int {
             if (options->output_dir.empty()) return UsageError("--output-dir is empty (use . for this folder)");
+            if (dump->count() > 0 && options->dump_dir.empty()) return UsageError("--dump-tensors is empty");
             Result<ModelFile> file = ModelFile::Open(options->model_path);
             if (!file.ok()) return PrintError(file.status());
             RunOptions run;
@@ -123,13 +128,17 @@ Command RegisterRunCommand(CLI::App& app) {
               Status status = job.status();
               status.Prefix(options->model_path.c_str());
               if (exact_minimum_bytes == 0) return PrintError(status);
-              std::fprintf(stderr, "error: %s (the exact minimum arena for this model is %zu B)\n", status.message(),
-                           exact_minimum_bytes);
+              std::fprintf(stderr, "error: %s (--arena %zu B; the exact minimum arena for this model is %zu B)\n",
+                           status.message(), options->arena_bytes, exact_minimum_bytes);
               return ExitCodeFor(status.code());
             }
-            // The output folder is made as --dump-tensors' is: with its parents.
+            // Both folders are made (with their parents) before anything is written.
             Status made = MakeDirectories(options->output_dir);
             if (!made.ok()) return PrintError(made.Prefix("--output-dir"));
+            if (!options->dump_dir.empty()) {
+              made = MakeDirectories(options->dump_dir);
+              if (!made.ok()) return PrintError(made.Prefix("--dump-tensors"));
+            }
             report::RunReportInput report_input;
             report_input.model_path = file->path();
             report_input.dump_dir = options->dump_dir;
@@ -149,7 +158,7 @@ Command RegisterRunCommand(CLI::App& app) {
             }
             if (!options->dump_dir.empty()) {
               Status dumped = report::WriteTensorDump(file->view(), result.tensors, options->dump_dir);
-              if (!dumped.ok()) return PrintError(dumped);
+              if (!dumped.ok()) return PrintError(dumped.Prefix("--dump-tensors"));
             }
             if (options->json) {
               std::printf("%s\n", report::RunJson(file->view(), *job, report_input).dump(2).c_str());

@@ -33,6 +33,8 @@ int Fail(const std::string& file, const Status& status) {
 }
 
 int RunSolve(const SolveArgs& args) {
+  // A bad output path is found before the search, not after it.
+  if (int code = CheckOutputPaths({{"--output", args.output_path}}, {args.problem_path}); code != kExitOk) return code;
   // The planner is chosen first: a bad --planner is a usage error whatever the file holds.
   OptimalOptions options;
   options.time_limit_seconds = args.time_limit_seconds;
@@ -171,7 +173,9 @@ Command RegisterSolveCommand(CLI::App& app) {
                          "or 'unknown' (no plan found within the time or node limit or by a heuristic planner: exit 4).");
   solve->add_option("problem", args->problem_path, "problem CSV file")->required();
   solve->add_option("--capacity", args->capacity_bytes,
-                    "find a plan whose head fits in this many bytes, or prove there is none");
+                    "find a plan whose head fits in this many bytes, or prove there is none")
+      ->check(NotNegative())
+      ->check(CLI::Range(size_t{0}, kNoCapacity - 1));
   solve->add_option("--planner", args->planner,
                     "linear, greedy-tflm, greedy or optimal")
       ->capture_default_str();
@@ -179,14 +183,16 @@ Command RegisterSolveCommand(CLI::App& app) {
                     "seconds the optimal planner may search (0 = no limit); it returns the best "
                     "plan found")
       ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
+      ->check(Seconds(1e7));
   solve->add_option("--node-limit", args->node_limit,
                     "search nodes the optimal planner may visit (0 = no limit; a limit, unlike the time, "
                     "gives the same answer everywhere)")
-      ->capture_default_str();
-  solve->add_option("--align", args->alignment_bytes,
-                    "every offset must be a multiple of this power of two")
       ->capture_default_str()
+      ->check(NotNegative());
+  solve->add_option("--align", args->alignment_bytes,
+                    "every offset must be a multiple of this power of two, at most 2^30")
+      ->capture_default_str()
+      ->check(NotNegative())
       ->check([](const std::string& text) -> std::string {
         size_t value = 0;
         try {
@@ -194,7 +200,8 @@ Command RegisterSolveCommand(CLI::App& app) {
         } catch (...) {
           return "not a number";
         }
-        return (value != 0 && (value & (value - 1)) == 0) ? "" : "must be a power of two";
+        if (value == 0 || (value & (value - 1)) != 0) return "must be a power of two";
+        return value <= (size_t{1} << 30) ? "" : "must be at most 2^30 (1073741824)";
       });
   solve->add_option("-o,--output", args->output_path,
                     "write the problem with an offset column (MiniMalloc solution CSV) here");

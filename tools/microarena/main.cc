@@ -50,9 +50,18 @@ int main(int argc, char** argv) {
     if (first == entry.name) named = &entry;
     names += (names.empty() ? "" : ", ") + std::string(entry.name);
   }
-  // CLI11 says only "A subcommand is required" for a first word that names no command.
+  // CLI11 says only "A subcommand is required" for a first word that names no
+  // command, and for an option other than its own two before any command.
   if (has_word && named == nullptr) {
     return cli::UsageError("unknown command '%s' (one of: %s)", first.c_str(), names.c_str());
+  }
+  if (argc > 1 && !has_word) {
+    const std::string option = argv[1];
+    if (option != "-h" && option != "--help" && option != "--version") {
+      return cli::UsageError("unknown option '%s' before the command (microarena takes --help, --version or "
+                             "one of: %s)",
+                             option.c_str(), names.c_str());
+    }
   }
   std::vector<cli::Command> commands;
   for (const Entry& entry : kEntries) {

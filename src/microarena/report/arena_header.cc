@@ -277,7 +277,22 @@ std::string PrecomputedPlanCode(const PrecomputedPlanData* plan) {
 
 }  // namespace
 
-bool IsValidHeaderNamespace(const std::string& name) {
+bool IsUsableIdentifier(const std::string& name) {
+  // C++20's keywords and alternative tokens, and C's that are not C++'s
+  // and not reserved by their spelling.
+  static constexpr const char* kKeywords[] = {
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
+      "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
+      "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
+      "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
+      "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+      "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
+      "requires", "restrict", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast",
+      "struct", "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid",
+      "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
+  for (const char* keyword : kKeywords) {
+    if (name == keyword) return false;
+  }
   if (name.empty() || name.size() > 200) return false;
   if (std::isdigit(static_cast<unsigned char>(name[0])) != 0) return false;
   if (name.compare(0, 2, "__") == 0) return false;
@@ -287,6 +302,8 @@ bool IsValidHeaderNamespace(const std::string& name) {
   }
   return true;
 }
+
+bool IsValidHeaderNamespace(const std::string& name) { return IsUsableIdentifier(name); }
 
 std::string ArenaHeader(const ArenaHeaderInput& input) {
   const ArenaFigures& f = input.figures;

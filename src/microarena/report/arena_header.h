@@ -37,9 +37,12 @@ struct ArenaHeaderInput {
   std::vector<TiledSegment> tiling;
 };
 
-// Whether `name` can be used as the header's namespace (a C++ identifier
-// that is not a keyword-like reserved name: letters, digits, '_', not
-// starting with a digit or "__").
+// Whether `name` can name something in generated C and C++ (a namespace,
+// an array): letters, digits and '_', not starting with a digit, not
+// reserved ("__" or '_' + capital first), not a keyword, at most 200
+// characters.
+bool IsUsableIdentifier(const std::string& name);
+// The same, for the header's namespace.
 bool IsValidHeaderNamespace(const std::string& name);
 
 // The header text.

@@ -41,10 +41,12 @@ Result<uint64_t> ParseByteSize(const std::string& text) {
   const std::string unit = text.substr(i);
   Wide multiplier = 0;
   if (unit.empty() || unit == "B") multiplier = 1;
-  if (unit == "K" || unit == "KB" || unit == "KiB" || unit == "k" || unit == "kiB") multiplier = 1024;
+  if (unit == "K" || unit == "KB" || unit == "KiB" || unit == "k" || unit == "kB" || unit == "kiB") multiplier = 1024;
   if (unit == "M" || unit == "MB" || unit == "MiB") multiplier = 1024 * 1024;
   if (unit == "G" || unit == "GB" || unit == "GiB") multiplier = 1024ull * 1024 * 1024;
-  if (multiplier == 0) return Rejected(text, ("has an unknown unit '" + unit + "'").c_str());
+  if (multiplier == 0) {
+    return Rejected(text, ("has an unknown unit '" + unit + "' (B, K, KB, KiB, M, MB, MiB, G, GB or GiB)").c_str());
+  }
   // integer < 2^64 and multiplier <= 2^30; fraction < 10^18 < 2^60: no overflow.
   const Wide fraction_bytes = fraction * multiplier;
   if (fraction_bytes % fraction_scale != 0) return Rejected(text, "is not a whole number of bytes");

@@ -3,6 +3,9 @@
 #include <algorithm>
 
 #include <chrono>
+#include <map>
+#include <set>
+#include <utility>
 
 #include "microarena/analysis/offline_plan.h"
 #include "microarena/model/call_graph.h"
@@ -62,6 +65,31 @@ std::vector<StepOp> ListSteps(const ModelView& model) {
   Result<int32_t> walked = WalkCallGraph(model, lister);
   if (!walked.ok()) steps.clear();  // LoadModel walked the same model: cannot fail
   return steps;
+}
+
+std::vector<std::string> ProblemCsvIds(const std::vector<BufferRequest>& buffers) {
+  std::vector<std::string> ids;
+  ids.reserve(buffers.size());
+  std::map<std::pair<int32_t, int32_t>, int> scratch_seen;  // (subgraph, op) -> scratch buffers so far
+  std::set<std::string> used;
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    const BufferRequest& b = buffers[i];
+    std::string id = b.subgraph_index != 0 ? "s" + std::to_string(b.subgraph_index) + "_" : "";
+    if (b.kind == BufferKind::kScratch) {
+      const int k = scratch_seen[{b.subgraph_index, b.owner_index}]++;
+      id += "op" + std::to_string(b.owner_index) + "_scratch" + (k == 0 ? "" : std::to_string(k));
+    } else {
+      id += "t" + std::to_string(b.owner_index);
+    }
+    // A buffer the rules above name twice (not made by the planner today)
+    // still gets its own id: its index.
+    if (!used.insert(id).second) {
+      id += "_b" + std::to_string(i);
+      used.insert(id);
+    }
+    ids.push_back(std::move(id));
+  }
+  return ids;
 }
 
 Result<std::vector<int32_t>> OfflineOffsets(const ModelView& model, const ModelPlan& plan) {

@@ -74,6 +74,12 @@ struct ModelPlan;
 // head. Errors when an offset does not fit int32.
 Result<std::vector<int32_t>> OfflineOffsets(const ModelView& model, const ModelPlan& plan);
 
+// One id per buffer for the plan as a problem CSV (plan --csv), all
+// distinct (a CSV's ids must be): "t<tensor>" for a tensor,
+// "op<op>_scratch" for an op's first scratch buffer and "op<op>_scratch<k>"
+// for its k-th after it, prefixed "s<subgraph>_" outside subgraph 0.
+std::vector<std::string> ProblemCsvIds(const std::vector<BufferRequest>& buffers);
+
 struct ModelPlan {
   std::string planner;                  // the planner used
   std::vector<StepOp> steps;            // what runs at each step, with several subgraphs; empty otherwise

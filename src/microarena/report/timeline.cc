@@ -16,6 +16,7 @@ constexpr size_t kCharacterCount = sizeof(kCharacters) - 1;
 constexpr size_t kStepWidth = 4;
 constexpr size_t kOpWidth = 17;
 constexpr size_t kLiveWidth = 10;
+constexpr size_t kMinChartColumns = 20;
 
 }  // namespace
 
@@ -23,9 +24,17 @@ char TimelineCharacter(size_t index) { return kCharacters[index % kCharacterCoun
 
 std::string PlanTimeline(const ModelView& model, const ModelPlan& plan, const TimelineOptions& options) {
   const PlanDetails details = AnalyzePlan(model, plan);
-  // "step op | chart | live <- peak": the labels take the fixed widths.
-  const size_t fixed = kStepWidth + 1 + kOpWidth + 2 + 1 + kLiveWidth + 8;
-  const size_t chart = options.columns > fixed + 20 ? options.columns - fixed : 20;
+  // "step op | chart | live <- peak ~ N bands": the labels take the fixed
+  // widths, the marks after the live bytes at most " <- peak" and a tiled
+  // segment's first-row mark.
+  size_t marks_width = 8;
+  size_t tiled_mark = 0;
+  for (const TiledSegment& segment : plan.tiling) {
+    tiled_mark = std::max(tiled_mark, fmt::format(" ~ {} bands", SegmentBands(model, segment)).size());
+  }
+  marks_width += tiled_mark;
+  const size_t fixed = kStepWidth + 1 + kOpWidth + 2 + 1 + kLiveWidth + marks_width;
+  const size_t chart = options.columns > fixed + kMinChartColumns ? options.columns - fixed : kMinChartColumns;
   const size_t head = std::max<size_t>(plan.head_bytes, 1);
   const size_t bytes_per_column = (head + chart - 1) / chart;
   const size_t used_columns = (head + bytes_per_column - 1) / bytes_per_column;

@@ -22,7 +22,8 @@
 namespace microarena::report {
 
 struct TimelineOptions {
-  size_t columns = 100;      // total line width; the chart gets what the labels leave (at least 20)
+  size_t columns = 100;      // total line width; the chart gets what the labels leave (at least 20:
+                             // rows fit from 63 columns, 80 with a tiled segment's marks)
   size_t name_width = 34;    // buffer names in the legend are cut to this
 };
 

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <new>
+#include <optional>
 #include <utility>
 
 #include "microarena/analysis/lifetimes.h"
@@ -12,7 +14,9 @@
 
 namespace microarena {
 
-HostArena::HostArena(size_t size_bytes) : storage_(size_bytes + 64), size_bytes_(size_bytes) {
+// 64 bytes more than asked, to start at a 64-byte boundary.
+HostArena::HostArena(size_t size_bytes)
+    : storage_((size_bytes <= kMaxBytes ? size_bytes : 0) + 64), size_bytes_(size_bytes <= kMaxBytes ? size_bytes : 0) {
   auto address = reinterpret_cast<uintptr_t>(storage_.data());
   data_ = storage_.data() + ((64 - (address & 63)) & 63);
 }
@@ -319,7 +323,17 @@ Result<RunResult> RunModel(const ModelView& model, const OpResolver& resolver, c
                                 MeasureArena(model, resolver, options.interpreter, options.precomputed_plan));
     result.arena_bytes = figures.used_bytes;
   }
-  HostArena arena(result.arena_bytes);
+  if (result.arena_bytes > HostArena::kMaxBytes) {
+    return Status::Error(ErrorCode::kInvalidArgument, "an arena of %zu B is larger than a host run takes (at most %zu B)",
+                         result.arena_bytes, HostArena::kMaxBytes);
+  }
+  std::optional<HostArena> arena_memory;
+  try {
+    arena_memory.emplace(result.arena_bytes);
+  } catch (const std::bad_alloc&) {
+    return Status::Error(ErrorCode::kIoError, "cannot allocate an arena of %zu B on the host", result.arena_bytes);
+  }
+  HostArena& arena = *arena_memory;
   Interpreter interpreter(model, resolver, arena.data(), arena.size(), options.interpreter);
   MICROARENA_RETURN_IF_ERROR(options.precomputed_plan != nullptr
                                  ? interpreter.AllocateTensors(*options.precomputed_plan)
