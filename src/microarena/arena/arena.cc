@@ -62,7 +62,7 @@ Status Arena::NoRoom(ArenaArea area, size_t requested, size_t available) const {
   if (__builtin_add_overflow(start_padding_ + usable_bytes_, missing, &needed)) needed = static_cast<size_t>(-1);
   return Status::Error(ErrorCode::kOutOfMemory,
                        "arena too small: the %s area needs %zu more bytes (requested %zu, available %zu, "
-                       "missing %zu); arena %zu B after alignment holds persistent %zu B, head %zu B, temp %zu B; this "
+                       "missing %zu); arena %zu B holds persistent %zu B, head %zu B, temp %zu B; this "
                        "model needs an arena of at least %zu B",
                        ArenaAreaName(area), missing, requested, available, missing,
                        start_padding_ + usable_bytes_, tail_bytes_, head_bytes_, temp_bytes_, needed);

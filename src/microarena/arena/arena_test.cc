@@ -102,12 +102,12 @@ TEST_F(ArenaTest, OutOfMemorySaysTheAreaRequestedAvailableAndMissing) {
   ExpectOutOfMemory(
       arena_.AllocateTemp(300),
       "arena too small: the temp area needs 80 more bytes (requested 304, available 224, missing 80); "
-      "arena 256 B after alignment holds persistent 32 B, head 0 B, temp 0 B; this model needs an arena of at least 336 B");
+      "arena 256 B holds persistent 32 B, head 0 B, temp 0 B; this model needs an arena of at least 336 B");
   // Head: 240 B asked, 224 free, 16 missing, 272 B needed.
   ExpectOutOfMemory(
       arena_.CommitHead(240),
       "arena too small: the head area needs 16 more bytes (requested 240, available 224, missing 16); "
-      "arena 256 B after alignment holds persistent 32 B, head 0 B, temp 0 B; this model needs an arena of at least 272 B");
+      "arena 256 B holds persistent 32 B, head 0 B, temp 0 B; this model needs an arena of at least 272 B");
   // A refusal takes nothing.
   EXPECT_EQ(arena_.temp_bytes(), 0u);
   EXPECT_EQ(arena_.temp_peak_bytes(), 0u);
@@ -121,7 +121,7 @@ TEST_F(ArenaTest, OutOfMemorySaysTheAreaRequestedAvailableAndMissing) {
   ExpectOutOfMemory(
       arena_.AllocatePersistent(1),
       "arena too small: the persistent area needs 16 more bytes (requested 16, available 0, missing 16); "
-      "arena 256 B after alignment holds persistent 144 B, head 112 B, temp 0 B; this model needs an arena of at least 272 B");
+      "arena 256 B holds persistent 144 B, head 112 B, temp 0 B; this model needs an arena of at least 272 B");
 }
 
 TEST_F(ArenaTest, TempFillsTheFreeBytesExactlyAndThenBlocksTheTail) {
@@ -206,7 +206,7 @@ TEST_F(ArenaTest, ABufferSmallerThanItsPaddingHoldsNothing) {
   // The arena is 10 B; 16 more are missing: at least 26 B.
   ExpectOutOfMemory(result.status(),
                     "arena too small: the persistent area needs 16 more bytes (requested 16, available 0, missing 16); "
-                    "arena 10 B after alignment holds persistent 0 B, head 0 B, temp 0 B; this model needs an arena of at least 26 B");
+                    "arena 10 B holds persistent 0 B, head 0 B, temp 0 B; this model needs an arena of at least 26 B");
 }
 
 TEST_F(ArenaTest, ANullBufferHoldsNothing) {
