@@ -153,6 +153,52 @@ const tflite::ActivationFunctionType kActivations[] = {
     tflite::ActivationFunctionType::NONE, tflite::ActivationFunctionType::RELU, tflite::ActivationFunctionType::RELU6,
     tflite::ActivationFunctionType::RELU_N1_TO_1, tflite::ActivationFunctionType::TANH};
 
+// Plain INT32 ADD, SUB and MUL (shape arithmetic in models, TFLM runs
+// them): every activation and broadcast, with the inputs' extremes, so sums,
+// differences and products overflow (TFLM keeps the low 32 bits; ADD ignores
+// its activation). Quantized INT32 is refused by both for ADD and SUB; MUL
+// ignores the quantization, as TFLM does.
+TEST(BinaryMathOracleTest, AddSubMulInt32) {
+  MICROARENA_REQUIRE_ORACLE();
+  int n = 0;
+  for (tflite::ActivationFunctionType activation : kActivations) {
+    tflite::AddOptionsT add;
+    add.fused_activation_function = activation;
+    tflite::SubOptionsT subtract;
+    subtract.fused_activation_function = activation;
+    tflite::MulOptionsT mul;
+    mul.fused_activation_function = activation;
+    for (const Shapes& s : kShapes) {
+      const Operand a{TensorType::kInt32, s.a};
+      const Operand b{TensorType::kInt32, s.b};
+      const Operand out{TensorType::kInt32, s.out};
+      ExpectBinarySame("add_int32_" + std::to_string(n), BuiltinOp::kAdd, MakeBuiltinOptions(add), a, b, out);
+      ExpectBinarySame("sub_int32_" + std::to_string(n), BuiltinOp::kSub, MakeBuiltinOptions(subtract), a, b, out);
+      ExpectBinarySame("mul_int32_" + std::to_string(n), BuiltinOp::kMul, MakeBuiltinOptions(mul), a, b, out);
+      ++n;
+    }
+  }
+  // Overflow at the edges, by hand: INT32_MIN - 1, INT32_MAX + 1, 10^5 x 10^5, -2^31 x -1.
+  const std::vector<int32_t> x = {INT32_MIN, INT32_MAX, 100000, INT32_MIN, 65536, 46341};
+  const std::vector<int32_t> y = {1, 1, 100000, -1, 65536, 46341};
+  for (BuiltinOp op : {BuiltinOp::kAdd, BuiltinOp::kSub, BuiltinOp::kMul}) {
+    ExpectSameAsOracle("int32_edges_" + std::to_string(static_cast<int>(op)),
+                       BinaryModel(op, {}, {TensorType::kInt32, {6}}, {TensorType::kInt32, {6}},
+                                   {TensorType::kInt32, {6}}),
+                       {BytesOf(x), BytesOf(y)}, kSmallArena);
+  }
+  for (BuiltinOp op : {BuiltinOp::kAdd, BuiltinOp::kSub}) {
+    ExpectBothRefuse("quantized_int32_" + std::to_string(static_cast<int>(op)),
+                     BinaryModel(op, {}, {TensorType::kInt32, {2}, 0.5f, 0}, {TensorType::kInt32, {2}, 0.5f, 0},
+                                 {TensorType::kInt32, {2}, 0.5f, 0}),
+                     {Values(TensorType::kInt32, 2, 1), Values(TensorType::kInt32, 2, 2)}, "is quantized");
+  }
+  ExpectSameAsOracle("mul_quantized_int32",
+                     BinaryModel(BuiltinOp::kMul, {}, {TensorType::kInt32, {2}, 0.5f, 0},
+                                 {TensorType::kInt32, {2}, 0.5f, 0}, {TensorType::kInt32, {2}, 0.5f, 0}),
+                     {Values(TensorType::kInt32, 2, 1), Values(TensorType::kInt32, 2, 2)}, kSmallArena);
+}
+
 // Float zero divisors give +-inf (clamped to the float range by NONE), 0/0 NaN.
 TEST(BinaryMathOracleTest, DivFloatActivationsAndZeroDivisors) {
   MICROARENA_REQUIRE_ORACLE();

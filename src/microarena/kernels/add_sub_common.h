@@ -10,6 +10,9 @@
 //   SUB, in float:   the same expressions evaluated in float, then widened.
 // TFLM's int16 ADD never takes TFLite's power-of-two-scale path (it passes
 // pot_scale = false), and its int16 SUB has none; both use the general path.
+// Plain INT32 (no quantization, as TFLM requires): the low 32 bits of the
+// sum or difference; SUB clamps to its fused activation, ADD ignores it
+// (TFLM's int32 ADD sets the whole int32 range; checked against it).
 #pragma once
 
 #include <algorithm>
@@ -96,7 +99,8 @@ Status Prepare(PrepareContext& context, const void** op_data) {
     MICROARENA_RETURN_IF_ERROR(RequireInt8Activations(context, kSubtract ? "kSubInt8Kernel" : "kAddInt8Kernel",
                                                       kSubtract ? "kSubKernel" : "kAddKernel"));
   }
-  MICROARENA_RETURN_IF_ERROR(elementwise::CheckBinaryOperands(context, /*allow_int16=*/true));
+  MICROARENA_RETURN_IF_ERROR(
+      elementwise::CheckBinaryOperands(context, /*allow_int16=*/true, /*allow_int32=*/!kInt8Only));
   const TensorType type = kInt8Only ? TensorType::kInt8 : context.output(0).type();
   tflite::ActivationFunctionType activation = tflite::ActivationFunctionType::NONE;
   if constexpr (kSubtract) {
@@ -119,6 +123,12 @@ Status Prepare(PrepareContext& context, const void** op_data) {
       return context.Error(ErrorCode::kUnsupported, "fused activation %s not supported",
                            elementwise::ActivationName(activation));
     }
+    return OkStatus();
+  }
+  if (!kInt8Only && type == TensorType::kInt32) {
+    MICROARENA_RETURN_IF_ERROR(elementwise::RequirePlainInt32(context));
+    elementwise::IntegerActivationRange(kSubtract ? activation : tflite::ActivationFunctionType::NONE,
+                                        &data->quantized.activation_min, &data->quantized.activation_max);
     return OkStatus();
   }
   return PrepareQuantized<kSubtract>(context, type, activation, data);
@@ -172,6 +182,12 @@ Status Eval(EvalContext& context, const void* op_data) {
     const reference::FloatActivationRange range = data->range;
     Run<float>(*data, *input1, *input2, output,
                [range](float x, float y) { return reference::AddFloatElement<kSubtract>(x, y, range); });
+  } else if (output->type == TensorType::kInt32) {
+    const int32_t lo = data->quantized.activation_min;
+    const int32_t hi = data->quantized.activation_max;
+    Run<int32_t>(*data, *input1, *input2, output, [lo, hi](int32_t x, int32_t y) {
+      return std::clamp(kSubtract ? elementwise::WrappingSub(x, y) : elementwise::WrappingAdd(x, y), lo, hi);
+    });
   } else {
     EvalQuantized<kSubtract, int16_t>(*data, *input1, *input2, output);
   }

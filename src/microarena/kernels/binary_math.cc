@@ -235,22 +235,6 @@ float FloatBound(int32_t bound, float unbounded) {
              : static_cast<float>(bound);
 }
 
-// TFLite's float and int32 ranges: RELU, RELU6, RELU_N1_TO_1 clamp; NONE,
-// TANH and SIGN_BIT do not.
-void IntegerActivationRange(tflite::ActivationFunctionType activation, int32_t* min, int32_t* max) {
-  *min = std::numeric_limits<int32_t>::min();
-  *max = std::numeric_limits<int32_t>::max();
-  if (activation == tflite::ActivationFunctionType::RELU) {
-    *min = 0;
-  } else if (activation == tflite::ActivationFunctionType::RELU6) {
-    *min = 0;
-    *max = 6;
-  } else if (activation == tflite::ActivationFunctionType::RELU_N1_TO_1) {
-    *min = -1;
-    *max = 1;
-  }
-}
-
 // The int8 path shifts the quotient right by reciprocal_shift + headroom -
 // output_shift, where headroom >= 23 (|numerator| <= 256) and
 // reciprocal_shift >= -1: an output_shift above 22 would need a left shift
@@ -268,7 +252,7 @@ Status PrepareDiv(PrepareContext& context, const void** op_data) {
   const TensorType type = output.type();
   reference::DivQuantizedParams& p = data->quantized;
   switch (type) {
-    case TensorType::kFloat32: IntegerActivationRange(activation, &p.activation_min, &p.activation_max); break;
+    case TensorType::kFloat32: elementwise::IntegerActivationRange(activation, &p.activation_min, &p.activation_max); break;
     case TensorType::kInt32:
       for (size_t i = 0; i < 2; ++i) {
         if (context.input(i).quantization().is_quantized()) {
@@ -276,7 +260,7 @@ Status PrepareDiv(PrepareContext& context, const void** op_data) {
                                i, context.input(i).name());
         }
       }
-      IntegerActivationRange(activation, &p.activation_min, &p.activation_max);
+      elementwise::IntegerActivationRange(activation, &p.activation_min, &p.activation_max);
       break;
     case TensorType::kInt8: {
       elementwise::TensorQuantization q1;

@@ -145,11 +145,58 @@ inline Status CheckUnaryOperands(const PrepareContext& context, bool allow_int16
 //
 // Out of line, with its messages and the broadcast shape in cold or leaf
 // frames of their own: kernels call it from Prepare, on AllocateTensors' stack.
-[[gnu::noinline, gnu::cold]] inline Status BinaryTypesError(const PrepareContext& context, bool allow_int16) {
+[[gnu::noinline, gnu::cold]] inline Status BinaryTypesError(const PrepareContext& context, bool allow_int16,
+                                                              bool allow_int32 = false) {
   return context.Error(ErrorCode::kUnsupported, "types %s, %s -> %s not supported (all %s)",
                        TensorTypeName(context.input(0).type()), TensorTypeName(context.input(1).type()),
                        TensorTypeName(context.output(0).type()),
-                       allow_int16 ? "INT8, all INT16 or all FLOAT32" : "INT8 or all FLOAT32");
+                       allow_int32   ? "INT8, all INT16, all INT32 or all FLOAT32"
+                       : allow_int16 ? "INT8, all INT16 or all FLOAT32"
+                                     : "INT8 or all FLOAT32");
+}
+
+// TFLite's float and int32 ranges: RELU, RELU6, RELU_N1_TO_1 clamp; NONE,
+// TANH and SIGN_BIT do not.
+inline void IntegerActivationRange(tflite::ActivationFunctionType activation, int32_t* min, int32_t* max) {
+  *min = std::numeric_limits<int32_t>::min();
+  *max = std::numeric_limits<int32_t>::max();
+  if (activation == tflite::ActivationFunctionType::RELU) {
+    *min = 0;
+  } else if (activation == tflite::ActivationFunctionType::RELU6) {
+    *min = 0;
+    *max = 6;
+  } else if (activation == tflite::ActivationFunctionType::RELU_N1_TO_1) {
+    *min = -1;
+    *max = 1;
+  }
+}
+
+// Plain INT32 arithmetic as TFLM's reference kernels do it in two's
+// complement: the low 32 bits of the exact result (no undefined overflow).
+inline int32_t WrappingAdd(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
+}
+inline int32_t WrappingSub(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) - static_cast<uint32_t>(b));
+}
+inline int32_t WrappingMul(int32_t a, int32_t b) {
+  return static_cast<int32_t>(static_cast<uint32_t>(a) * static_cast<uint32_t>(b));
+}
+
+// INT32 operands of ADD and SUB carry no quantization in TFLM (it refuses
+// them otherwise).
+[[gnu::noinline]] inline Status RequirePlainInt32(const PrepareContext& context) {
+  for (size_t i = 0; i < 2; ++i) {
+    if (context.input(i).quantization().is_quantized()) {
+      return context.Error(ErrorCode::kUnsupported, "INT32 input %zu '%s' is quantized; only plain INT32 is (TFLM)", i,
+                           context.input(i).name());
+    }
+  }
+  if (context.output(0).quantization().is_quantized()) {
+    return context.Error(ErrorCode::kUnsupported, "INT32 output '%s' is quantized; only plain INT32 is (TFLM)",
+                         context.output(0).name());
+  }
+  return OkStatus();
 }
 
 [[gnu::noinline, gnu::cold]] inline Status BinaryBroadcastError(const PrepareContext& context) {
@@ -183,14 +230,17 @@ inline bool BroadcastsTo(Span<const int32_t> a, Span<const int32_t> b, Span<cons
   return BroadcastsTo(context.input(0).shape(), context.input(1).shape(), context.output(0).shape());
 }
 
-[[gnu::noinline]] inline Status CheckBinaryOperands(const PrepareContext& context, bool allow_int16 = false) {
+[[gnu::noinline]] inline Status CheckBinaryOperands(const PrepareContext& context, bool allow_int16 = false,
+                                                    bool allow_int32 = false) {
   MICROARENA_RETURN_IF_ERROR(RequireOperands(context, 2, 1));
   const TensorType type1 = context.input(0).type();
   const TensorType type2 = context.input(1).type();
   const TensorType type = context.output(0).type();
   const bool int16_ok = allow_int16 && type == TensorType::kInt16;
-  if (type1 != type || type2 != type || (type != TensorType::kInt8 && type != TensorType::kFloat32 && !int16_ok)) {
-    return BinaryTypesError(context, allow_int16);
+  const bool int32_ok = allow_int32 && type == TensorType::kInt32;
+  if (type1 != type || type2 != type ||
+      (type != TensorType::kInt8 && type != TensorType::kFloat32 && !int16_ok && !int32_ok)) {
+    return BinaryTypesError(context, allow_int16, allow_int32);
   }
   if (!InputsBroadcastToOutput(context)) return BinaryBroadcastError(context);
   return OkStatus();

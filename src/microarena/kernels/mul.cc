@@ -1,5 +1,6 @@
 // MUL: int8 (one requantization of the product of the centred inputs), int16
-// (the same math; TFLM requires every zero point 0) and float32, fused
+// (the same math; TFLM requires every zero point 0), plain int32 (the low 32
+// bits of the product; quantization ignored, as TFLM does) and float32, fused
 // activation, numpy broadcasting up to rank 6, as TFLM's reference kernel
 // (kMaxMulBroadcastDim = 6). TFLM does not check the output's type against
 // the inputs' (it would write int16 results into an int8 output); all three
@@ -8,6 +9,8 @@
 //
 // Multiplier (TFLM's Prepare): s1 * s2 / s_out in double, split by
 // QuantizeMultiplier; it may be above 1 (positive shift).
+#include <algorithm>
+
 #include "microarena/kernels/elementwise_common.h"
 #include "microarena/kernels/int8_only.h"
 #include "microarena/kernels/optimized/int8_kernels.h"
@@ -37,7 +40,8 @@ struct FloatOpData {
 template <bool kInt8Only>
 Status PrepareOp(PrepareContext& context, const void** op_data) {
   if (kInt8Only) MICROARENA_RETURN_IF_ERROR(RequireInt8Activations(context, "kMulInt8Kernel", "kMulKernel"));
-  MICROARENA_RETURN_IF_ERROR(elementwise::CheckBinaryOperands(context, /*allow_int16=*/true));
+  MICROARENA_RETURN_IF_ERROR(
+      elementwise::CheckBinaryOperands(context, /*allow_int16=*/true, /*allow_int32=*/!kInt8Only));
   const TensorView input1 = context.input(0);
   const TensorView input2 = context.input(1);
   const TensorView output = context.output(0);
@@ -57,6 +61,17 @@ Status PrepareOp(PrepareContext& context, const void** op_data) {
     FloatOpData* data = elementwise::AllocateOpData<FloatOpData>(context);
     if (data == nullptr) return context.OutOfMemory();
     data->range = range;
+    data->requires_broadcast = requires_broadcast;
+    *op_data = data;
+    return OkStatus();
+  }
+
+  if (!kInt8Only && type == TensorType::kInt32) {
+    // The low 32 bits of the product, clamped to the fused activation; any
+    // quantization on the tensors is ignored (as TFLM does).
+    QuantizedOpData* data = elementwise::AllocateOpData<QuantizedOpData>(context);
+    if (data == nullptr) return context.OutOfMemory();
+    elementwise::IntegerActivationRange(activation, &data->params.activation_min, &data->params.activation_max);
     data->requires_broadcast = requires_broadcast;
     *op_data = data;
     return OkStatus();
@@ -140,6 +155,12 @@ Status Eval(EvalContext& context, const void* op_data) {
     const reference::FloatActivationRange range = data->range;
     Run<float>(input1, input2, output, data->requires_broadcast,
                [range](float x, float y) { return reference::MulFloatElement(x, y, range); });
+  } else if (output.type == TensorType::kInt32) {
+    const auto* data = static_cast<const QuantizedOpData*>(op_data);
+    const int32_t lo = data->params.activation_min;
+    const int32_t hi = data->params.activation_max;
+    Run<int32_t>(input1, input2, output, data->requires_broadcast,
+                 [lo, hi](int32_t x, int32_t y) { return std::clamp(elementwise::WrappingMul(x, y), lo, hi); });
   } else {
     const auto* data = static_cast<const QuantizedOpData*>(op_data);
     const reference::MulQuantizedParams& params = data->params;

@@ -25,7 +25,8 @@ constexpr OpTypes kTable[] = {
     // unary_math.cc: FLOAT32; ABS also INT8 (per-tensor quantized).
     {B::kAbs, O::kInput0, kF32 | kI8, false, "output of the input's type"},
     // add_sub_common.h: CheckBinaryOperands(allow_int16).
-    {B::kAdd, O::kInput0, kF32 | kI8 | kI16, false, "both inputs and the output of one type"},
+    {B::kAdd, O::kInput0, kF32 | kI8 | kI16 | kI32, false,
+     "both inputs and the output of one type; INT32 unquantized, its fused activation ignored (as TFLM)"},
     {B::kAddN, O::kInput0, kF32 | kI8, false, "all inputs and the output of one type (INT8: one quantization)"},
     {B::kArgMax, O::kInput0, kF32 | kI8, false, "output INT32; axis one INT32 value"},
     {B::kArgMin, O::kInput0, kF32 | kI8, false, "output INT32; axis one INT32 value"},
@@ -85,7 +86,8 @@ constexpr OpTypes kTable[] = {
     {B::kMean, O::kInput0, kF32 | kI8 | kI16, false, "output of the input's type; axis INT32"},
     {B::kMinimum, O::kInput0, kF32 | kI8 | kI16 | kI32 | kI64, false, "both inputs and the output of one type"},
     {B::kMirrorPad, O::kInput0, kF32 | kI8, false, "output of the input's type; paddings INT32 or INT64"},
-    {B::kMul, O::kInput0, kF32 | kI8 | kI16, false, "both inputs and the output of one type; INT16: zero points 0"},
+    {B::kMul, O::kInput0, kF32 | kI8 | kI16 | kI32, false,
+     "both inputs and the output of one type; INT16: zero points 0; INT32: the low 32 bits of the product"},
     {B::kNeg, O::kInput0, kF32, false, "output of the input's type"},
     {B::kNotEqual, O::kInput0, kF32 | kI32 | kI64 | kI8 | kBool, false, "both inputs of one type; output BOOL"},
     {B::kPack, O::kInput0, kF32 | kI8 | kI16 | kI32 | kI64, false, "all operands of one type"},
@@ -124,7 +126,7 @@ constexpr OpTypes kTable[] = {
     {B::kSquaredDifference, O::kInput0, kF32 | kI32 | kI8 | kI16, false, "both inputs and the output of one type"},
     {B::kSqueeze, O::kInput0, kWholeByteTypes, false, "output of the input's type and quantization"},
     {B::kStridedSlice, O::kInput0, k1To4ByteTypes, false, "output of the input's type and quantization"},
-    {B::kSub, O::kInput0, kF32 | kI8 | kI16, false, "both inputs and the output of one type"},
+    {B::kSub, O::kInput0, kF32 | kI8 | kI16 | kI32, false, "both inputs and the output of one type; INT32 unquantized"},
     {B::kSum, O::kInput0, kF32 | kI8 | kI16, false, "output of the input's type; axis INT32"},
     {B::kSvdf, O::kInput0, kF32 | kI8, false, "INT8: INT8 weights and output, INT8 or INT16 state, INT32 bias"},
     {B::kTanh, O::kInput0, kF32 | kI8 | kI16, false, "output of the input's type; INT16: scale 2^-15, zero points 0"},
