@@ -145,6 +145,17 @@ TEST(CliExitCodesTest, AnOutputThatCannotBeWrittenLeavesTheOthersUnwritten) {
   EXPECT_EQ(run.exit_code, kError) << run.stderr_text;
   EXPECT_NE(run.stderr_text.find("--dump-tensors"), std::string::npos) << run.stderr_text;
   EXPECT_FALSE(std::ifstream(out_dir + "/output_0.bin").good()) << "output_0.bin was written";
+  // Not collisions: a device written twice, and solve's solution over its
+  // own problem (the problem plus an offset column).
+  EXPECT_EQ(RunCli({"plan", files.model, "--csv", "/dev/null", "--html", "/dev/null"}).exit_code, kOk);
+  const std::string problem = files.dir + "/in_place.csv";
+  std::ofstream(problem) << "id,lower,upper,size\nb1,0,2,8\nb2,1,3,8\n";
+  const CommandResult solved = RunCli({"solve", problem, "-o", problem});
+  EXPECT_EQ(solved.exit_code, kOk) << solved.stderr_text;
+  std::ifstream written(problem);
+  std::string header;
+  std::getline(written, header);
+  EXPECT_EQ(header, "id,lower,upper,size,offset");
 }
 
 TEST(CliExitCodesTest, BadCommandLinesAreTwo) {
@@ -200,6 +211,17 @@ TEST(CliExitCodesTest, BadCommandLinesAreTwo) {
           {{"plan", model, "--time-limit", "nan"}, "--time-limit: must be a number of seconds"},
           {{"demo-model", "-o", ""}, "--output is empty"},
           {{"plan", model, "--json", "--format", "text"}, "--json asks for JSON and --format for text"},
+          {{"solve", files.overlapping, "--node-limit", "\n-1"}, "--node-limit: must not be negative"},
+          {{"embed", model, "--source", files.dir + "/m.cc", "--header", files.dir + "/m.h", "--name", "main"},
+           "--name 'main' is not a usable C identifier"},
+          // Empty output paths, and usage errors found before a path that is
+          // wrong on this machine (the command line alone decides exit 2).
+          {{"optimize", model, "-o", ""}, "--output is empty"},
+          {{"plan", model, "--csv", ""}, "--csv is empty"},
+          {{"solve", files.overlapping, "-o", ""}, "--output is empty"},
+          {{"solve", files.overlapping, "-o", files.dir + "/no/such/folder/x.csv", "--planner", "bogus"},
+           "--planner: unknown planner 'bogus'"},
+          {{"plan", model, "--csv", files.dir + "/no/such/folder/x.csv", "--precomputed-plan"}, "give --header FILE"},
           {{"budget", model, "--ram", "20K", "--planner", "linear", "--overlap"},
            "--overlap is planned by the greedy and optimal planners only"},
           {{"solve", files.overlapping, "--planner", "best"}, "--planner: unknown planner 'best' (one of: "},

@@ -258,6 +258,12 @@ TEST(KernelEdgeOracleTest, ReluScaleRatioDividedInFloat) {
                        UnaryModel(BuiltinOp::kRelu, {}, TensorType::kInt8, r.in_scale, 0, r.out_scale, r.out_zp),
                        {EveryInt8(256)});
   }
+  // A ratio beyond float's range is infinite in float (1e40 in double, which
+  // the multiplier's shift refused): refused, not run with multiplier 0.
+  const Outcome ours = RunOursOn(UnaryModel(BuiltinOp::kRelu, {}, TensorType::kInt8, 1e30f, 0, 1e-10f, 0),
+                                 {EveryInt8(256)});
+  EXPECT_FALSE(ours.ok);
+  EXPECT_NE(ours.error.find("their ratio overflows float"), std::string::npos) << ours.error;
 }
 
 TEST(KernelEdgeOracleTest, ReluAndLeakyReluExtremeScales) {

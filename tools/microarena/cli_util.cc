@@ -1,5 +1,6 @@
 #include "tools/microarena/cli_util.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdarg>
 #include <cstdio>
@@ -46,8 +47,9 @@ int UsageError(const char* format, ...) {
 CLI::Validator NotNegative() {
   return CLI::Validator(
       [](std::string& text) -> std::string {
-        const size_t first = text.find_first_not_of(" \t");
-        if (first != std::string::npos && text[first] == '-') return "must not be negative, got " + text;
+        size_t first = 0;
+        while (first < text.size() && std::isspace(static_cast<unsigned char>(text[first])) != 0) ++first;
+        if (first < text.size() && text[first] == '-') return "must not be negative, got " + text;
         return "";
       },
       "", "NOT_NEGATIVE");
@@ -78,21 +80,35 @@ std::filesystem::path Resolved(const std::string& path) {
   return error ? std::filesystem::path(path) : resolved;
 }
 
+// Whether writing `path` replaces a file's contents: a regular file or a
+// path not made yet (not a device such as /dev/null).
+bool IsReplaceable(const std::string& path) {
+  std::error_code error;
+  const std::filesystem::file_type type = std::filesystem::status(path, error).type();
+  return type == std::filesystem::file_type::regular || type == std::filesystem::file_type::not_found;
+}
+
 }  // namespace
 
-int CheckOutputPaths(const std::vector<OutputPath>& outputs, const std::vector<std::string>& inputs) {
+int CheckOutputPaths(const CLI::App& app, const std::vector<OutputPath>& outputs,
+                     const std::vector<std::string>& inputs) {
   namespace fs = std::filesystem;
+  for (const OutputPath& output : outputs) {
+    if (output.path.empty() && app.count(output.option) > 0) return UsageError("%s is empty", output.option);
+  }
   for (size_t i = 0; i < outputs.size(); ++i) {
     const OutputPath& output = outputs[i];
     if (output.path.empty()) continue;
     const fs::path resolved = Resolved(output.path);
+    const bool replaceable = IsReplaceable(output.path);
     for (const std::string& input : inputs) {
+      if (!replaceable) break;
       if (!input.empty() && Resolved(input) == resolved) {
         return UsageError("%s %s is an input of the command: it would be replaced", output.option,
                           output.path.c_str());
       }
     }
-    for (size_t j = 0; j < i; ++j) {
+    for (size_t j = 0; j < i && replaceable; ++j) {
       if (!outputs[j].path.empty() && Resolved(outputs[j].path) == resolved) {
         return UsageError("%s and %s name the same file (%s): one would replace the other", outputs[j].option,
                           output.option, output.path.c_str());

@@ -35,13 +35,16 @@ struct OutputPath {
   std::string path;
 };
 
-// Checks the output files a command will write before it does its work, so
-// that a mistake in one does not leave the others written, an input
-// replaced or a long search wasted. Usage errors (exit 2): an output that is
-// one of the inputs, or two outputs that are the same file. I/O errors (exit
-// 1; the file system decides): an output that is a folder, or whose folder
-// does not exist. Empty paths (options not given) are skipped. Prints the
-// error; returns kExitOk when all is well.
-int CheckOutputPaths(const std::vector<OutputPath>& outputs, const std::vector<std::string>& inputs);
+// Checks the output files a command will write before it does its work (and
+// after its other usage checks), so that a mistake in one does not leave the
+// others written, an input replaced or a long search wasted. Usage errors
+// (exit 2): an option of `app` given an empty path, an output that is one of
+// the inputs, two outputs that are the same file (regular files and paths
+// not made yet: /dev/null twice is fine). I/O errors (exit 1; the file
+// system decides): an output that is a folder, or whose folder does not
+// exist. Options not given are skipped. Prints the error; returns kExitOk
+// when all is well.
+int CheckOutputPaths(const CLI::App& app, const std::vector<OutputPath>& outputs,
+                     const std::vector<std::string>& inputs);
 
 }  // namespace microarena::cli

@@ -49,9 +49,8 @@ Command RegisterDemoModelCommand(CLI::App& app) {
       "with per-channel weight scales, pseudo-random weights from a fixed seed: the same\n"
       "bytes on every run. Prints the path, its size and the op count.");
   sub->add_option("-o,--output", *output_path, "the .tflite file to write (replaced if it exists)")->required();
-  return {sub, [output_path]() -> int {
-            if (output_path->empty()) return UsageError("--output is empty");
-            if (int code = CheckOutputPaths({{"--output", *output_path}}, {}); code != kExitOk) return code;
+  return {sub, [output_path, sub]() -> int {
+            if (int code = CheckOutputPaths(*sub, {{"--output", *output_path}}, {}); code != kExitOk) return code;
             const std::vector<uint8_t> bytes = BuildDemoModel();
             // Our own output goes through the same checks as any other model.
             Result<ModelView> model = LoadModel(Span<const uint8_t>(bytes.data(), bytes.size()));

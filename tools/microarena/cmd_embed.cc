@@ -88,7 +88,7 @@ Command RegisterEmbedCommand(CLI::App& app) {
                   "(int8-only variants for all-INT8 ops)");
   sub->add_option("--resolver-namespace", options->resolver_namespace, "the resolver header's namespace")
       ->default_val("microarena_model");
-  return {sub, [options]() -> int {
+  return {sub, [options, sub]() -> int {
             // The names go into C++ as they are: keywords and reserved names are refused.
             if (!report::IsUsableIdentifier(options->name)) {
               return UsageError(
@@ -102,7 +102,8 @@ Command RegisterEmbedCommand(CLI::App& app) {
                   "with a digit, '__' or '_' + capital, not a keyword)",
                   options->resolver_namespace.c_str());
             }
-            if (int code = CheckOutputPaths({{"--source", options->source_path},
+            if (int code = CheckOutputPaths(*sub,
+                                            {{"--source", options->source_path},
                                              {"--header", options->header_path},
                                              {"--resolver", options->resolver_path}},
                                             {options->model_path});

@@ -83,13 +83,13 @@ Command RegisterOptimizeCommand(CLI::App& app) {
                       TargetLayoutNames() + " (cortex-m: 32-bit Arm; exact for it)")
       ->default_val("host");
   return {
-      sub, [options]() -> int {
+      sub, [options, sub]() -> int {
         const TargetLayout* target = FindTargetLayout(options->target.c_str());
         if (target == nullptr) {
           return UsageError("--target '%s' is unknown (use one of: %s)", options->target.c_str(), TargetLayoutNames());
         }
         // -o may name MODEL itself (optimised in place): only its folder is checked here.
-        if (int code = CheckOutputPaths({{"--output", options->output_path}}, {}); code != kExitOk) return code;
+        if (int code = CheckOutputPaths(*sub, {{"--output", options->output_path}}, {}); code != kExitOk) return code;
         Result<ModelFile> file = ModelFile::Open(options->model_path);
         if (!file.ok()) return PrintError(file.status());
         report::OptimizeOptions optimize;

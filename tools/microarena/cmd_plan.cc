@@ -139,7 +139,7 @@ Command RegisterPlanCommand(CLI::App& app) {
   sub->add_flag("--overlap", options->overlap,
                 "let an op's output share bytes with an input that dies there where the kernel\n"
                 "approves it (elementwise in place, convolutions and pools with a row lag); the plan\n"
-                "without overlap is kept when its arena is smaller (both are measured)");
+                "without overlap is kept when its arena is no larger (both are measured)");
   sub->add_flag("--tile", options->tile,
                 "run runs of CONV_2D, DEPTHWISE_CONV_2D, pools, PAD, ADD and RELU band by band so that\n"
                 "their inner feature maps are windows of rows, not whole (docs/tiling.md): searches the\n"
@@ -212,8 +212,8 @@ Command RegisterPlanCommand(CLI::App& app) {
         }
         if (!options->header_path.empty() && !report::IsValidHeaderNamespace(options->header_namespace)) {
           return UsageError(
-              "--header-namespace '%s' is not a C++ identifier (letters, digits and '_', not starting with a "
-              "digit, '__' or '_' + capital)",
+              "--header-namespace '%s' is not a usable C++ identifier (letters, digits and '_', not starting "
+              "with a digit, '__' or '_' + capital, not a keyword)",
               options->header_namespace.c_str());
         }
         if (options->format == "json") options->json = true;
@@ -222,13 +222,6 @@ Command RegisterPlanCommand(CLI::App& app) {
                             options->target.c_str());
         }
         options->model_path = options->model_paths.front();
-        if (int code = CheckOutputPaths({{"--csv", options->csv_path},
-                                         {"--header", options->header_path},
-                                         {"--html", options->html_path}},
-                                        options->model_paths);
-            code != kExitOk) {
-          return code;
-        }
         if (sub->count("--header-namespace") > 0 && options->header_path.empty()) {
           return UsageError("--header-namespace names the header's namespace: give --header FILE");
         }
@@ -259,6 +252,14 @@ Command RegisterPlanCommand(CLI::App& app) {
             std::fputs(report::SharedPlanText(*shared).c_str(), stdout);
           }
           return kExitOk;
+        }
+        if (int code = CheckOutputPaths(*sub,
+                                        {{"--csv", options->csv_path},
+                                         {"--header", options->header_path},
+                                         {"--html", options->html_path}},
+                                        options->model_paths);
+            code != kExitOk) {
+          return code;
         }
         Result<ModelFile> file = ModelFile::Open(options->model_path);
         if (!file.ok()) return PrintError(file.status());
@@ -342,7 +343,7 @@ Command RegisterPlanCommand(CLI::App& app) {
             std::fputs(report::TilingText(planned_file.view(), *job->tiling, plan).c_str(), stdout);
           }
           if (options->overlap && !job->overlap_used) {
-            std::printf("\noverlap not used: the arena without it is smaller (with it: %s)\n",
+            std::printf("\noverlap not used: the arena without it is no larger (with it: %s)\n",
                         report::Bytes(job->overlap_arena_bytes).c_str());
           }
           if (options->timeline) {

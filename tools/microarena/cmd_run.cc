@@ -55,7 +55,7 @@ Command RegisterRunCommand(CLI::App& app) {
                   "where output_<i>.bin are written (made with its parents if missing)")
       ->default_val(".");
   sub->add_option("--arena", options->arena_bytes,
-                  "arena size in bytes, at most 4 GiB (0 or not given: the exact minimum; too small: exit 3)")
+                  "arena size in bytes, at most 1 GiB (0 or not given: the exact minimum; too small: exit 3)")
       ->check(NotNegative())
       ->check(CLI::Range(size_t{0}, HostArena::kMaxBytes));
   sub->add_option("--seed", options->seed, "seed of the input generator for inputs not given")

@@ -32,9 +32,7 @@ int Fail(const std::string& file, const Status& status) {
   return ExitCodeFor(status.code());
 }
 
-int RunSolve(const SolveArgs& args) {
-  // A bad output path is found before the search, not after it.
-  if (int code = CheckOutputPaths({{"--output", args.output_path}}, {args.problem_path}); code != kExitOk) return code;
+int RunSolve(const SolveArgs& args, const CLI::App& app) {
   // The planner is chosen first: a bad --planner is a usage error whatever the file holds.
   OptimalOptions options;
   options.time_limit_seconds = args.time_limit_seconds;
@@ -62,6 +60,9 @@ int RunSolve(const SolveArgs& args) {
     planners.JoinNames(names, sizeof(names));
     return UsageError("--planner: unknown planner '%s' (one of: %s)", args.planner.c_str(), names);
   }
+  // A bad output path is found before the search, not after it. It may
+  // name the problem itself: the solution CSV is the problem plus offsets.
+  if (int code = CheckOutputPaths(app, {{"--output", args.output_path}}, {}); code != kExitOk) return code;
 
   Result<ProblemCsv> csv = ReadProblemCsv(args.problem_path);
   // The CSV reader's messages already start with the file name.
@@ -205,7 +206,7 @@ Command RegisterSolveCommand(CLI::App& app) {
       });
   solve->add_option("-o,--output", args->output_path,
                     "write the problem with an offset column (MiniMalloc solution CSV) here");
-  return Command{solve, [args]() { return RunSolve(*args); }};
+  return Command{solve, [args, solve]() { return RunSolve(*args, *solve); }};
 }
 
 }  // namespace microarena::cli

@@ -22,6 +22,7 @@
 #include "microarena/kernels/optimized/int8_kernels.h"
 #include "microarena/kernels/reference/add.h"
 #include "microarena/kernels/reference/broadcast.h"
+#include "microarena/kernels/wrapping_math.h"
 
 namespace microarena::add_sub {
 
@@ -186,7 +187,7 @@ Status Eval(EvalContext& context, const void* op_data) {
     const int32_t lo = data->quantized.activation_min;
     const int32_t hi = data->quantized.activation_max;
     Run<int32_t>(*data, *input1, *input2, output, [lo, hi](int32_t x, int32_t y) {
-      return std::clamp(kSubtract ? elementwise::WrappingSub(x, y) : elementwise::WrappingAdd(x, y), lo, hi);
+      return std::clamp(kSubtract ? fixed_point::WrappingSub(x, y) : fixed_point::WrappingAdd(x, y), lo, hi);
     });
   } else {
     EvalQuantized<kSubtract, int16_t>(*data, *input1, *input2, output);

@@ -171,18 +171,6 @@ inline void IntegerActivationRange(tflite::ActivationFunctionType activation, in
   }
 }
 
-// Plain INT32 arithmetic as TFLM's reference kernels do it in two's
-// complement: the low 32 bits of the exact result (no undefined overflow).
-inline int32_t WrappingAdd(int32_t a, int32_t b) {
-  return static_cast<int32_t>(static_cast<uint32_t>(a) + static_cast<uint32_t>(b));
-}
-inline int32_t WrappingSub(int32_t a, int32_t b) {
-  return static_cast<int32_t>(static_cast<uint32_t>(a) - static_cast<uint32_t>(b));
-}
-inline int32_t WrappingMul(int32_t a, int32_t b) {
-  return static_cast<int32_t>(static_cast<uint32_t>(a) * static_cast<uint32_t>(b));
-}
-
 // INT32 operands of ADD and SUB carry no quantization in TFLM (it refuses
 // them otherwise).
 [[gnu::noinline]] inline Status RequirePlainInt32(const PrepareContext& context) {

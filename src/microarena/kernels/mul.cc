@@ -19,6 +19,7 @@
 #include "microarena/kernels/overlap.h"
 #include "microarena/kernels/registrations.h"
 #include "microarena/kernels/tensor_checks.h"
+#include "microarena/kernels/wrapping_math.h"
 
 namespace microarena {
 namespace {
@@ -160,7 +161,7 @@ Status Eval(EvalContext& context, const void* op_data) {
     const int32_t lo = data->params.activation_min;
     const int32_t hi = data->params.activation_max;
     Run<int32_t>(input1, input2, output, data->requires_broadcast,
-                 [lo, hi](int32_t x, int32_t y) { return std::clamp(elementwise::WrappingMul(x, y), lo, hi); });
+                 [lo, hi](int32_t x, int32_t y) { return std::clamp(fixed_point::WrappingMul(x, y), lo, hi); });
   } else {
     const auto* data = static_cast<const QuantizedOpData*>(op_data);
     const reference::MulQuantizedParams& params = data->params;

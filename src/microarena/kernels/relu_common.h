@@ -48,6 +48,10 @@ Status Prepare(PrepareContext& context, const void** op_data) {
     return OkStatus();
   }
   const double real_multiplier = static_cast<double>(input_q.scale / output_q.scale);
+  if (!std::isfinite(real_multiplier)) {
+    return context.Error(ErrorCode::kUnsupported, "scales %g -> %g: their ratio overflows float",
+                         static_cast<double>(input_q.scale), static_cast<double>(output_q.scale));
+  }
   int shift = 0;
   fixed_point::QuantizeMultiplier(real_multiplier, &p.multiplier, &shift);
   MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, real_multiplier, shift));

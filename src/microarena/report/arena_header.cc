@@ -289,7 +289,9 @@ bool IsUsableIdentifier(const std::string& name) {
       "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
       "requires", "restrict", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast",
       "struct", "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid",
-      "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
+      "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
+      // GNU dialects' and C23's, and main (not a variable's name).
+      "typeof", "typeof_unqual", "main"};
   for (const char* keyword : kKeywords) {
     if (name == keyword) return false;
   }

@@ -210,6 +210,7 @@ Result<ArenaFigures> MeasureSetup(const ModelView& model, const BudgetSetup& set
     optimize.time_limit_seconds = time_limit_seconds;
     optimize.overlap = setup.overlap;
     optimize.kernel_data = setup.kernel_data_in_flash;
+    optimize.target = target;
     optimize.tile = true;
     MICROARENA_ASSIGN_OR_RETURN(OptimizedModel optimized, OptimizeModel(model, optimize));
     MICROARENA_ASSIGN_OR_RETURN(ModelFile written, ModelFile::FromBytes(optimized.bytes, "tiled model"));
@@ -230,6 +231,7 @@ Result<ArenaFigures> MeasureSetup(const ModelView& model, const BudgetSetup& set
     optimize.time_limit_seconds = time_limit_seconds;
     optimize.overlap = setup.overlap;
     optimize.kernel_data = setup.kernel_data_in_flash;
+    optimize.target = target;
     MICROARENA_ASSIGN_OR_RETURN(OptimizedModel optimized, OptimizeModel(model, optimize));
     MICROARENA_ASSIGN_OR_RETURN(ModelFile written, ModelFile::FromBytes(optimized.bytes, "optimized model"));
     options.allow_overlap = optimized.overlap_used;

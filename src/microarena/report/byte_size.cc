@@ -45,7 +45,7 @@ Result<uint64_t> ParseByteSize(const std::string& text) {
   if (unit == "M" || unit == "MB" || unit == "MiB") multiplier = 1024 * 1024;
   if (unit == "G" || unit == "GB" || unit == "GiB") multiplier = 1024ull * 1024 * 1024;
   if (multiplier == 0) {
-    return Rejected(text, ("has an unknown unit '" + unit + "' (B, K, KB, KiB, M, MB, MiB, G, GB or GiB)").c_str());
+    return Rejected(text, ("has an unknown unit '" + unit + "' (B, K, k, KB, kB, KiB, kiB, M, MB, MiB, G, GB or GiB)").c_str());
   }
   // integer < 2^64 and multiplier <= 2^30; fraction < 10^18 < 2^60: no overflow.
   const Wide fraction_bytes = fraction * multiplier;

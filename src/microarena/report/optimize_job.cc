@@ -429,7 +429,7 @@ std::string OptimizeText(const std::string& output_path, const OptimizeOptions& 
   text += fmt::format("check        {} read back: identical; outputs (seed 1): {}\n",
                       optimized.tiling.empty() ? "plan" : "tiling", check.outputs_identical ? "identical to the original" : "DIFFERENT from the original");
   if (options.overlap && !optimized.overlap_used) {
-    text += fmt::format("overlap      not used: the arena without it is smaller (with it: {})\n",
+    text += fmt::format("overlap      not used: the arena without it is no larger (with it: {})\n",
                         Bytes(optimized.overlap_arena_bytes));
   }
   if (!optimized.tiling.empty()) {

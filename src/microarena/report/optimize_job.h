@@ -65,7 +65,7 @@ struct OptimizedModel {
 // Errors: a kernel refuses an op (its scratch size is needed), the planner
 // or the rewriter fails. With options.overlap both plans are written and
 // measured (the runtime's offline planner on the target) and the smaller
-// arena is kept (overlap on ties): `--overlap` is never worse than without.
+// arena is kept (the one without overlap on ties): `--overlap` is never worse than without.
 Result<OptimizedModel> OptimizeModel(const ModelView& model, const OptimizeOptions& options);
 
 struct OptimizeCheck {

@@ -68,7 +68,7 @@ struct PlanJob {
 const ModelFile& PlannedFile(const ModelFile& file, const PlanJob& job);
 
 // Plans `file`'s model. With plan.overlap the job runs with and without
-// overlap and keeps the smaller arena (overlap on ties), so `--overlap` is
+// overlap and keeps the smaller arena (the one without overlap on ties), so `--overlap` is
 // never worse than without it. Errors: the model cannot be planned; with best_order
 // or precomputed_plan, also the kernels' or the runtime's refusal. Without
 // them a model the runtime cannot run still gets its plan (runtime_note).

@@ -220,7 +220,7 @@ std::string RunText(const ModelView& model, const RunJob& job, const RunReportIn
   }
   text += KernelDataText(result.kernel_data);
   if (input.overlap && !job.overlap_used) {
-    text += fmt::format("overlap      not used: the arena without it is smaller (with it: {})\n",
+    text += fmt::format("overlap      not used: the arena without it is no larger (with it: {})\n",
                         Bytes(job.overlap_arena_bytes));
   }
   text += fmt::format("invoke       {:.3f} ms (mean of {}; min {:.3f} ms)\n", result.invoke_seconds * 1e3, input.repeat,

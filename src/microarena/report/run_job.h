@@ -42,7 +42,7 @@ struct RunJob {
 
 // Runs `model` with the kernels of AllOpsResolver. With
 // run.interpreter.allow_overlap the minimum arena is measured with and
-// without overlap and the run takes the smaller (overlap on ties), so
+// without overlap and the run takes the smaller (the one without overlap on ties), so
 // `--overlap` never needs more than the run without it. Errors: RunModel's. When
 // a given arena is too small (kOutOfMemory) the runtime can only say "at
 // least"; then *exact_minimum_bytes (if given) is set to the exact minimum

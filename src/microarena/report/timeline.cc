@@ -15,7 +15,7 @@ constexpr const char kCharacters[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnop
 constexpr size_t kCharacterCount = sizeof(kCharacters) - 1;
 constexpr size_t kStepWidth = 4;
 constexpr size_t kOpWidth = 17;
-constexpr size_t kLiveWidth = 10;
+constexpr size_t kMinLiveWidth = 10;  // "live" column: at least "999,999 B"
 constexpr size_t kMinChartColumns = 20;
 
 }  // namespace
@@ -33,7 +33,12 @@ std::string PlanTimeline(const ModelView& model, const ModelPlan& plan, const Ti
     tiled_mark = std::max(tiled_mark, fmt::format(" ~ {} bands", SegmentBands(model, segment)).size());
   }
   marks_width += tiled_mark;
-  const size_t fixed = kStepWidth + 1 + kOpWidth + 2 + 1 + kLiveWidth + marks_width;
+  // The live column fits the largest step's bytes ("1,234,567 B" is 11).
+  size_t live_width = kMinLiveWidth;
+  for (const StepLive& step : details.steps) {
+    live_width = std::max(live_width, Thousands(step.total_bytes()).size() + 2);
+  }
+  const size_t fixed = kStepWidth + 1 + kOpWidth + 2 + 1 + live_width + marks_width;
   const size_t chart = options.columns > fixed + kMinChartColumns ? options.columns - fixed : kMinChartColumns;
   const size_t head = std::max<size_t>(plan.head_bytes, 1);
   const size_t bytes_per_column = (head + chart - 1) / chart;
@@ -60,7 +65,7 @@ std::string PlanTimeline(const ModelView& model, const ModelPlan& plan, const Ti
     }
     return nullptr;
   };
-  out += fmt::format("{:>{}} {:<{}}|{}| {:>{}}\n", "step", kStepWidth, "op", kOpWidth, axis, "live", kLiveWidth);
+  out += fmt::format("{:>{}} {:<{}}|{}| {:>{}}\n", "step", kStepWidth, "op", kOpWidth, axis, "live", live_width);
 
   std::vector<size_t> cover(used_columns);
   std::string row;
@@ -106,7 +111,7 @@ std::string PlanTimeline(const ModelView& model, const ModelPlan& plan, const Ti
                    : " ~";
     }
     out += fmt::format("{:>{}} {:<{}}|{}| {:>{}}{}\n", step.step, kStepWidth, Clip(op, kOpWidth), kOpWidth, row,
-                       Thousands(step.total_bytes()) + " B", kLiveWidth, marks);
+                       Thousands(step.total_bytes()) + " B", live_width, marks);
   }
 
   out += "\nLegend (character, buffer, owner, bytes, lifetime [first, end), offset)\n";

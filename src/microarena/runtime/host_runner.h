@@ -19,9 +19,11 @@ namespace microarena {
 // A heap buffer whose start is aligned to 64 bytes (the largest alignment option).
 class HostArena {
  public:
-  // The largest arena made on the host (far above any microcontroller's
-  // RAM); a larger size makes an empty arena (every allocation fails).
-  static constexpr size_t kMaxBytes = size_t{1} << 32;
+  // The largest arena made on the host, 1 GiB (far above any
+  // microcontroller's RAM; the storage is zero-filled, so a limit a CI
+  // machine can always hold); a larger size makes an empty arena (every
+  // allocation fails).
+  static constexpr size_t kMaxBytes = size_t{1} << 30;
   explicit HostArena(size_t size_bytes);
   uint8_t* data() { return data_; }
   size_t size() const { return size_bytes_; }
