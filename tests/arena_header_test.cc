@@ -317,7 +317,7 @@ TEST(ArenaHeaderCommandTest, RejectsABadNamespace) {
   CommandResult result =
       RunCli({"plan", dir + "/demo.tflite", "--header", dir + "/a.h", "--header-namespace", "9lives"});
   EXPECT_EQ(result.exit_code, 2);
-  EXPECT_NE(result.stderr_text.find("'9lives' is not a C++ identifier"), std::string::npos) << result.stderr_text;
+  EXPECT_NE(result.stderr_text.find("'9lives' is not a usable C++ identifier"), std::string::npos) << result.stderr_text;
 }
 
 }  // namespace
