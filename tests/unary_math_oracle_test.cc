@@ -128,6 +128,9 @@ TEST(UnaryMathOracleTest, AbsInt8RequantizesAsTflm) {
       {0.1f, 0, 0.1f, 0},      {0.1f, -128, 0.1f, -128}, {0.1f, 127, 0.1f, 5},     {0.1f, 3, 0.05f, -128},
       {0.05f, -7, 0.1f, 0},    {0.02f, 127, 0.3f, -100}, {1.0f, -128, 1e-3f, 127}, {0.37f, 12, 0.0123f, -3},
       {0.5f, 0, 0.25f, -128},  {1e-3f, 50, 1.0f, 0},
+      // Ratios that float and double divide differently (0.5f / 0.4f is 1.25
+      // in float, 1.2499999814 from the doubles): TFLM divides in float.
+      {0.5f, 0, 0.4f, -3},     {0.03f, 2, 0.024f, -10},  {0.25f, 0, 0.2f, 0},
   };
   int n = 0;
   for (const Case& c : cases) {

@@ -5,8 +5,8 @@
 // bytes on the same host. TFLM refuses nothing by value: LOG/SQRT/RSQRT of
 // negatives give NaN there and here.
 //
-// int8 ABS: |q - input_zp| rescaled by input_scale / output_scale (TFLM's
-// double-rounding MultiplyByQuantizedMultiplier; skipped when the scales are
+// int8 ABS: |q - input_zp| rescaled by input_scale / output_scale (divided
+// in float, as TFLM does; its double-rounding MultiplyByQuantizedMultiplier; skipped when the scales are
 // equal) plus output_zp, clamped. Other types (int8 NEG, RSQRT and the rest,
 // int16 ABS) are refused.
 #include <algorithm>
@@ -123,7 +123,12 @@ Status Prepare(PrepareContext& context, const void** op_data) {
       ReadInt8Quantization(context, output, "output", &output_scale, &params.output_zero_point));
   params.needs_rescale = input_scale != output_scale;
   if (params.needs_rescale) {
-    const double real_multiplier = static_cast<double>(input_scale) / static_cast<double>(output_scale);
+    // Divided in float, then widened, as TFLM's ABS does (as RELU's).
+    const double real_multiplier = static_cast<double>(input_scale / output_scale);
+    if (!std::isfinite(real_multiplier)) {
+      return context.Error(ErrorCode::kUnsupported, "scales %g -> %g: their ratio overflows float",
+                           static_cast<double>(input_scale), static_cast<double>(output_scale));
+    }
     int shift = 0;
     fixed_point::QuantizeMultiplier(real_multiplier, &params.multiplier, &shift);
     MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, real_multiplier, shift));
