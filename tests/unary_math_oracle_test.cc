@@ -110,6 +110,58 @@ Bytes EveryInt8() {
   return bytes;
 }
 
+void ExpectWeRefuse(const Bytes& model, const std::vector<Bytes>& inputs, const std::string& fragment) {
+  const Outcome ours = RunOursOn(model, inputs);
+  ASSERT_FALSE(ours.ok);
+  EXPECT_NE(ours.error.find(fragment), std::string::npos) << ours.error;
+}
+
+// Every 97th int16 value from INT16_MIN, the ends and the small ones.
+Bytes SpreadInt16() {
+  std::vector<int16_t> values;
+  for (int32_t v = INT16_MIN; v <= INT16_MAX; v += 97) values.push_back(static_cast<int16_t>(v));
+  for (int32_t v = -40; v <= 40; ++v) values.push_back(static_cast<int16_t>(v));
+  values.push_back(INT16_MAX);
+  return BytesOf(values);
+}
+
+Bytes Int16UnaryModel(BuiltinOp op, float in_scale, int64_t in_zp, float out_scale, int64_t out_zp) {
+  OneOp m;
+  const int32_t count = static_cast<int32_t>(SpreadInt16().size() / 2);
+  m.Input(TensorType::kInt16, {count}, in_scale, in_zp);
+  return m.Finish(op, tflite::BuiltinOptionsUnion{}, TensorType::kInt16, {count}, out_scale, out_zp);
+}
+
+// int16 ABS, RELU and RELU6, which TFLM runs: ABS and RELU rescale by the
+// scales' ratio (divided in float) with both zero points 0 (TFLM refuses
+// others, as here); RELU6 clamps to the input's quantized [0, 6] whatever
+// the output's quantization.
+TEST(UnaryMathOracleTest, Int16AbsReluRelu6AsTflm) {
+  MICROARENA_REQUIRE_ORACLE();
+  const float ratios[][2] = {{0.5f, 0.4f}, {0.1f, 0.1f}, {0.03f, 0.024f}, {1e-3f, 0.5f}, {0.25f, 0.01f}};
+  int n = 0;
+  for (const auto& r : ratios) {
+    for (BuiltinOp op : {BuiltinOp::kAbs, BuiltinOp::kRelu}) {
+      ExpectSameAsOracle("int16_unary_" + std::to_string(n++), Int16UnaryModel(op, r[0], 0, r[1], 0),
+                         {SpreadInt16()}, kSmallArena);
+    }
+    for (int64_t zp : {int64_t{0}, int64_t{3}, int64_t{-100}}) {
+      ExpectSameAsOracle("int16_relu6_" + std::to_string(n++), Int16UnaryModel(BuiltinOp::kRelu6, r[0], zp, r[1], -zp),
+                         {SpreadInt16()}, kSmallArena);
+    }
+  }
+  for (BuiltinOp op : {BuiltinOp::kAbs, BuiltinOp::kRelu}) {
+    for (int64_t zp : {int64_t{3}, int64_t{-1}}) {
+      const Bytes in_zp = Int16UnaryModel(op, 0.5f, zp, 0.4f, 0);
+      EXPECT_FALSE(RunOracleOn("int16_zp_in_" + std::to_string(n), in_zp, {SpreadInt16()}, kSmallArena).ok);
+      ExpectWeRefuse(in_zp, {SpreadInt16()}, "int16 zero points");
+      const Bytes out_zp = Int16UnaryModel(op, 0.5f, 0, 0.4f, zp);
+      EXPECT_FALSE(RunOracleOn("int16_zp_out_" + std::to_string(n++), out_zp, {SpreadInt16()}, kSmallArena).ok);
+      ExpectWeRefuse(out_zp, {SpreadInt16()}, "int16 zero points");
+    }
+  }
+}
+
 Bytes AbsInt8Model(float in_scale, int64_t in_zp, float out_scale, int64_t out_zp) {
   OneOp m;
   m.Input(TensorType::kInt8, {256}, in_scale, in_zp);
@@ -213,11 +265,6 @@ TEST(UnaryMathOracleTest, LogicalAndOrBroadcastAsTflm) {
   }
 }
 
-void ExpectWeRefuse(const Bytes& model, const std::vector<Bytes>& inputs, const std::string& fragment) {
-  const Outcome ours = RunOursOn(model, inputs);
-  ASSERT_FALSE(ours.ok);
-  EXPECT_NE(ours.error.find(fragment), std::string::npos) << ours.error;
-}
 
 TEST(UnaryMathOracleTest, UnsupportedTypesAreRefusedClearly) {
   MICROARENA_REQUIRE_ORACLE();
@@ -230,7 +277,7 @@ TEST(UnaryMathOracleTest, UnsupportedTypesAreRefusedClearly) {
     EXPECT_FALSE(RunOracleOn("neg_int8", model, inputs, kSmallArena).ok);
     ExpectWeRefuse(model, inputs, "INT8 -> output INT8 not supported (FLOAT32 only");
   }
-  // int8 SQRT and int16 ABS / int8 RSQRT (TFLM has these two; not here).
+  // int8 SQRT and int8 RSQRT (TFLM has the second; not here).
   {
     OneOp m;
     m.Input(TensorType::kInt8, {4}, 0.1f, 0);
@@ -246,8 +293,8 @@ TEST(UnaryMathOracleTest, UnsupportedTypesAreRefusedClearly) {
   {
     OneOp m;
     m.Input(TensorType::kInt16, {2}, 0.1f, 0);
-    ExpectWeRefuse(m.Finish(BuiltinOp::kAbs, tflite::BuiltinOptionsUnion{}, TensorType::kInt16, {2}, 0.1f, 0),
-                   {Bytes{1, 0, 2, 0}}, "INT16 -> output INT16 not supported (FLOAT32 or INT8");
+    ExpectWeRefuse(m.Finish(BuiltinOp::kSqrt, tflite::BuiltinOptionsUnion{}, TensorType::kInt16, {2}, 0.1f, 0),
+                   {Bytes{1, 0, 2, 0}}, "INT16 -> output INT16 not supported (FLOAT32 only");
   }
   // Float LOGICAL_AND: BOOL only.
   {

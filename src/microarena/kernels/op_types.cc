@@ -23,7 +23,7 @@ constexpr TensorTypeMask kResource = TypeBit(T::kResource);
 // named); change both together.
 constexpr OpTypes kTable[] = {
     // unary_math.cc: FLOAT32; ABS also INT8 (per-tensor quantized).
-    {B::kAbs, O::kInput0, kF32 | kI8, false, "output of the input's type"},
+    {B::kAbs, O::kInput0, kF32 | kI8 | kI16, false, "output of the input's type; INT16: zero points 0"},
     // add_sub_common.h: CheckBinaryOperands(allow_int16).
     {B::kAdd, O::kInput0, kF32 | kI8 | kI16 | kI32, false,
      "both inputs and the output of one type; INT32 unquantized, its fused activation ignored (as TFLM)"},
@@ -102,8 +102,8 @@ constexpr OpTypes kTable[] = {
     {B::kReadVariable, O::kInput0, kResource | kI32, false, "input 0 a resource id; output of the variable's type"},
     {B::kReduceMax, O::kInput0, kF32 | kI8, false, "output of the input's type; axis INT32"},
     {B::kReduceMin, O::kInput0, kF32 | kI8, false, "output of the input's type; axis INT32"},
-    {B::kRelu, O::kInput0, kF32 | kI8, false, "output of the input's type"},
-    {B::kRelu6, O::kInput0, kF32 | kI8, false, "output of the input's type"},
+    {B::kRelu, O::kInput0, kF32 | kI8 | kI16, false, "output of the input's type; INT16: zero points 0"},
+    {B::kRelu6, O::kInput0, kF32 | kI8 | kI16, false, "output of the input's type"},
     {B::kReshape, O::kInput0, kAnyTensorType, false, "output of the input's type"},
     {B::kResizeBilinear, O::kInput0, kF32 | kI8, false, "output of the input's type; size constant INT32"},
     {B::kResizeNearestNeighbor, O::kInput0, kF32 | kI8 | kI16, false,

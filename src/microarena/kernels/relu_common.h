@@ -1,6 +1,6 @@
 // Prepare and eval shared by RELU and RELU6 (kernels/relu.cc,
-// kernels/relu6.cc): int8 -> int8 and float32 -> float32, as TFLM's
-// reference kernels.
+// kernels/relu6.cc): int8 -> int8, int16 -> int16 and float32 -> float32,
+// as TFLM's reference kernels.
 //
 // int8 RELU requantizes (multiplier = input_scale / output_scale, divided in
 // float and then widened to double, as TFLM does: a ratio such as 0.5 / 0.4
@@ -9,7 +9,8 @@
 // and clamps at the output's quantized 0. int8 RELU6 clamps to the input's
 // quantized [0, 6] (six = clamp(round(6 / scale) + zero_point)) and copies the
 // bytes without requantizing, whatever the output's quantization says: TFLM
-// does the same (checked against it by tests/differential_test.cc).
+// does the same (checked against it by tests/differential_test.cc). int16:
+// the same arithmetic on int16; RELU requires both zero points 0, as TFLM.
 #pragma once
 
 #include <cmath>
@@ -28,7 +29,7 @@ struct OpData {
 
 template <bool kRelu6>
 Status Prepare(PrepareContext& context, const void** op_data) {
-  MICROARENA_RETURN_IF_ERROR(elementwise::CheckUnaryOperands(context));
+  MICROARENA_RETURN_IF_ERROR(elementwise::CheckUnaryOperands(context, /*allow_int16=*/true));
   const TensorView input = context.input(0);
   const TensorView output = context.output(0);
   if (input.type() == TensorType::kFloat32) return OkStatus();
@@ -41,11 +42,18 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   if (data == nullptr) return context.OutOfMemory();
   *op_data = data;
   reference::ReluInt8Params& p = data->relu;
+  const bool int16 = input.type() == TensorType::kInt16;
+  const int64_t type_min = int16 ? INT16_MIN : INT8_MIN;
+  const int64_t type_max = int16 ? INT16_MAX : INT8_MAX;
   if (kRelu6) {
     const int64_t six = reference::SaturatingRoundToInt64(6.0f / input_q.scale) + input_q.zero_point;
     p.activation_min = input_q.zero_point;
-    p.activation_max = static_cast<int32_t>(std::clamp<int64_t>(six, -128, 127));
+    p.activation_max = static_cast<int32_t>(std::clamp<int64_t>(six, type_min, type_max));
     return OkStatus();
+  }
+  if (int16 && (input_q.zero_point != 0 || output_q.zero_point != 0)) {
+    return context.Error(ErrorCode::kUnsupported, "int16 zero points %d -> %d; TFLM requires 0",
+                         input_q.zero_point, output_q.zero_point);
   }
   const double real_multiplier = static_cast<double>(input_q.scale / output_q.scale);
   if (!std::isfinite(real_multiplier)) {
@@ -58,8 +66,8 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   p.shift = shift;
   p.input_zero_point = input_q.zero_point;
   p.output_zero_point = output_q.zero_point;
-  p.activation_min = std::max<int32_t>(-128, output_q.zero_point);  // zero_point + round(0 / scale)
-  p.activation_max = 127;
+  p.activation_min = static_cast<int32_t>(std::max<int64_t>(type_min, output_q.zero_point));  // zp + round(0 / s)
+  p.activation_max = static_cast<int32_t>(type_max);
   return OkStatus();
 }
 
@@ -74,6 +82,15 @@ Status Eval(EvalContext& context, const void* op_data) {
     return OkStatus();
   }
   const reference::ReluInt8Params& p = static_cast<const OpData*>(op_data)->relu;
+  if (input->type == TensorType::kInt16) {
+    if (kRelu6) {
+      reference::ClampInt16(static_cast<int16_t>(p.activation_min), static_cast<int16_t>(p.activation_max), count,
+                            input->As<const int16_t>(), output->As<int16_t>());
+    } else {
+      reference::ReluQuantized(p, count, input->As<const int16_t>(), output->As<int16_t>());
+    }
+    return OkStatus();
+  }
   if (kRelu6) {
     reference::ClampInt8(static_cast<int8_t>(p.activation_min), static_cast<int8_t>(p.activation_max), count,
                          input->As<const int8_t>(), output->As<int8_t>());

@@ -7,10 +7,11 @@
 //
 // int8 ABS: |q - input_zp| rescaled by input_scale / output_scale (divided
 // in float, as TFLM does; its double-rounding MultiplyByQuantizedMultiplier; skipped when the scales are
-// equal) plus output_zp, clamped. Other types (int8 NEG, RSQRT and the rest,
-// int16 ABS) are refused.
+// equal) plus output_zp, clamped; int16 ABS the same with both zero points 0
+// (TFLM requires it). Other types (int8 NEG, RSQRT and the rest) are refused.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <new>
 
 #include "microarena/kernels/fixed_point.h"
@@ -93,11 +94,12 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   MICROARENA_RETURN_IF_ERROR(RequireOperands(context, 1, 1));
   const TensorView input = context.input(0);
   const TensorView output = context.output(0);
-  const bool int8_abs = kOp == UnaryOp::kAbs && input.type() == TensorType::kInt8;
+  const bool int16_abs = kOp == UnaryOp::kAbs && input.type() == TensorType::kInt16;
+  const bool int8_abs = (kOp == UnaryOp::kAbs && input.type() == TensorType::kInt8) || int16_abs;
   if (input.type() != output.type() || (input.type() != TensorType::kFloat32 && !int8_abs)) {
     return context.Error(ErrorCode::kUnsupported, "input %s -> output %s not supported (%s, same type)",
                          TensorTypeName(input.type()), TensorTypeName(output.type()),
-                         kOp == UnaryOp::kAbs ? "FLOAT32 or INT8" : "FLOAT32 only");
+                         kOp == UnaryOp::kAbs ? "FLOAT32, INT8 or INT16" : "FLOAT32 only");
   }
   if (input.element_count() != output.element_count()) {
     return context.Error(ErrorCode::kInvalidArgument, "input tensor %d has %zu elements, output tensor %d has %zu",
@@ -121,6 +123,10 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   MICROARENA_RETURN_IF_ERROR(ReadInt8Quantization(context, input, "input", &input_scale, &params.input_zero_point));
   MICROARENA_RETURN_IF_ERROR(
       ReadInt8Quantization(context, output, "output", &output_scale, &params.output_zero_point));
+  if (int16_abs && (params.input_zero_point != 0 || params.output_zero_point != 0)) {
+    return context.Error(ErrorCode::kUnsupported, "int16 zero points %d -> %d; TFLM requires 0",
+                         params.input_zero_point, params.output_zero_point);
+  }
   params.needs_rescale = input_scale != output_scale;
   if (params.needs_rescale) {
     // Divided in float, then widened, as TFLM's ABS does (as RELU's).
@@ -140,14 +146,17 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   return OkStatus();
 }
 
-void AbsInt8(const AbsInt8Data& p, size_t count, const int8_t* input, int8_t* output) {
+// int8, and int16 (zero points 0): the same arithmetic, clamped to T.
+template <typename T>
+void AbsQuantized(const AbsInt8Data& p, size_t count, const T* input, T* output) {
   for (size_t i = 0; i < count; ++i) {
     const int32_t value = std::abs(static_cast<int32_t>(input[i]) - p.input_zero_point);
     // TFLM's int32 sum; it can only wrap for a shift near 31.
     const int32_t scaled =
         p.needs_rescale ? fixed_point::MultiplyByQuantizedMultiplier(value, p.multiplier, p.shift) : value;
     const int32_t shifted = fixed_point::WrappingAdd(scaled, p.output_zero_point);
-    output[i] = static_cast<int8_t>(std::clamp<int32_t>(shifted, -128, 127));
+    output[i] = static_cast<T>(
+        std::clamp<int32_t>(shifted, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
   }
 }
 
@@ -157,7 +166,12 @@ Status Eval(EvalContext& context, const void* op_data) {
   EvalTensor* output = context.output(0);
   const size_t count = input->element_count();
   if (kOp == UnaryOp::kAbs && input->type == TensorType::kInt8) {
-    AbsInt8(*static_cast<const AbsInt8Data*>(op_data), count, input->As<const int8_t>(), output->As<int8_t>());
+    AbsQuantized(*static_cast<const AbsInt8Data*>(op_data), count, input->As<const int8_t>(), output->As<int8_t>());
+    return OkStatus();
+  }
+  if (kOp == UnaryOp::kAbs && input->type == TensorType::kInt16) {
+    AbsQuantized(*static_cast<const AbsInt8Data*>(op_data), count, input->As<const int16_t>(),
+                 output->As<int16_t>());
     return OkStatus();
   }
   const float* in = input->As<const float>();

@@ -92,14 +92,28 @@ struct ReluInt8Params {
   int32_t activation_max = 0;
 };
 
-inline void ReluInt8(const ReluInt8Params& p, size_t count, const int8_t* input, int8_t* output) {
+// int8, and int16 (TFLM requires both zero points 0 there).
+template <typename T>
+inline void ReluQuantized(const ReluInt8Params& p, size_t count, const T* input, T* output) {
   for (size_t i = 0; i < count; ++i) {
     // A multiplier up to 2^30 takes the rescaled value near INT32_MIN/MAX,
     // where the zero point add wraps in TFLite, as WrappingAdd does.
     const int32_t y = fixed_point::WrappingAdd(
         p.output_zero_point,
         fixed_point::MultiplyByQuantizedMultiplier(int32_t{input[i]} - p.input_zero_point, p.multiplier, p.shift));
-    output[i] = static_cast<int8_t>(std::min(p.activation_max, std::max(p.activation_min, y)));
+    output[i] = static_cast<T>(std::min(p.activation_max, std::max(p.activation_min, y)));
+  }
+}
+
+inline void ReluInt8(const ReluInt8Params& p, size_t count, const int8_t* input, int8_t* output) {
+  ReluQuantized(p, count, input, output);
+}
+
+// Clamps int16 to [lower, upper] (RELU6: quantized 0 and 6).
+inline void ClampInt16(int16_t lower, int16_t upper, size_t count, const int16_t* input, int16_t* output) {
+  for (size_t i = 0; i < count; ++i) {
+    const int16_t x = input[i];
+    output[i] = x > upper ? upper : x < lower ? lower : x;
   }
 }
 
