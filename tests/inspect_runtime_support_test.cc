@@ -79,7 +79,7 @@ TEST(InspectRuntimeSupportTest, JsonListsLackingAndRefusedOps) {
   ASSERT_EQ(support["refused_types"].size(), 2u) << support.dump(2);
   EXPECT_EQ(support["refused_types"][0],
             json::parse(R"({"subgraph": 0, "op_index": 3, "op": "RELU", "operand": "input 0", "tensor_index": 5,
-                            "type": "UINT8", "accepted": "FLOAT32, INT8"})"));
+                            "type": "UINT8", "accepted": "FLOAT32, INT8, INT16"})"));
   EXPECT_EQ(support["refused_types"][1]["op"], "FULLY_CONNECTED");
   EXPECT_EQ(support["refused_types"][1]["operand"], "input 1");
   EXPECT_EQ(support["refused_types"][1]["type"], "INT16");
