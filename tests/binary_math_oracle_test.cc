@@ -193,6 +193,15 @@ TEST(BinaryMathOracleTest, AddSubMulInt32) {
                                  {TensorType::kInt32, {2}, 0.5f, 0}),
                      {Values(TensorType::kInt32, 2, 1), Values(TensorType::kInt32, 2, 2)}, "is quantized");
   }
+  // ADD checks only its inputs (SUB its output too).
+  ExpectSameAsOracle("add_int32_quantized_output",
+                     BinaryModel(BuiltinOp::kAdd, {}, {TensorType::kInt32, {2}}, {TensorType::kInt32, {2}},
+                                 {TensorType::kInt32, {2}, 0.5f, 0}),
+                     {Values(TensorType::kInt32, 2, 1), Values(TensorType::kInt32, 2, 2)}, kSmallArena);
+  ExpectBothRefuse("sub_int32_quantized_output",
+                   BinaryModel(BuiltinOp::kSub, {}, {TensorType::kInt32, {2}}, {TensorType::kInt32, {2}},
+                               {TensorType::kInt32, {2}, 0.5f, 0}),
+                   {Values(TensorType::kInt32, 2, 1), Values(TensorType::kInt32, 2, 2)}, "is quantized");
   ExpectSameAsOracle("mul_quantized_int32",
                      BinaryModel(BuiltinOp::kMul, {}, {TensorType::kInt32, {2}, 0.5f, 0},
                                  {TensorType::kInt32, {2}, 0.5f, 0}, {TensorType::kInt32, {2}, 0.5f, 0}),

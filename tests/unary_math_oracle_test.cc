@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "microarena/model/model_builder.h"
+#include "tests/support/op_oracle_util.h"
 #include "tests/support/oracle_support.h"
 #include "tests/support/test_support.h"
 
@@ -150,14 +151,28 @@ TEST(UnaryMathOracleTest, Int16AbsReluRelu6AsTflm) {
                          {SpreadInt16()}, kSmallArena);
     }
   }
+  // Without quantization: int16 ABS is |x| cast back (INT16_MIN stays), and
+  // RELU6 never reads the output's quantization (int8 and int16).
+  const auto plain = [](TensorType type, BuiltinOp op, float in_scale, int32_t count) {
+    return testing::OpModel(op, {}, {{type, {count}, in_scale, 0}}, {{type, {count}, 0.0f, 0}});
+  };
+  const int32_t count = static_cast<int32_t>(SpreadInt16().size() / 2);
+  ExpectSameAsOracle("int16_abs_plain", plain(TensorType::kInt16, BuiltinOp::kAbs, 0.0f, count), {SpreadInt16()},
+                     kSmallArena);
+  ExpectSameAsOracle("int16_relu6_plain_out", plain(TensorType::kInt16, BuiltinOp::kRelu6, 0.05f, count),
+                     {SpreadInt16()}, kSmallArena);
+  ExpectSameAsOracle("int8_relu6_plain_out", plain(TensorType::kInt8, BuiltinOp::kRelu6, 0.05f, 256), {EveryInt8()},
+                     kSmallArena);
+  // A zero point int8 could not hold is named as int16's rule.
+  ExpectWeRefuse(Int16UnaryModel(BuiltinOp::kAbs, 0.5f, 300, 0.4f, 0), {SpreadInt16()}, "have zero points 300");
   for (BuiltinOp op : {BuiltinOp::kAbs, BuiltinOp::kRelu}) {
     for (int64_t zp : {int64_t{3}, int64_t{-1}}) {
       const Bytes in_zp = Int16UnaryModel(op, 0.5f, zp, 0.4f, 0);
       EXPECT_FALSE(RunOracleOn("int16_zp_in_" + std::to_string(n), in_zp, {SpreadInt16()}, kSmallArena).ok);
-      ExpectWeRefuse(in_zp, {SpreadInt16()}, "int16 zero points");
+      ExpectWeRefuse(in_zp, {SpreadInt16()}, "have zero points");
       const Bytes out_zp = Int16UnaryModel(op, 0.5f, 0, 0.4f, zp);
       EXPECT_FALSE(RunOracleOn("int16_zp_out_" + std::to_string(n++), out_zp, {SpreadInt16()}, kSmallArena).ok);
-      ExpectWeRefuse(out_zp, {SpreadInt16()}, "int16 zero points");
+      ExpectWeRefuse(out_zp, {SpreadInt16()}, "have zero points");
     }
   }
 }

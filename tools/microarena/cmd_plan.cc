@@ -237,7 +237,7 @@ Command RegisterPlanCommand(CLI::App& app) {
           return UsageError("--tile takes one model");
         }
         if (options->model_paths.size() > 1) {
-          if (!options->header_path.empty() || !options->html_path.empty() || !options->csv_path.empty() ||
+          if (sub->count("--header") > 0 || sub->count("--html") > 0 || sub->count("--csv") > 0 ||
               options->timeline || options->order != "stored" || options->overlap) {
             return UsageError(
                 "with several models plan prints the shared arena only; --header, --html, --csv, "

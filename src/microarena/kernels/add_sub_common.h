@@ -127,7 +127,7 @@ Status Prepare(PrepareContext& context, const void** op_data) {
     return OkStatus();
   }
   if (!kInt8Only && type == TensorType::kInt32) {
-    MICROARENA_RETURN_IF_ERROR(elementwise::RequirePlainInt32(context));
+    MICROARENA_RETURN_IF_ERROR(elementwise::RequirePlainInt32(context, /*check_output=*/kSubtract));
     elementwise::IntegerActivationRange(kSubtract ? activation : tflite::ActivationFunctionType::NONE,
                                         &data->quantized.activation_min, &data->quantized.activation_max);
     return OkStatus();

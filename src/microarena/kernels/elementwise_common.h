@@ -171,16 +171,16 @@ inline void IntegerActivationRange(tflite::ActivationFunctionType activation, in
   }
 }
 
-// INT32 operands of ADD and SUB carry no quantization in TFLM (it refuses
-// them otherwise).
-[[gnu::noinline]] inline Status RequirePlainInt32(const PrepareContext& context) {
+// INT32 inputs of ADD and SUB carry no quantization in TFLM (it refuses them
+// otherwise); SUB's output neither (`check_output`), ADD's may.
+[[gnu::noinline]] inline Status RequirePlainInt32(const PrepareContext& context, bool check_output) {
   for (size_t i = 0; i < 2; ++i) {
     if (context.input(i).quantization().is_quantized()) {
       return context.Error(ErrorCode::kUnsupported, "INT32 input %zu '%s' is quantized; only plain INT32 is (TFLM)", i,
                            context.input(i).name());
     }
   }
-  if (context.output(0).quantization().is_quantized()) {
+  if (check_output && context.output(0).quantization().is_quantized()) {
     return context.Error(ErrorCode::kUnsupported, "INT32 output '%s' is quantized; only plain INT32 is (TFLM)",
                          context.output(0).name());
   }

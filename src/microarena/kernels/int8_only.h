@@ -4,7 +4,7 @@
 // a model whose instances of the op all have INT8 activations.
 //
 //                     prepare                                  eval
-//   general kernel    Prepare<kInt8Only = false>               Eval: EvalInt8 | int16 | float32
+//   general kernel    Prepare<kInt8Only = false>               Eval: EvalInt8 | int16 | int32 | float32
 //   int8-only kernel  Prepare<kInt8Only = true>: the int8      EvalInt8
 //                     check, then the same checks with the
 //                     other types' branches compiled out

@@ -22,11 +22,12 @@ constexpr TensorTypeMask kResource = TypeBit(T::kResource);
 // Each entry restates the type checks of the kernel's Prepare (the file is
 // named); change both together.
 constexpr OpTypes kTable[] = {
-    // unary_math.cc: FLOAT32; ABS also INT8 (per-tensor quantized).
-    {B::kAbs, O::kInput0, kF32 | kI8 | kI16, false, "output of the input's type; INT16: zero points 0"},
-    // add_sub_common.h: CheckBinaryOperands(allow_int16).
+    // unary_math.cc: FLOAT32; ABS also INT8 (per-tensor quantized) and INT16.
+    {B::kAbs, O::kInput0, kF32 | kI8 | kI16, false,
+     "output of the input's type; INT16: zero points 0, or unquantized"},
+    // add_sub_common.h: CheckBinaryOperands(allow_int16, allow_int32).
     {B::kAdd, O::kInput0, kF32 | kI8 | kI16 | kI32, false,
-     "both inputs and the output of one type; INT32 unquantized, its fused activation ignored (as TFLM)"},
+     "both inputs and the output of one type; INT32 inputs unquantized, its fused activation ignored (as TFLM)"},
     {B::kAddN, O::kInput0, kF32 | kI8, false, "all inputs and the output of one type (INT8: one quantization)"},
     {B::kArgMax, O::kInput0, kF32 | kI8, false, "output INT32; axis one INT32 value"},
     {B::kArgMin, O::kInput0, kF32 | kI8, false, "output INT32; axis one INT32 value"},

@@ -37,7 +37,10 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   elementwise::TensorQuantization input_q;
   elementwise::TensorQuantization output_q;
   MICROARENA_RETURN_IF_ERROR(elementwise::ReadPerTensorQuantization(context, input, "input", &input_q));
-  MICROARENA_RETURN_IF_ERROR(elementwise::ReadPerTensorQuantization(context, output, "output", &output_q));
+  // RELU6 never reads the output's quantization (TFLM runs it without one).
+  if (!kRelu6) {
+    MICROARENA_RETURN_IF_ERROR(elementwise::ReadPerTensorQuantization(context, output, "output", &output_q));
+  }
   OpData* data = elementwise::AllocateOpData<OpData>(context);
   if (data == nullptr) return context.OutOfMemory();
   *op_data = data;
@@ -52,8 +55,9 @@ Status Prepare(PrepareContext& context, const void** op_data) {
     return OkStatus();
   }
   if (int16 && (input_q.zero_point != 0 || output_q.zero_point != 0)) {
-    return context.Error(ErrorCode::kUnsupported, "int16 zero points %d -> %d; TFLM requires 0",
-                         input_q.zero_point, output_q.zero_point);
+    return context.Error(ErrorCode::kUnsupported,
+                         "int16 tensors %d -> %d have zero points %d -> %d; TFLM requires 0", input.index(),
+                         output.index(), input_q.zero_point, output_q.zero_point);
   }
   const double real_multiplier = static_cast<double>(input_q.scale / output_q.scale);
   if (!std::isfinite(real_multiplier)) {

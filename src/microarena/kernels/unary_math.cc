@@ -31,6 +31,7 @@ struct AbsInt8Data {
   int32_t multiplier = 0;
   int32_t shift = 0;
   bool needs_rescale = false;
+  bool plain = false;  // int16 without quantization: |x| cast back to int16, as TFLM
 };
 
 // TFLite's RoundToNearest: half to even by hand (not nearbyint): -0.5 gives
@@ -95,8 +96,8 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   const TensorView input = context.input(0);
   const TensorView output = context.output(0);
   const bool int16_abs = kOp == UnaryOp::kAbs && input.type() == TensorType::kInt16;
-  const bool int8_abs = (kOp == UnaryOp::kAbs && input.type() == TensorType::kInt8) || int16_abs;
-  if (input.type() != output.type() || (input.type() != TensorType::kFloat32 && !int8_abs)) {
+  const bool quantized_abs = (kOp == UnaryOp::kAbs && input.type() == TensorType::kInt8) || int16_abs;
+  if (input.type() != output.type() || (input.type() != TensorType::kFloat32 && !quantized_abs)) {
     return context.Error(ErrorCode::kUnsupported, "input %s -> output %s not supported (%s, same type)",
                          TensorTypeName(input.type()), TensorTypeName(output.type()),
                          kOp == UnaryOp::kAbs ? "FLOAT32, INT8 or INT16" : "FLOAT32 only");
@@ -115,18 +116,33 @@ Status Prepare(PrepareContext& context, const void** op_data) {
                            input.index(), output.index(), axis);
     }
   }
-  if (!int8_abs) return OkStatus();
+  if (!quantized_abs) return OkStatus();
 
   float input_scale = 0.0f;
   float output_scale = 0.0f;
   AbsInt8Data params;
+  if (int16_abs) {
+    // TFLM picks the branch by the input's quantization alone: none is |x|
+    // as int16; otherwise both zero points must be 0.
+    params.plain = !input.quantization().is_quantized();
+    const int64_t input_zp = params.plain ? 0 : input.quantization().zero_point(0);
+    const QuantizationView out_q = output.quantization();
+    const int64_t output_zp = params.plain || !out_q.is_quantized() ? 0 : out_q.zero_point(0);
+    if (input_zp != 0 || output_zp != 0) {
+      return context.Error(ErrorCode::kUnsupported,
+                           "int16 tensors %d -> %d have zero points %lld -> %lld; TFLM requires 0", input.index(),
+                           output.index(), static_cast<long long>(input_zp), static_cast<long long>(output_zp));
+    }
+  }
+  if (params.plain) {
+    void* memory = context.AllocatePersistent(sizeof(AbsInt8Data), alignof(AbsInt8Data));
+    if (memory == nullptr) return context.OutOfMemory();
+    *op_data = new (memory) AbsInt8Data(params);
+    return OkStatus();
+  }
   MICROARENA_RETURN_IF_ERROR(ReadInt8Quantization(context, input, "input", &input_scale, &params.input_zero_point));
   MICROARENA_RETURN_IF_ERROR(
       ReadInt8Quantization(context, output, "output", &output_scale, &params.output_zero_point));
-  if (int16_abs && (params.input_zero_point != 0 || params.output_zero_point != 0)) {
-    return context.Error(ErrorCode::kUnsupported, "int16 zero points %d -> %d; TFLM requires 0",
-                         params.input_zero_point, params.output_zero_point);
-  }
   params.needs_rescale = input_scale != output_scale;
   if (params.needs_rescale) {
     // Divided in float, then widened, as TFLM's ABS does (as RELU's).
@@ -149,6 +165,11 @@ Status Prepare(PrepareContext& context, const void** op_data) {
 // int8, and int16 (zero points 0): the same arithmetic, clamped to T.
 template <typename T>
 void AbsQuantized(const AbsInt8Data& p, size_t count, const T* input, T* output) {
+  if (p.plain) {
+    // |INT16_MIN| = 32768 wraps back to -32768, as TFLM's cast does.
+    for (size_t i = 0; i < count; ++i) output[i] = static_cast<T>(std::abs(static_cast<int32_t>(input[i])));
+    return;
+  }
   for (size_t i = 0; i < count; ++i) {
     const int32_t value = std::abs(static_cast<int32_t>(input[i]) - p.input_zero_point);
     // TFLM's int32 sum; it can only wrap for a shift near 31.
