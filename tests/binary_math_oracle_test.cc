@@ -202,6 +202,15 @@ TEST(BinaryMathOracleTest, AddSubMulInt32) {
                    BinaryModel(BuiltinOp::kSub, {}, {TensorType::kInt32, {2}}, {TensorType::kInt32, {2}},
                                {TensorType::kInt32, {2}, 0.5f, 0}),
                    {Values(TensorType::kInt32, 2, 1), Values(TensorType::kInt32, 2, 2)}, "is quantized");
+  // A scale without a zero point is no quantization to TFLM's loader: plain
+  // INT32 for ADD, SUB and DIV (refused above when the zero point is there).
+  Operand scale_only{TensorType::kInt32, {2}, 0.5f, 0};
+  scale_only.scale_only = true;
+  for (BuiltinOp op : {BuiltinOp::kAdd, BuiltinOp::kSub, BuiltinOp::kDiv}) {
+    ExpectSameAsOracle("scale_only_int32_" + std::to_string(static_cast<int>(op)),
+                       BinaryModel(op, {}, scale_only, scale_only, scale_only),
+                       {Values(TensorType::kInt32, 2, 1), BytesOf(std::vector<int32_t>{3, -7})}, kSmallArena);
+  }
   ExpectSameAsOracle("mul_quantized_int32",
                      BinaryModel(BuiltinOp::kMul, {}, {TensorType::kInt32, {2}, 0.5f, 0},
                                  {TensorType::kInt32, {2}, 0.5f, 0}, {TensorType::kInt32, {2}, 0.5f, 0}),

@@ -163,6 +163,13 @@ TEST(UnaryMathOracleTest, Int16AbsReluRelu6AsTflm) {
                      {SpreadInt16()}, kSmallArena);
   ExpectSameAsOracle("int8_relu6_plain_out", plain(TensorType::kInt8, BuiltinOp::kRelu6, 0.05f, 256), {EveryInt8()},
                      kSmallArena);
+  // A scale without a zero point is no quantization to TFLM's loader, so
+  // ABS is |x| here too (rescaling by 0.5 / 0.2 would change every output).
+  testing::Operand scale_only_in{TensorType::kInt16, {count}, 0.5f, 0};
+  scale_only_in.scale_only = true;
+  ExpectSameAsOracle("int16_abs_scale_only",
+                     testing::OpModel(BuiltinOp::kAbs, {}, {scale_only_in}, {{TensorType::kInt16, {count}, 0.2f, 0}}),
+                     {SpreadInt16()}, kSmallArena);
   // A zero point int8 could not hold is named as int16's rule.
   ExpectWeRefuse(Int16UnaryModel(BuiltinOp::kAbs, 0.5f, 300, 0.4f, 0), {SpreadInt16()}, "have zero points 300");
   for (BuiltinOp op : {BuiltinOp::kAbs, BuiltinOp::kRelu}) {

@@ -47,13 +47,15 @@ inline std::vector<int32_t> ReducedShape(const ReduceCase& c, bool keep_dims) {
 }
 
 // One operand: type and shape, a per-tensor quantization when scale > 0, and
-// constant data when `constant` is non-empty.
+// constant data when `constant` is non-empty. `scale_only` writes the scale
+// without a zero point (TFLM's loader then records no quantization).
 struct Operand {
   TensorType type;
   std::vector<int32_t> shape;
   float scale = 0.0f;
   int64_t zero_point = 0;
   Bytes constant = {};
+  bool scale_only = false;
 };
 
 inline size_t Count(const std::vector<int32_t>& shape) {
@@ -67,9 +69,10 @@ inline Bytes OpModel(BuiltinOp op, tflite::BuiltinOptionsUnion options, const st
                      const std::vector<Operand>& outputs) {
   ModelBuilder builder;
   auto spec_of = [](const std::string& name, const Operand& operand) {
-    return TensorSpec{
-        name, operand.type, operand.shape, 0,
-        operand.scale > 0.0f ? QuantizationSpec::PerTensor(operand.scale, operand.zero_point) : QuantizationSpec{}};
+    QuantizationSpec quantization;
+    if (operand.scale > 0.0f) quantization = QuantizationSpec::PerTensor(operand.scale, operand.zero_point);
+    if (operand.scale_only) quantization.zero_points.clear();
+    return TensorSpec{name, operand.type, operand.shape, 0, quantization};
   };
   OperatorSpec spec;
   spec.op = op;

@@ -254,12 +254,7 @@ Status PrepareDiv(PrepareContext& context, const void** op_data) {
   switch (type) {
     case TensorType::kFloat32: elementwise::IntegerActivationRange(activation, &p.activation_min, &p.activation_max); break;
     case TensorType::kInt32:
-      for (size_t i = 0; i < 2; ++i) {
-        if (context.input(i).quantization().is_quantized()) {
-          return context.Error(ErrorCode::kUnsupported, "INT32 input %zu '%s' is quantized; only plain INT32 is (TFLM)",
-                               i, context.input(i).name());
-        }
-      }
+      MICROARENA_RETURN_IF_ERROR(elementwise::RequirePlainInt32(context, /*check_output=*/false));
       elementwise::IntegerActivationRange(activation, &p.activation_min, &p.activation_max);
       break;
     case TensorType::kInt8: {

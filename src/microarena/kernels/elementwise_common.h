@@ -175,12 +175,12 @@ inline void IntegerActivationRange(tflite::ActivationFunctionType activation, in
 // otherwise); SUB's output neither (`check_output`), ADD's may.
 [[gnu::noinline]] inline Status RequirePlainInt32(const PrepareContext& context, bool check_output) {
   for (size_t i = 0; i < 2; ++i) {
-    if (context.input(i).quantization().is_quantized()) {
+    if (context.input(i).quantization().is_affine()) {
       return context.Error(ErrorCode::kUnsupported, "INT32 input %zu '%s' is quantized; only plain INT32 is (TFLM)", i,
                            context.input(i).name());
     }
   }
-  if (check_output && context.output(0).quantization().is_quantized()) {
+  if (check_output && context.output(0).quantization().is_affine()) {
     return context.Error(ErrorCode::kUnsupported, "INT32 output '%s' is quantized; only plain INT32 is (TFLM)",
                          context.output(0).name());
   }

@@ -198,7 +198,7 @@ TEST(OverlapDisplacement, ElementwiseKernelsAreExactInPlaceAndDequantizeAtItsD) 
   std::mt19937 random(5);
   const std::vector<int8_t> input = RandomBytes(random, 257);
   EXPECT_TRUE(SameWhenOverlapped(input, input.size(), 0, [](const int8_t* in, int8_t* out) {
-    reference::ClampInt8(-20, 90, 257, in, out);
+    reference::ClampArray<int8_t>(-20, 90, 257, in, out);
   }));
   reference::SigmoidInt8Params sigmoid;
   sigmoid.input_zero_point = 4;

@@ -59,11 +59,8 @@ Status Prepare(PrepareContext& context, const void** op_data) {
                          "int16 tensors %d -> %d have zero points %d -> %d; TFLM requires 0", input.index(),
                          output.index(), input_q.zero_point, output_q.zero_point);
   }
-  const double real_multiplier = static_cast<double>(input_q.scale / output_q.scale);
-  if (!std::isfinite(real_multiplier)) {
-    return context.Error(ErrorCode::kUnsupported, "scales %g -> %g: their ratio overflows float",
-                         static_cast<double>(input_q.scale), static_cast<double>(output_q.scale));
-  }
+  double real_multiplier = 0.0;
+  MICROARENA_RETURN_IF_ERROR(FloatScaleRatio(context, input_q.scale, output_q.scale, &real_multiplier));
   int shift = 0;
   fixed_point::QuantizeMultiplier(real_multiplier, &p.multiplier, &shift);
   MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, real_multiplier, shift));
@@ -82,13 +79,13 @@ Status Eval(EvalContext& context, const void* op_data) {
   const size_t count = input->element_count();
   if (input->type == TensorType::kFloat32) {
     const float upper = kRelu6 ? 6.0f : std::numeric_limits<float>::infinity();
-    reference::ClampFloat(0.0f, upper, count, input->As<const float>(), output->As<float>());
+    reference::ClampArray(0.0f, upper, count, input->As<const float>(), output->As<float>());
     return OkStatus();
   }
   const reference::ReluInt8Params& p = static_cast<const OpData*>(op_data)->relu;
   if (input->type == TensorType::kInt16) {
     if (kRelu6) {
-      reference::ClampInt16(static_cast<int16_t>(p.activation_min), static_cast<int16_t>(p.activation_max), count,
+      reference::ClampArray(static_cast<int16_t>(p.activation_min), static_cast<int16_t>(p.activation_max), count,
                             input->As<const int16_t>(), output->As<int16_t>());
     } else {
       reference::ReluQuantized(p, count, input->As<const int16_t>(), output->As<int16_t>());
@@ -96,8 +93,8 @@ Status Eval(EvalContext& context, const void* op_data) {
     return OkStatus();
   }
   if (kRelu6) {
-    reference::ClampInt8(static_cast<int8_t>(p.activation_min), static_cast<int8_t>(p.activation_max), count,
-                         input->As<const int8_t>(), output->As<int8_t>());
+    reference::ClampArray(static_cast<int8_t>(p.activation_min), static_cast<int8_t>(p.activation_max), count,
+                          input->As<const int8_t>(), output->As<int8_t>());
   } else {
     reference::ReluInt8(p, count, input->As<const int8_t>(), output->As<int8_t>());
   }

@@ -1,5 +1,7 @@
 #include "microarena/kernels/tensor_checks.h"
 
+#include <cmath>
+
 #include "microarena/kernels/fixed_point.h"
 
 namespace microarena {
@@ -86,6 +88,13 @@ Status RequireMultiplierShift(const PrepareContext& context, const char* role, c
                               double multiplier, int shift) {
   if (shift <= fixed_point::kMaxMultiplierShift) return OkStatus();
   return MultiplierShiftError(context, role, tensor, multiplier, shift);
+}
+
+Status FloatScaleRatio(const PrepareContext& context, float input_scale, float output_scale, double* ratio) {
+  *ratio = static_cast<double>(input_scale / output_scale);
+  if (std::isfinite(*ratio)) return OkStatus();
+  return context.Error(ErrorCode::kUnsupported, "scales %g -> %g: their ratio overflows float",
+                       static_cast<double>(input_scale), static_cast<double>(output_scale));
 }
 
 }  // namespace microarena

@@ -32,6 +32,11 @@ Status RequirePerTensorQuantization(const PrepareContext& context, const char* r
 Status RequireMultiplierShift(const PrepareContext& context, const char* role, const TensorView& tensor,
                               double multiplier, int shift);
 
+// input_scale / output_scale divided in float, then widened, as TFLM's RELU
+// and ABS compute it (the double quotient rounds some ties the other way).
+// A ratio that overflows float is refused, naming both scales.
+Status FloatScaleRatio(const PrepareContext& context, float input_scale, float output_scale, double* ratio);
+
 // Dimension `axis` of a tensor whose rank was checked.
 inline int32_t Dim(const TensorView& tensor, size_t axis) { return tensor.shape()[axis]; }
 // A rank-4 tensor's shape as NHWC.

@@ -124,10 +124,10 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   if (int16_abs) {
     // TFLM picks the branch by the input's quantization alone: none is |x|
     // as int16; otherwise both zero points must be 0.
-    params.plain = !input.quantization().is_quantized();
+    params.plain = !input.quantization().is_affine();
     const int64_t input_zp = params.plain ? 0 : input.quantization().zero_point(0);
     const QuantizationView out_q = output.quantization();
-    const int64_t output_zp = params.plain || !out_q.is_quantized() ? 0 : out_q.zero_point(0);
+    const int64_t output_zp = params.plain || !out_q.is_affine() ? 0 : out_q.zero_point(0);
     if (input_zp != 0 || output_zp != 0) {
       return context.Error(ErrorCode::kUnsupported,
                            "int16 tensors %d -> %d have zero points %lld -> %lld; TFLM requires 0", input.index(),
@@ -145,12 +145,8 @@ Status Prepare(PrepareContext& context, const void** op_data) {
       ReadInt8Quantization(context, output, "output", &output_scale, &params.output_zero_point));
   params.needs_rescale = input_scale != output_scale;
   if (params.needs_rescale) {
-    // Divided in float, then widened, as TFLM's ABS does (as RELU's).
-    const double real_multiplier = static_cast<double>(input_scale / output_scale);
-    if (!std::isfinite(real_multiplier)) {
-      return context.Error(ErrorCode::kUnsupported, "scales %g -> %g: their ratio overflows float",
-                           static_cast<double>(input_scale), static_cast<double>(output_scale));
-    }
+    double real_multiplier = 0.0;
+    MICROARENA_RETURN_IF_ERROR(FloatScaleRatio(context, input_scale, output_scale, &real_multiplier));
     int shift = 0;
     fixed_point::QuantizeMultiplier(real_multiplier, &params.multiplier, &shift);
     MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, real_multiplier, shift));

@@ -349,6 +349,9 @@ Span<const uint8_t> BufferData(const tflite::Model* model, Span<const uint8_t> b
 bool QuantizationView::is_quantized() const {
   return raw_ != nullptr && raw_->scale() != nullptr && raw_->scale()->size() > 0;
 }
+bool QuantizationView::is_affine() const {
+  return is_quantized() && raw_->zero_point() != nullptr && raw_->zero_point()->size() > 0;
+}
 size_t QuantizationView::channel_count() const { return is_quantized() ? raw_->scale()->size() : 0; }
 float QuantizationView::scale(size_t channel) const {
   return raw_->scale()->Get(static_cast<flatbuffers::uoffset_t>(channel));

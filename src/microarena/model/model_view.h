@@ -55,6 +55,10 @@ class QuantizationView {
 
   // True when scales are present.
   bool is_quantized() const;
+  // True when scales and zero points are both present: what TFLM's loader
+  // calls quantized (without both it records no quantization at all). Kernels
+  // that run "plain" tensors decide with this, as TFLM does.
+  bool is_affine() const;
   size_t channel_count() const;  // number of scales (1 for per-tensor)
   float scale(size_t channel) const;
   int64_t zero_point(size_t channel) const;  // 0 when the model omits zero points

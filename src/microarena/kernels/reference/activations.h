@@ -109,25 +109,12 @@ inline void ReluInt8(const ReluInt8Params& p, size_t count, const int8_t* input,
   ReluQuantized(p, count, input, output);
 }
 
-// Clamps int16 to [lower, upper] (RELU6: quantized 0 and 6).
-inline void ClampInt16(int16_t lower, int16_t upper, size_t count, const int16_t* input, int16_t* output) {
+// Clamps each element to [lower, upper]: RELU6's quantized 0 and 6 in int8
+// and int16, [0, 6] or [0, inf) in float (a NaN passes through).
+template <typename T>
+inline void ClampArray(T lower, T upper, size_t count, const T* input, T* output) {
   for (size_t i = 0; i < count; ++i) {
-    const int16_t x = input[i];
-    output[i] = x > upper ? upper : x < lower ? lower : x;
-  }
-}
-
-// Clamps to [lower, upper] (quantized 0 and 6 for RELU6).
-inline void ClampInt8(int8_t lower, int8_t upper, size_t count, const int8_t* input, int8_t* output) {
-  for (size_t i = 0; i < count; ++i) {
-    const int8_t x = input[i];
-    output[i] = x > upper ? upper : x < lower ? lower : x;
-  }
-}
-
-inline void ClampFloat(float lower, float upper, size_t count, const float* input, float* output) {
-  for (size_t i = 0; i < count; ++i) {
-    const float x = input[i];
+    const T x = input[i];
     output[i] = x > upper ? upper : x < lower ? lower : x;
   }
 }
