@@ -145,6 +145,57 @@ TEST(Int8ResolverTest, HandBuiltModelsGiveTheSameOutputsAsAllOps) {
   }
 }
 
+// An int8 FULLY_CONNECTED with weights per tensor or per channel (one
+// scale per unit); input [1, 3], 2 units.
+std::vector<uint8_t> FullyConnectedModel(bool per_channel) {
+  ModelBuilder builder;
+  const int32_t input = builder.AddTensor(Quantized("input", TensorType::kInt8, {1, 3}, 0.5f));
+  TensorSpec weights = Quantized("weights", TensorType::kInt8, {2, 3}, 0.25f);
+  if (per_channel) weights.quantization = QuantizationSpec::PerChannel({0.25f, 0.125f}, {0, 0}, 0);
+  const int32_t filter = builder.AddConstantTensor(weights, {1, 2, 3, 4, 5, 6});
+  const int32_t output = builder.AddTensor(Quantized("output", TensorType::kInt8, {1, 2}, 0.5f));
+  OperatorSpec fc;
+  fc.op = BuiltinOp::kFullyConnected;
+  fc.inputs = {input, filter};
+  fc.outputs = {output};
+  fc.options = MakeBuiltinOptions(tflite::FullyConnectedOptionsT{});
+  builder.AddOperator(std::move(fc));
+  builder.SetInputs({input});
+  builder.SetOutputs({output});
+  return builder.Build();
+}
+
+// Per-channel weights take the general kernel (the int8-only one refuses
+// them, to keep other models' flash lean); per-tensor ones the int8-only.
+TEST(Int8ResolverTest, PerChannelFullyConnectedTakesTheGeneralKernel) {
+  const std::string per_tensor = HeaderOf(FullyConnectedModel(false));
+  EXPECT_NE(per_tensor.find("&microarena::kFullyConnectedInt8Kernel,  // FULLY_CONNECTED (int8 only: 1 of 1"),
+            std::string::npos)
+      << per_tensor;
+  const std::string per_channel = HeaderOf(FullyConnectedModel(true));
+  EXPECT_NE(per_channel.find("&microarena::kFullyConnectedKernel,  // FULLY_CONNECTED (general: 1 of 1 not INT8 -> "
+                             "INT8 with per-tensor INT8 weights)\n"),
+            std::string::npos)
+      << per_channel;
+  for (bool per_channel_weights : {false, true}) {
+    const std::vector<uint8_t> bytes = FullyConnectedModel(per_channel_weights);
+    Result<ModelView> model = LoadModel(Span<const uint8_t>(bytes.data(), bytes.size()));
+    ASSERT_TRUE(model.ok()) << model.status().message();
+    ExpectSameOutputs(*model, "fc");
+    // The int8-only kernel alone: it refuses per-channel weights (the
+    // general kernel's own).
+    const KernelRegistration* only[] = {&kFullyConnectedInt8Kernel};
+    const OpResolver resolver{Span<const KernelRegistration* const>(only, 1)};
+    Result<RunResult> run = RunModel(*model, resolver, RunOptions{});
+    EXPECT_EQ(run.ok(), !per_channel_weights);
+    if (!run.ok()) {
+      EXPECT_NE(std::string(run.status().message()).find("filter tensor 1 'weights' needs one quantization scale and zero point; it has 2"),
+                std::string::npos)
+          << run.status().message();
+    }
+  }
+}
+
 // Every shared model: byte-identical outputs with its per-model resolver;
 // kws_ref_model (all INT8) gets the int8-only kernel for every op that has one.
 TEST(Int8ResolverTest, EverySharedModelGivesTheSameOutputsAsAllOps) {

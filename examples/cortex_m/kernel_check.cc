@@ -25,7 +25,7 @@ namespace {
 using microarena::optimized::self_check::Outcome;
 namespace check = microarena::optimized::self_check;
 
-// 33 KB, static: the firmware has no heap. The recurrent and 16x8 checks
+// 35 KB, static: the firmware has no heap. The recurrent and 16x8 checks
 // run after the int8 ones and reuse their bytes (neither workspace is
 // larger).
 union Workspaces {
@@ -123,8 +123,8 @@ int FirmwareMain() {
           },
           check::CheckFullyConnected,
           [](const check::FullyConnectedCase& c, char* text, size_t size) {
-            std::snprintf(text, size, "batches %ld depth %ld units %ld", static_cast<long>(c.batches),
-                          static_cast<long>(c.depth), static_cast<long>(c.units));
+            std::snprintf(text, size, "batches %ld depth %ld units %ld per-channel %d", static_cast<long>(c.batches),
+                          static_cast<long>(c.depth), static_cast<long>(c.units), c.per_channel ? 1 : 0);
           },
           &fully_connected) &&
       CheckOp<check::PoolCase>(
@@ -219,10 +219,10 @@ int FirmwareMain() {
           "FULLY_CONNECTED 16x8", random, workspace16, check::RandomFullyConnected16Case,
           check::CheckFullyConnected16,
           [](const check::FullyConnected16Case& c16, char* text, size_t size) {
-            std::snprintf(text, size, "batches %ld depth %ld units %ld bias %d operands %d",
+            std::snprintf(text, size, "batches %ld depth %ld units %ld bias %d operands %d per-channel %d",
                           static_cast<long>(c16.shape.batches), static_cast<long>(c16.shape.depth),
                           static_cast<long>(c16.shape.units), static_cast<int>(c16.bias),
-                          static_cast<int>(c16.operands));
+                          static_cast<int>(c16.operands), c16.shape.per_channel ? 1 : 0);
           },
           &fully_connected16);
   if (!same16) return 1;

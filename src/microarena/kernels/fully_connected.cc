@@ -1,18 +1,34 @@
-// FULLY_CONNECTED: int8 (per-tensor filter scale, optional int32 bias), 16x8
-// (int16 input and output, per-tensor int8 filter, optional int32 or int64
-// bias) and float32 (optional float bias), with keep_num_dims and a fused
-// clamp. kFullyConnectedInt8Kernel is the int8 path alone (int8_only.h).
+// FULLY_CONNECTED: int8 (optional int32 bias), 16x8 (int16 input and
+// output, int8 filter, optional int32 or int64 bias) and float32 (optional
+// float bias), with keep_num_dims and a fused clamp. kFullyConnectedInt8Kernel
+// is the int8 path alone (int8_only.h).
 //
-// The int8 multiplier follows TFLite's GetQuantizedConvolutionMultipler:
-// double(input scale * filter scale, multiplied in float) / double(output
-// scale); unlike CONV_2D's per-channel multipliers, the product is rounded to
-// float first. A bias must have scale close to input scale * filter scale
-// (|difference| / output scale <= 0.02), as TFLite requires.
+// Per-tensor weights: the multiplier follows TFLite's
+// GetQuantizedConvolutionMultipler: double(input scale * filter scale,
+// multiplied in float) / double(output scale); unlike CONV_2D's per-channel
+// multipliers, the product is rounded to float first. A bias must have scale
+// close to input scale * filter scale (|difference| / output scale <= 0.02),
+// as TFLite requires.
+//
+// Per-channel weights (more than one scale: one per unit, along dimension
+// 0, as TFLM's fully_connected_common.cc takes them): each unit's multiplier
+// is input x filter / output scale in double, as CONV_2D's, and TFLM checks
+// no bias scale. TFLM's per-channel kernel reads the output as [rows, units],
+// so an output of another rank (keep_num_dims) is refused.
+//
+// INT4 weights (int8 activations, per tensor): TFLM unpacks the whole
+// matrix into an arena scratch buffer at every Invoke; here each row is
+// unpacked 64 values at a time on the stack, so the arena holds no copy.
+//
+// Per-channel and INT4 weights are the general kernel's only: the int8-only
+// kernel refuses them (FitsInt8Kernel), so models without them keep its
+// flash.
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <new>
 
+#include "microarena/base/checked_math.h"
 #include "microarena/kernels/conv_common.h"
 #include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/int8_only.h"
@@ -25,11 +41,42 @@
 namespace microarena {
 namespace {
 
+struct FloatRange {
+  float min;
+  float max;
+};
+
+// No pointers (kernels/kernel.h): per-channel weights' multipliers and
+// shifts follow the struct in its allocation, as CONV_2D's do.
 struct FullyConnectedOpData {
   reference::QuantizedFullyConnectedParams quant;  // int8, int16
-  float activation_min = 0.0f;                     // float32
-  float activation_max = 0.0f;
+  // Shares the float path's clamp, which the integer paths never read, so
+  // the struct keeps its size. Value initialisation sets the first member.
+  union {
+    struct {
+      // Per-channel weights: the units whose int32 multipliers and then
+      // int32 shifts follow the struct; 0: per-tensor weights (quant's pair).
+      int32_t per_channel_units;
+      int32_t int4_weights;  // 1: INT4 weights packed two per byte
+    } weights;
+    FloatRange activation;  // float32
+  };
 };
+
+reference::UnitScales UnitScalesOf(const FullyConnectedOpData& data) {
+  reference::UnitScales scales;
+  if (data.weights.per_channel_units > 0) {
+    scales.multiplier = reinterpret_cast<const int32_t*>(&data + 1);
+    scales.shift = scales.multiplier + data.weights.per_channel_units;
+  }
+  return scales;
+}
+
+// Per-channel weights: TFLM's test, more than one scale (one per unit).
+bool HasPerChannelWeights(const TensorView& input, const TensorView& filter) {
+  const QuantizationView q = filter.quantization();
+  return input.type() != TensorType::kFloat32 && q.is_quantized() && q.channel_count() > 1;
+}
 
 // Output shape as TFLite's FULLY_CONNECTED gives it: the input's shape with the
 // last dimension replaced (keep_num_dims) or [input elements / accum_depth, units].
@@ -67,20 +114,88 @@ Status CheckShapes(const PrepareContext& context, const TensorView& input, const
 // int8 and 16x8: one multiplier for the tensor, and the zero points as
 // offsets (TFLM applies them to int16 too). kInt8Only (kFullyConnectedInt8Kernel)
 // compiles the 16x8 checks out.
+// What PreparePerChannel refused, named; a cold frame of its own. `unit` <
+// 0: the scales' count or dimension, or the output's rank; `shift` > 0: unit
+// `unit`'s multiplier needs a shift the 64-bit rescale cannot take.
+[[gnu::noinline, gnu::cold]] Status PerChannelError(const PrepareContext& context, const TensorView& filter,
+                                                    const TensorView& output, int32_t unit, double multiplier = 0.0,
+                                                    int shift = 0) {
+  const QuantizationView q = filter.quantization();
+  if (shift > 0) {
+    return context.Error(ErrorCode::kUnsupported,
+                         "output tensor %d '%s': unit %d multiplier %g needs shift %d; the 64-bit rescale of this "
+                         "16x8 op allows at most %d",
+                         output.index(), output.name(), unit, multiplier, shift, kMaxMultiplierShift64);
+  }
+  if (output.rank() != 2) {
+    return context.Error(ErrorCode::kUnsupported,
+                         "output tensor %d '%s' has rank %zu; TFLM's per-channel kernel reads it as [rows, units] "
+                         "(rank 2), so per-channel weights need keep_num_dims false or a rank-2 input",
+                         output.index(), output.name(), output.rank());
+  }
+  if (unit < 0) {
+    return context.Error(ErrorCode::kInvalidArgument,
+                         "filter tensor %d '%s' has %zu quantization scales along dimension %d; per-channel weights "
+                         "need one per unit (%d) along dimension 0",
+                         filter.index(), filter.name(), q.channel_count(), q.quantized_dimension(), Dim(filter, 0));
+  }
+  const auto u = static_cast<size_t>(unit);
+  return context.Error(ErrorCode::kUnsupported,
+                       "filter tensor %d '%s' unit %d has scale %g and zero point %lld; int8 weights need a finite "
+                       "scale and zero point 0",
+                       filter.index(), filter.name(), unit, static_cast<double>(q.scale(u)),
+                       static_cast<long long>(q.zero_point(u)));
+}
+
+// Per-channel weights: each unit's multiplier (input x filter / output
+// scale in double, as TFLM's) and shift, into the arrays that follow the op
+// data. Input and output quantization are checked by the caller.
+[[gnu::noinline]] Status PreparePerChannel(const PrepareContext& context, const TensorView& input,
+                                           const TensorView& filter, const TensorView& output, bool rescale64,
+                                           FullyConnectedOpData* data) {
+  const QuantizationView q = filter.quantization();
+  const int32_t units = Dim(filter, 0);
+  if (output.rank() != 2 || q.channel_count() != static_cast<size_t>(units) || q.quantized_dimension() != 0) {
+    return PerChannelError(context, filter, output, -1);
+  }
+  auto* multipliers = reinterpret_cast<int32_t*>(data + 1);
+  int32_t* shifts = multipliers + units;
+  const auto input_scale = static_cast<double>(input.quantization().scale(0));
+  const auto output_scale = static_cast<double>(output.quantization().scale(0));
+  for (int32_t u = 0; u < units; ++u) {
+    const float scale = q.scale(static_cast<size_t>(u));
+    if (!(scale >= 0.0f) || scale > std::numeric_limits<float>::max() || q.zero_point(static_cast<size_t>(u)) != 0) {
+      return PerChannelError(context, filter, output, u);
+    }
+    const double multiplier = input_scale * static_cast<double>(scale) / output_scale;
+    int shift = 0;
+    fixed_point::QuantizeMultiplier(multiplier, &multipliers[u], &shift);
+    MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, multiplier, shift));
+    if (rescale64 && shift > kMaxMultiplierShift64) return PerChannelError(context, filter, output, u, multiplier, shift);
+    shifts[u] = shift;
+  }
+  data->weights.per_channel_units = units;
+  return OkStatus();
+}
+
 template <bool kInt8Only>
 Status PrepareQuantized(const PrepareContext& context, const TensorView& input, const TensorView& filter,
                         const TensorView& output, tflite::ActivationFunctionType activation,
-                        reference::QuantizedFullyConnectedParams* quant) {
+                        FullyConnectedOpData* data) {
+  reference::QuantizedFullyConnectedParams* quant = &data->quant;
   const bool is_int16 = !kInt8Only && input.type() == TensorType::kInt16;
   const int32_t qmin = is_int16 ? std::numeric_limits<int16_t>::min() : std::numeric_limits<int8_t>::min();
   const int32_t qmax = is_int16 ? std::numeric_limits<int16_t>::max() : std::numeric_limits<int8_t>::max();
   MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "input", input, qmin, qmax));
   MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "output", output, qmin, qmax));
   const QuantizationView filter_quantization = filter.quantization();
-  if (filter_quantization.is_quantized() && filter_quantization.channel_count() > 1) {
-    return context.Error(ErrorCode::kUnsupported,
-                         "filter tensor %d '%s' has %zu per-channel scales; only per-tensor int8 weights are supported",
-                         filter.index(), filter.name(), filter_quantization.channel_count());
+  const bool int32_bias = context.has_input(2) && context.input(2).type() == TensorType::kInt32;
+  if (!kInt8Only && HasPerChannelWeights(input, filter)) {
+    MICROARENA_RETURN_IF_ERROR(PreparePerChannel(context, input, filter, output, is_int16 && !int32_bias, data));
+    quant->input_offset = -static_cast<int32_t>(input.quantization().zero_point(0));
+    quant->output_offset = static_cast<int32_t>(output.quantization().zero_point(0));
+    return PrepareQuantizedActivation(context, activation, output, qmin, qmax, &quant->activation_min,
+                                      &quant->activation_max);
   }
   MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "filter", filter, 0, 0));
   const float input_scale = input.quantization().scale(0);
@@ -102,7 +217,6 @@ Status PrepareQuantized(const PrepareContext& context, const TensorView& input, 
   int shift = 0;
   fixed_point::QuantizeMultiplier(multiplier, &quant->output_multiplier, &shift);
   MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, multiplier, shift));
-  const bool int32_bias = context.has_input(2) && context.input(2).type() == TensorType::kInt32;
   if (is_int16 && !int32_bias && shift > kMaxMultiplierShift64) {
     return context.Error(ErrorCode::kUnsupported,
                          "output tensor %d '%s': multiplier %g needs shift %d; the 64-bit rescale of this 16x8 op "
@@ -137,9 +251,21 @@ Status PrepareOp(PrepareContext& context, const void** op_data) {
   const TensorView filter = context.input(1);
   const TensorView output = context.output(0);
 
+  // INT4 weights (int8 activations): the general kernel only. The int8-only
+  // one refuses them and per-channel weights with the checks it already has
+  // (the filter's type, then its one scale), adding no code.
+  const bool int4_weights = !kInt8Only && input.type() == TensorType::kInt8 && filter.type() == TensorType::kInt4;
   if (!kInt8Only && input.type() == TensorType::kInt16) {
     MICROARENA_RETURN_IF_ERROR(RequireType(context, "filter", filter, TensorType::kInt8));
     MICROARENA_RETURN_IF_ERROR(RequireType(context, "output", output, TensorType::kInt16));
+  } else if (int4_weights) {
+    MICROARENA_RETURN_IF_ERROR(RequireType(context, "output", output, TensorType::kInt8));
+    if (HasPerChannelWeights(input, filter)) {
+      return context.Error(ErrorCode::kUnsupported,
+                           "filter tensor %d '%s': INT4 weights must be quantized per tensor (TFLM refuses "
+                           "per-channel INT4)",
+                           filter.index(), filter.name());
+    }
   } else {
     MICROARENA_RETURN_IF_ERROR(RequireInt8OrFloat32Operands(context, "FULLY_CONNECTED", input, filter, output));
   }
@@ -147,14 +273,26 @@ Status PrepareOp(PrepareContext& context, const void** op_data) {
   MICROARENA_RETURN_IF_ERROR(CheckShapes(context, input, filter, output, keep_num_dims));
   MICROARENA_RETURN_IF_ERROR(PrepareBias(context, input.type(), Dim(filter, 0)));
 
-  void* memory = context.AllocatePersistent(sizeof(FullyConnectedOpData), alignof(FullyConnectedOpData));
+  // Per-channel weights: the units' int32 multipliers and int32 shifts follow
+  // (8 B per unit, as TFLM keeps them: the kernels read either form of
+  // scale through one array index, UnitRescale).
+  size_t bytes = sizeof(FullyConnectedOpData);
+  if (!kInt8Only && HasPerChannelWeights(input, filter)) {
+    size_t array_bytes = 0;
+    if (!CheckedMul(static_cast<size_t>(Dim(filter, 0)), 2 * sizeof(int32_t), &array_bytes) ||
+        !CheckedAdd(bytes, array_bytes, &bytes)) {
+      return context.Error(ErrorCode::kOutOfMemory, "%d units overflow the op data size", Dim(filter, 0));
+    }
+  }
+  void* memory = context.AllocatePersistent(bytes, alignof(FullyConnectedOpData));
   if (memory == nullptr) return context.OutOfMemory();
   auto* data = new (memory) FullyConnectedOpData();
+  if (int4_weights) data->weights.int4_weights = 1;
   if (kInt8Only || input.type() != TensorType::kFloat32) {
-    MICROARENA_RETURN_IF_ERROR(PrepareQuantized<kInt8Only>(context, input, filter, output, activation, &data->quant));
+    MICROARENA_RETURN_IF_ERROR(PrepareQuantized<kInt8Only>(context, input, filter, output, activation, data));
   } else {
-    MICROARENA_RETURN_IF_ERROR(PrepareFloatActivation(context, activation, &data->activation_min,
-                                                      &data->activation_max));
+    MICROARENA_RETURN_IF_ERROR(PrepareFloatActivation(context, activation, &data->activation.min,
+                                                      &data->activation.max));
   }
   *op_data = data;
   return OkStatus();
@@ -178,8 +316,33 @@ Status EvalInt8(EvalContext& context, const void* op_data) {
   const reference::FullyConnectedShape shape = ShapeOf(filter, output);
   const int8_t* input = context.input(0)->As<const int8_t>();
   const int32_t* bias_data = bias != nullptr ? bias->As<const int32_t>() : nullptr;
-  optimized::FullyConnectedInt8(data->quant, shape, input, filter.As<const int8_t>(), bias_data,
-                                output.As<int8_t>());
+  optimized::FullyConnectedInt8(data->quant, shape, input, filter.As<const int8_t>(), bias_data, output.As<int8_t>());
+  return OkStatus();
+}
+
+// int8 with INT4 weights (the general kernel only): no scratch, the rows are
+// unpacked on the stack as they are read.
+[[gnu::noinline]] Status EvalInt8Int4(EvalContext& context, const void* op_data) {
+  const auto* data = static_cast<const FullyConnectedOpData*>(op_data);
+  const EvalTensor& filter = *context.input(1);
+  const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
+  EvalTensor& output = *context.output(0);
+  optimized::FullyConnectedInt8PackedInt4(data->quant, ShapeOf(filter, output), context.input(0)->As<const int8_t>(),
+                                          filter.As<const uint8_t>(),
+                                          bias != nullptr ? bias->As<const int32_t>() : nullptr, output.As<int8_t>());
+  return OkStatus();
+}
+
+// int8 with per-channel weights (the general kernel only).
+[[gnu::noinline]] Status EvalInt8PerChannel(EvalContext& context, const void* op_data) {
+  const auto* data = static_cast<const FullyConnectedOpData*>(op_data);
+  const EvalTensor& filter = *context.input(1);
+  const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
+  EvalTensor& output = *context.output(0);
+  optimized::FullyConnectedInt8PerChannel(data->quant, ShapeOf(filter, output), context.input(0)->As<const int8_t>(),
+                                          filter.As<const int8_t>(),
+                                          bias != nullptr ? bias->As<const int32_t>() : nullptr, output.As<int8_t>(),
+                                          UnitScalesOf(*data));
   return OkStatus();
 }
 
@@ -194,10 +357,12 @@ Status EvalInt8(EvalContext& context, const void* op_data) {
   const reference::FullyConnectedShape shape = ShapeOf(filter, output);
   if (bias != nullptr && bias->type == TensorType::kInt32) {
     optimized::FullyConnectedInt16(data->quant, shape, input.As<const int16_t>(), filter.As<const int8_t>(),
-                                   bias->As<const int32_t>(), output.As<int16_t>());
+                                   bias->As<const int32_t>(), output.As<int16_t>(),
+                                   UnitScalesOf(*data));
   } else {
     optimized::FullyConnectedInt16(data->quant, shape, input.As<const int16_t>(), filter.As<const int8_t>(),
-                                   bias != nullptr ? bias->As<const int64_t>() : nullptr, output.As<int16_t>());
+                                   bias != nullptr ? bias->As<const int64_t>() : nullptr, output.As<int16_t>(),
+                                   UnitScalesOf(*data));
   }
   return OkStatus();
 }
@@ -209,7 +374,7 @@ Status EvalInt8(EvalContext& context, const void* op_data) {
   const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
   EvalTensor& output = *context.output(0);
   const reference::FullyConnectedShape shape = ShapeOf(*context.input(1), output);
-  reference::FullyConnectedFloat(data->activation_min, data->activation_max, shape,
+  reference::FullyConnectedFloat(data->activation.min, data->activation.max, shape,
                                  context.input(0)->As<const float>(), context.input(1)->As<const float>(),
                                  bias != nullptr ? bias->As<const float>() : nullptr, output.As<float>());
   return OkStatus();
@@ -217,7 +382,11 @@ Status EvalInt8(EvalContext& context, const void* op_data) {
 
 Status Eval(EvalContext& context, const void* op_data) {
   const TensorType type = context.input(0)->type;
-  if (type == TensorType::kInt8) return EvalInt8(context, op_data);
+  if (type == TensorType::kInt8) {
+    const auto& weights = static_cast<const FullyConnectedOpData*>(op_data)->weights;
+    if (weights.int4_weights != 0) return EvalInt8Int4(context, op_data);
+    return weights.per_channel_units > 0 ? EvalInt8PerChannel(context, op_data) : EvalInt8(context, op_data);
+  }
   if (type == TensorType::kInt16) return EvalInt16(context, op_data);
   return EvalFloat(context, op_data);
 }

@@ -113,14 +113,27 @@ TEST(FullyConnectedKernelTest, FloatFlattensLeadingDimensions) {
   EXPECT_EQ(op.Output<float>(), (std::vector<float>{21.5f, 43.5f}));
 }
 
+// Per-channel weights: each unit its own scale. Input {1, 1}, weights all 1:
+// both sums are 2; unit 0 (scale 1) gives 2, unit 1 (scale 0.5) 2 x 0.5 = 1.
+TEST(FullyConnectedKernelTest, PerChannelWeightsScaleEachUnit) {
+  OneOp op(BuiltinOp::kFullyConnected);
+  op.Input(Int8("in", {1, 2}, 1.0f, 0), Bytes<int8_t>({1, 1}));
+  op.Constant(PerChannel("filter", {2, 2}, {1.0f, 0.5f}, 0), Bytes<int8_t>({1, 1, 1, 1}));
+  op.Output(Int8("out", {1, 2}, 1.0f, 0));
+  Status status = op.Run();
+  ASSERT_TRUE(status.ok()) << status.message();
+  EXPECT_EQ(op.Output<int8_t>(), (std::vector<int8_t>{2, 1}));
+}
+
 TEST(FullyConnectedKernelTest, PrepareErrors) {
   {
-    // Per-channel weights are not supported.
+    // Per-channel weights with a rank-3 output (keep_num_dims).
     OneOp op(BuiltinOp::kFullyConnected);
-    op.Input(Int8("in", {1, 2}, 1.0f, 0), Bytes<int8_t>({1, 1}));
+    op.Options(FcOptions(tflite::ActivationFunctionType::NONE, true));
+    op.Input(Int8("in", {1, 1, 2}, 1.0f, 0), Bytes<int8_t>({1, 1}));
     op.Constant(PerChannel("filter", {2, 2}, {1.0f, 0.5f}, 0), Bytes<int8_t>({1, 1, 1, 1}));
-    op.Output(Int8("out", {1, 2}, 1.0f, 0));
-    ExpectError(op.Run(), ErrorCode::kUnsupported, "per-channel");
+    op.Output(Int8("out", {1, 1, 2}, 1.0f, 0));
+    ExpectError(op.Run(), ErrorCode::kUnsupported, "has rank 3; TFLM's per-channel kernel");
   }
   {
     // Bias scale 1 where input x filter = 0.25 and output scale 1: |0.75| / 1 > 0.02.

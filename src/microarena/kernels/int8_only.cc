@@ -28,6 +28,16 @@ bool HasInt8Activations(const SubgraphView& subgraph, const OperatorView& op) {
   return HasInt8Activations(subgraph.tensor(static_cast<size_t>(input)), subgraph.tensor(static_cast<size_t>(output)));
 }
 
+bool FitsInt8Kernel(const SubgraphView& subgraph, const OperatorView& op) {
+  if (!HasInt8Activations(subgraph, op)) return false;
+  if (op.code() != BuiltinOp::kFullyConnected) return true;
+  const Span<const int32_t> inputs = op.inputs();
+  if (inputs.size() < 2 || inputs[1] < 0 || static_cast<size_t>(inputs[1]) >= subgraph.tensor_count()) return true;
+  const TensorView weights = subgraph.tensor(static_cast<size_t>(inputs[1]));
+  const QuantizationView q = weights.quantization();
+  return weights.type() != TensorType::kInt4 && (!q.is_quantized() || q.channel_count() <= 1);
+}
+
 Status RequireInt8Activations(const PrepareContext& context, const char* int8_kernel, const char* general_kernel) {
   if (!context.has_input(0) || context.output_count() < 1) return OkStatus();
   const TensorView input = context.input(0);

@@ -16,9 +16,10 @@
 // instead of a template flag, to the same end.
 //
 // The rule is one for every int8-only kernel, and `microarena embed
-// --resolver` (report/resolver_header.h) applies the same function: input 0
-// and output 0 are INT8. The op's other operands (filter, bias, second input)
-// are checked by the op's own Prepare as in the general kernel.
+// --resolver` (report/resolver_header.h) applies the same function
+// (FitsInt8Kernel): input 0 and output 0 are INT8; FULLY_CONNECTED's weights
+// also INT8 per tensor. The op's other operands (filter, bias, second input) are
+// checked by the op's own Prepare as in the general kernel.
 #pragma once
 
 #include "microarena/base/status.h"
@@ -35,6 +36,12 @@ inline bool HasInt8Activations(const TensorView& input, const TensorView& output
 // The same for `op` of `subgraph`: false when input 0 or output 0 is missing
 // or out of range (the op's Prepare then refuses it in either kernel).
 bool HasInt8Activations(const SubgraphView& subgraph, const OperatorView& op);
+
+// Whether the int8-only kernel of `op` takes it: INT8 activations and, for
+// FULLY_CONNECTED, per-tensor INT8 weights (the loops of per-channel and
+// INT4 weights are in the general kernel only, so models without them do
+// not carry them).
+bool FitsInt8Kernel(const SubgraphView& subgraph, const OperatorView& op);
 
 // Prepare's first check in an int8-only kernel (`int8_kernel`, the symbol of
 // its registration): OK when input 0 and output 0 are INT8 (or missing,

@@ -63,7 +63,9 @@ constexpr OpTypes kTable[] = {
     {B::kFloorDiv, O::kInput0, kF32, false, "both inputs and the output of one type"},
     {B::kFloorMod, O::kInput0, kF32, false, "both inputs and the output of one type"},
     // fully_connected.cc: INT16 input with INT8 weights and an INT16 output.
-    {B::kFullyConnected, O::kInput0, kF32 | kI8 | kI16, true, "output of the input's type; per-tensor weights"},
+    {B::kFullyConnected, O::kInput0, kF32 | kI8 | kI16, true,
+     "output of the input's type; weights per tensor, or per channel (one scale per unit) with a rank-2 output; INT8: "
+     "also INT4 weights per tensor"},
     {B::kGather, O::kInput0, kF32 | kI8, false, "indices INT32"},
     {B::kGatherNd, O::kInput0, kF32 | kI8, false, "indices INT32"},
     {B::kGreater, O::kInput0, kF32 | kI32 | kI64 | kI8, false, "both inputs of one type; output BOOL"},

@@ -56,8 +56,9 @@ std::string Why(const ModelKernel& chosen) {
     return fmt::format("{} (int8 only: {} of {} with INT8 input and output)", op, chosen.int8_instances,
                        chosen.instances);
   }
-  return fmt::format("{} (general: {} of {} not INT8 -> INT8)", op, chosen.instances - chosen.int8_instances,
-                     chosen.instances);
+  return fmt::format("{} (general: {} of {} not INT8 -> INT8{})", op, chosen.instances - chosen.int8_instances,
+                     chosen.instances,
+                     chosen.kernel->op == BuiltinOp::kFullyConnected ? " with per-tensor INT8 weights" : "");
 }
 
 }  // namespace
@@ -75,7 +76,7 @@ Result<std::vector<ModelKernel>> ModelKernels(const ModelView& model, const std:
       if (op.is_custom()) continue;
       Count& count = builtins[static_cast<int32_t>(op.code())];
       ++count.instances;
-      if (HasInt8Activations(subgraph, op)) ++count.int8_instances;
+      if (FitsInt8Kernel(subgraph, op)) ++count.int8_instances;
     }
   }
   std::vector<ModelKernel> chosen;

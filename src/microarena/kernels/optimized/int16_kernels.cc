@@ -557,8 +557,10 @@ inline int32_t WeightSum(const int8_t* w, int32_t count) {
 
 // A fully connected output from its sum (bias and input offset included).
 template <typename Sum>
-MICROARENA_ALWAYS_INLINE int16_t FullyConnectedOutput(Sum sum, const reference::QuantizedFullyConnectedParams& p) {
-  const int32_t value = fixed_point::WrappingAdd(Rescale(sum, p.output_multiplier, p.output_shift), p.output_offset);
+MICROARENA_ALWAYS_INLINE int16_t FullyConnectedOutput(Sum sum, const reference::QuantizedFullyConnectedParams& p,
+                                                      const reference::UnitRescale& rescale, int32_t o) {
+  const int32_t value =
+      fixed_point::WrappingAdd(Rescale(sum, rescale.multiplier_of(o), rescale.shift_of(o)), p.output_offset);
   return Clamp16(value, p.activation_min, p.activation_max);
 }
 
@@ -646,16 +648,17 @@ void DepthwiseConvInt16(const reference::ConvParams& params, int32_t depth_multi
 template <typename Bias>
 void FullyConnectedInt16(const reference::QuantizedFullyConnectedParams& params,
                          const reference::FullyConnectedShape& shape, const int16_t* input, const int8_t* filter,
-                         const Bias* bias, int16_t* output) {
+                         const Bias* bias, int16_t* output, const reference::UnitScales& unit_scales) {
 #ifdef MICROARENA_REFERENCE_INT8_KERNELS
-  reference::FullyConnectedInt16(params, shape, input, filter, bias, output);
+  reference::FullyConnectedInt16(params, shape, input, filter, bias, output, unit_scales);
   return;
 #endif
   if (params.filter_offset != 0) {  // Prepare sets none (symmetric weights); kept exact all the same
-    reference::FullyConnectedInt16(params, shape, input, filter, bias, output);
+    reference::FullyConnectedInt16(params, shape, input, filter, bias, output, unit_scales);
     return;
   }
   using Sum = SumOf<Bias>;
+  const reference::UnitRescale rescale(params, unit_scales);
   const int32_t depth = shape.accum_depth;
   const int32_t units = shape.output_depth;
   // The input offset's share of unit o's sum: offset x the row's weight
@@ -673,7 +676,7 @@ void FullyConnectedInt16(const reference::QuantizedFullyConnectedParams& params,
       Dot<1, 4>(x, 0, w, depth, depth, sum);
       for (int32_t i = 0; i < 4; ++i) {
         if (params.input_offset != 0) sum[i] += offset_share(w + i * static_cast<ptrdiff_t>(depth));
-        out[o + i] = FullyConnectedOutput(sum[i], params);
+        out[o + i] = FullyConnectedOutput(sum[i], params, rescale, o + i);
       }
     }
     for (; o < units; ++o) {
@@ -681,16 +684,16 @@ void FullyConnectedInt16(const reference::QuantizedFullyConnectedParams& params,
       Sum sum = BiasStart(bias, o);
       Dot<1, 1>(x, 0, w, 0, depth, &sum);
       if (params.input_offset != 0) sum += offset_share(w);
-      out[o] = FullyConnectedOutput(sum, params);
+      out[o] = FullyConnectedOutput(sum, params, rescale, o);
     }
   }
 }
 
 template void FullyConnectedInt16<int32_t>(const reference::QuantizedFullyConnectedParams&,
                                            const reference::FullyConnectedShape&, const int16_t*, const int8_t*,
-                                           const int32_t*, int16_t*);
+                                           const int32_t*, int16_t*, const reference::UnitScales&);
 template void FullyConnectedInt16<int64_t>(const reference::QuantizedFullyConnectedParams&,
                                            const reference::FullyConnectedShape&, const int16_t*, const int8_t*,
-                                           const int64_t*, int16_t*);
+                                           const int64_t*, int16_t*, const reference::UnitScales&);
 
 }  // namespace microarena::optimized

@@ -50,9 +50,10 @@ void DepthwiseConvInt16(const reference::ConvParams& params, int32_t depth_multi
 
 // FULLY_CONNECTED 16x8, `Bias` int32_t (int32 sums that wrap) or int64_t
 // (int64 sums); bias may be nullptr and may sit at any 4-byte offset.
+// `unit_scales`: per-channel weights' multipliers (none: params' one).
 template <typename Bias>
 void FullyConnectedInt16(const reference::QuantizedFullyConnectedParams& params,
                          const reference::FullyConnectedShape& shape, const int16_t* input, const int8_t* filter,
-                         const Bias* bias, int16_t* output);
+                         const Bias* bias, int16_t* output, const reference::UnitScales& unit_scales = {});
 
 }  // namespace microarena::optimized

@@ -61,7 +61,7 @@ std::string Describe(const Depthwise16Case& c16) {
 std::string Describe(const FullyConnected16Case& c16) {
   const FullyConnectedCase& c = c16.shape;
   return std::to_string(c.batches) + "x" + std::to_string(c.depth) + " -> " + std::to_string(c.units) +
-         Describe(c16.bias, c16.operands);
+         (c.per_channel ? " per channel" : "") + Describe(c16.bias, c16.operands);
 }
 
 // The workspace is 28 KB: on the heap, not on the test's stack.
@@ -228,10 +228,13 @@ TEST(FastFullyConnectedInt16Test, MatchesTheReference) {
   // the blocks of 4, batches; then long sums of extreme operands.
   const FullyConnectedCase shapes[] = {{1, 640, 4, true}, {1, 60, 40, true}, {1, 128, 8, true}, {1, 7, 5, true},
                                        {1, 1, 1, true},   {3, 33, 10, true}, {2, 250, 3, true}, {1, 513, 7, true}};
-  for (const FullyConnectedCase& shape : shapes) {
-    for (const BiasKind bias : kBiasKinds) {
-      const FullyConnected16Case c{shape, bias, Operands::kRandom};
-      EXPECT_EQ(optimized::self_check::CheckFullyConnected16(c, random, *ws), Outcome::kSame) << Describe(c);
+  for (const bool per_channel : {false, true}) {
+    for (FullyConnectedCase shape : shapes) {
+      shape.per_channel = per_channel;
+      for (const BiasKind bias : kBiasKinds) {
+        const FullyConnected16Case c{shape, bias, Operands::kRandom};
+        EXPECT_EQ(optimized::self_check::CheckFullyConnected16(c, random, *ws), Outcome::kSame) << Describe(c);
+      }
     }
   }
   const FullyConnectedCase long_shapes[] = {{1, 3000, 2, true}, {1, 1000, 6, true}, {2, 700, 5, true}};

@@ -718,6 +718,59 @@ void FullyConnectedInt8(const reference::QuantizedFullyConnectedParams& params,
   }
 }
 
+void FullyConnectedInt8PerChannel(const reference::QuantizedFullyConnectedParams& params,
+                                  const reference::FullyConnectedShape& shape, const int8_t* input,
+                                  const int8_t* filter, const int32_t* bias, int8_t* output,
+                                  const reference::UnitScales& unit_scales) {
+#ifdef MICROARENA_REFERENCE_INT8_KERNELS
+  reference::FullyConnectedInt8(params, shape, input, filter, bias, output, unit_scales);
+  return;
+#endif
+  const int32_t depth = shape.accum_depth;
+  const int32_t units = shape.output_depth;
+  for (int32_t b = 0; b < shape.batches; ++b) {
+    const int8_t* x = input + static_cast<ptrdiff_t>(b) * depth;
+    int8_t* out = output + static_cast<ptrdiff_t>(b) * units;
+    for (int32_t o = 0; o < units; ++o) {
+      const uint32_t acc =
+          Dot1x1(x, filter + static_cast<ptrdiff_t>(o) * depth, depth, params.input_offset, BiasStart(bias, o));
+      const int32_t value =
+          MultiplyByQuantizedMultiplier(static_cast<int32_t>(acc), unit_scales.multiplier[o], unit_scales.shift[o]);
+      out[o] = ClampOutput(value, params.output_offset, params.activation_min, params.activation_max);
+    }
+  }
+}
+
+void FullyConnectedInt8PackedInt4(const reference::QuantizedFullyConnectedParams& params,
+                                  const reference::FullyConnectedShape& shape, const int8_t* input,
+                                  const uint8_t* packed, const int32_t* bias, int8_t* output) {
+#ifdef MICROARENA_REFERENCE_INT8_KERNELS
+  reference::FullyConnectedInt8PackedInt4(params, shape, input, packed, bias, output);
+  return;
+#endif
+  constexpr int32_t kChunk = 64;  // unpacked weights on the stack
+  const int32_t depth = shape.accum_depth;
+  const int32_t units = shape.output_depth;
+  int8_t weights[kChunk];
+  for (int32_t b = 0; b < shape.batches; ++b) {
+    const int8_t* x = input + static_cast<ptrdiff_t>(b) * depth;
+    int8_t* out = output + static_cast<ptrdiff_t>(b) * units;
+    for (int32_t o = 0; o < units; ++o) {
+      // The int32 sum wraps as the reference's does, in any order.
+      uint32_t acc = BiasStart(bias, o);
+      const size_t row = static_cast<size_t>(o) * static_cast<size_t>(depth);
+      for (int32_t d = 0; d < depth; d += kChunk) {
+        const int32_t count = std::min(kChunk, depth - d);
+        for (int32_t i = 0; i < count; ++i) {
+          weights[i] = static_cast<int8_t>(reference::Int4At(packed, row + static_cast<size_t>(d + i)));
+        }
+        acc = Dot1x1(x + d, weights, count, params.input_offset, acc);
+      }
+      out[o] = RequantizeToInt8(acc, params, 0);
+    }
+  }
+}
+
 bool AveragePoolInt8(const reference::PoolParams& params, const EvalTensor& input_tensor, EvalTensor& output_tensor) {
   const NhwcShape input_shape = NhwcShapeOf(input_tensor);
   const NhwcShape output_shape = NhwcShapeOf(output_tensor);

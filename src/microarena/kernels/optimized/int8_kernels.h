@@ -55,6 +55,21 @@ void FullyConnectedInt8(const reference::QuantizedFullyConnectedParams& params,
                         const reference::FullyConnectedShape& shape, const int8_t* input, const int8_t* filter,
                         const int32_t* bias, int8_t* output);
 
+// The same with per-channel weights: unit o requantizes with
+// unit_scales.multiplier[o] and shift[o]. One unit at a time (Dot1x1): a
+// loop of its own, so the per-tensor one above keeps its code and speed.
+void FullyConnectedInt8PerChannel(const reference::QuantizedFullyConnectedParams& params,
+                                  const reference::FullyConnectedShape& shape, const int8_t* input,
+                                  const int8_t* filter, const int32_t* bias, int8_t* output,
+                                  const reference::UnitScales& unit_scales);
+
+// The same with INT4 weights packed two per byte (per tensor): each unit's
+// row is unpacked 64 values at a time on the stack, so no arena scratch
+// holds the unpacked weights (TFLM keeps all of them in one).
+void FullyConnectedInt8PackedInt4(const reference::QuantizedFullyConnectedParams& params,
+                                  const reference::FullyConnectedShape& shape, const int8_t* input,
+                                  const uint8_t* packed, const int32_t* bias, int8_t* output);
+
 // AVERAGE_POOL_2D int8: the reference's sums, rounding and clamp, with
 // channels innermost (contiguous bytes) and the window clipped once per
 // output pixel. false, with the output incomplete, for an empty window (as

@@ -177,9 +177,12 @@ TEST(FastFullyConnectedInt8Test, MatchesTheReference) {
   const FullyConnectedCase cases[] = {{1, 640, 12, true}, {1, 60, 128, true}, {1, 128, 8, true}, {1, 7, 5, true},
                                       {1, 1, 1, false},
                                       {3, 33, 10, true},  {2, 250, 3, false}, {1, 13, 7, true}};
-  for (const FullyConnectedCase& c : cases) {
-    EXPECT_EQ(optimized::self_check::CheckFullyConnected(c, random, *ws), Outcome::kSame)
-        << c.batches << "x" << c.depth << " -> " << c.units;
+  for (const bool per_channel : {false, true}) {
+    for (FullyConnectedCase c : cases) {
+      c.per_channel = per_channel;
+      EXPECT_EQ(optimized::self_check::CheckFullyConnected(c, random, *ws), Outcome::kSame)
+          << c.batches << "x" << c.depth << " -> " << c.units << (per_channel ? " per channel" : "");
+    }
   }
   for (int trial = 0; trial < 200; ++trial) {
     FullyConnectedCase c{};

@@ -92,6 +92,7 @@ struct DepthwiseCase {
 struct FullyConnectedCase {
   int32_t batches, depth, units;
   bool bias;
+  bool per_channel = false;  // one multiplier per unit (per-channel weights)
 };
 
 struct AddCase {
@@ -128,6 +129,7 @@ struct Workspace {
   int32_t bias[kChannels];
   int32_t multipliers[kChannels];
   int8_t shifts[kChannels];
+  int32_t unit_shifts[kChannels];  // `shifts` as FULLY_CONNECTED's per-channel arrays keep them
 };
 
 // Fills `count` bytes with random int8 values.
@@ -276,7 +278,7 @@ inline Outcome CheckDepthwise(const DepthwiseCase& c, Random& random, Workspace&
   return Compare(ws, out_count);
 }
 
-// FULLY_CONNECTED (one scale for the whole layer).
+// FULLY_CONNECTED: one scale for the whole layer, or one per unit.
 inline Outcome CheckFullyConnected(const FullyConnectedCase& c, Random& random, Workspace& ws) {
   const auto input_count = Count(c.batches, c.depth);
   const auto filter_count = Count(c.depth, c.units);
@@ -298,8 +300,17 @@ inline Outcome CheckFullyConnected(const FullyConnectedCase& c, Random& random, 
   shape.output_depth = c.units;
   std::memset(ws.actual, 0x5a, out_count);
   const int32_t* bias = c.bias ? ws.bias : nullptr;
-  reference::FullyConnectedInt8(params, shape, ws.input, ws.filter, bias, ws.expected);
-  optimized::FullyConnectedInt8(params, shape, ws.input, ws.filter, bias, ws.actual);
+  reference::UnitScales unit_scales;
+  if (c.per_channel) {
+    for (int32_t u = 0; u < c.units; ++u) ws.unit_shifts[u] = ws.shifts[u];
+    unit_scales = {ws.multipliers, ws.unit_shifts};
+  }
+  reference::FullyConnectedInt8(params, shape, ws.input, ws.filter, bias, ws.expected, unit_scales);
+  if (c.per_channel) {
+    optimized::FullyConnectedInt8PerChannel(params, shape, ws.input, ws.filter, bias, ws.actual, unit_scales);
+  } else {
+    optimized::FullyConnectedInt8(params, shape, ws.input, ws.filter, bias, ws.actual);
+  }
   return Compare(ws, out_count);
 }
 
@@ -499,6 +510,7 @@ inline void RandomFullyConnectedCase(Random& random, FullyConnectedCase* c) {
   c->depth = random.Uniform(1, 300);
   c->units = random.Uniform(1, 20);
   c->bias = random.Uniform(0, 3) != 0;
+  c->per_channel = random.Uniform(0, 1) == 1;
 }
 
 inline bool RandomAddCase(Random& random, AddCase* c) {

@@ -48,7 +48,7 @@ struct FullyConnected16Case {
   Operands operands;
 };
 
-// Every buffer a 16x8 case uses, fixed-size. 28 KB, no more than Workspace,
+// Every buffer a 16x8 case uses, fixed-size. 29 KB, no more than Workspace,
 // so a firmware can keep the two in one union.
 struct Workspace16 {
   static constexpr size_t kValues = 3072;   // int16 values: input, each output
@@ -62,6 +62,7 @@ struct Workspace16 {
   int32_t bias32[kChannels];
   int32_t multipliers[kChannels];
   int8_t shifts[kChannels];
+  int32_t unit_shifts[kChannels];  // `shifts` as FULLY_CONNECTED's per-channel arrays keep them
 };
 
 inline bool Fits16(size_t input, size_t filter, size_t output, int32_t channels) {
@@ -202,8 +203,9 @@ inline Outcome CheckDepthwise16(const Depthwise16Case& c16, Random& random, Work
   return Compare16(ws, out_count);
 }
 
-// FULLY_CONNECTED 16x8: one scale for the layer, the input and output zero
-// points applied (TFLM's general kernel), the weights symmetric.
+// FULLY_CONNECTED 16x8: one scale for the layer or one per unit, the input
+// and output zero points applied (TFLM's general kernel), the weights
+// symmetric.
 inline Outcome CheckFullyConnected16(const FullyConnected16Case& c16, Random& random, Workspace16& ws) {
   const FullyConnectedCase& c = c16.shape;
   const auto input_count = Count(c.batches, c.depth);
@@ -225,13 +227,18 @@ inline Outcome CheckFullyConnected16(const FullyConnected16Case& c16, Random& ra
   shape.accum_depth = c.depth;
   shape.output_depth = c.units;
   std::memset(ws.actual, 0x5a, out_count * sizeof(int16_t));
+  reference::UnitScales unit_scales;
+  if (c.per_channel) {
+    for (int32_t u = 0; u < c.units; ++u) ws.unit_shifts[u] = ws.shifts[u];
+    unit_scales = {ws.multipliers, ws.unit_shifts};
+  }
   if (c16.bias == BiasKind::kInt32) {
-    reference::FullyConnectedInt16(params, shape, ws.input, ws.filter, ws.bias32, ws.expected);
-    optimized::FullyConnectedInt16(params, shape, ws.input, ws.filter, ws.bias32, ws.actual);
+    reference::FullyConnectedInt16(params, shape, ws.input, ws.filter, ws.bias32, ws.expected, unit_scales);
+    optimized::FullyConnectedInt16(params, shape, ws.input, ws.filter, ws.bias32, ws.actual, unit_scales);
   } else {
     const int64_t* bias = c16.bias == BiasKind::kInt64 ? ws.bias64 : nullptr;
-    reference::FullyConnectedInt16(params, shape, ws.input, ws.filter, bias, ws.expected);
-    optimized::FullyConnectedInt16(params, shape, ws.input, ws.filter, bias, ws.actual);
+    reference::FullyConnectedInt16(params, shape, ws.input, ws.filter, bias, ws.expected, unit_scales);
+    optimized::FullyConnectedInt16(params, shape, ws.input, ws.filter, bias, ws.actual, unit_scales);
   }
   return Compare16(ws, out_count);
 }
