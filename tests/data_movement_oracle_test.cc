@@ -197,6 +197,81 @@ TEST(DataMovementOracleTest, SliceConstantAndComputedBounds) {
                  "does not fit the input");
 }
 
+// DYNAMIC_UPDATE_SLICE: start indices inside, below 0 and past the end
+// (TFLM clamps them), constant INT32 and computed INT64, ranks 1 to 6, and
+// an update the operand's size (the output is the update, whatever the
+// indices).
+TEST(DataMovementOracleTest, DynamicUpdateSliceClampsItsStart) {
+  MICROARENA_REQUIRE_ORACLE();
+  struct Case {
+    std::vector<int32_t> operand;
+    std::vector<int32_t> update;
+    std::vector<int32_t> start;
+  };
+  const Case cases[] = {
+      {{10}, {4}, {3}},
+      {{10}, {4}, {9}},
+      {{4, 5}, {2, 3}, {-1, 1}},
+      {{4, 5}, {4, 5}, {2, 2}},
+      {{3, 4, 5}, {1, 2, 3}, {1, 100, 2}},
+      {{2, 3, 4, 5}, {1, 2, 1, 4}, {1, 0, 3, -7}},
+      {{2, 2, 3, 2, 3, 2}, {1, 2, 2, 1, 2, 2}, {1, 0, 1, 1, 1, 0}},
+  };
+  int n = 0;
+  for (TensorType type : {TensorType::kFloat32, TensorType::kInt8, TensorType::kInt16, TensorType::kInt32}) {
+    for (const Case& c : cases) {
+      const auto rank = static_cast<int32_t>(c.operand.size());
+      ExpectSameAsOracle("dus_" + Name(type) + "_" + std::to_string(n++),
+                         OpModel(BuiltinOp::kDynamicUpdateSlice, {},
+                                 {{type, c.operand}, {type, c.update}, {TensorType::kInt32, {rank}, 0, 0, Int32s(c.start)}},
+                                 {{type, c.operand}}),
+                         {Values(type, Count(c.operand), 7), Values(type, Count(c.update), 8)}, kSmallArena);
+      ExpectSameAsOracle("dus_dyn_" + Name(type) + "_" + std::to_string(n++),
+                         OpModel(BuiltinOp::kDynamicUpdateSlice, {},
+                                 {{type, c.operand}, {type, c.update}, {TensorType::kInt64, {rank}}},
+                                 {{type, c.operand}}),
+                         {Values(type, Count(c.operand), 9), Values(type, Count(c.update), 10),
+                          BytesOf(std::vector<int64_t>(c.start.begin(), c.start.end()))},
+                         kSmallArena);
+    }
+  }
+  // Extreme INT64 starts clamp too.
+  ExpectSameAsOracle("dus_int64_extremes",
+                     OpModel(BuiltinOp::kDynamicUpdateSlice, {},
+                             {{TensorType::kInt8, {6, 7}}, {TensorType::kInt8, {2, 3}}, {TensorType::kInt64, {2}}},
+                             {{TensorType::kInt8, {6, 7}}}),
+                     {Values(TensorType::kInt8, 42, 1), Values(TensorType::kInt8, 6, 2),
+                      BytesOf(std::vector<int64_t>{INT64_MAX, INT64_MIN})},
+                     kSmallArena);
+  // Refused by both: an update larger than the operand, indices of the
+  // wrong count, a type TFLM has no case for, mixed types.
+  const Bytes a = Values(TensorType::kInt8, 12, 1);
+  ExpectBothRefuse("dus_update_larger",
+                   OpModel(BuiltinOp::kDynamicUpdateSlice, {},
+                           {{TensorType::kInt8, {3, 4}}, {TensorType::kInt8, {4, 2}},
+                            {TensorType::kInt32, {2}, 0, 0, Int32s({0, 0})}},
+                           {{TensorType::kInt8, {3, 4}}}),
+                   {a, Values(TensorType::kInt8, 8, 2)}, "does not fit in operand [3,4]");
+  ExpectBothRefuse("dus_index_count",
+                   OpModel(BuiltinOp::kDynamicUpdateSlice, {},
+                           {{TensorType::kInt8, {3, 4}}, {TensorType::kInt8, {1, 2}},
+                            {TensorType::kInt32, {3}, 0, 0, Int32s({0, 0, 0})}},
+                           {{TensorType::kInt8, {3, 4}}}),
+                   {a, Values(TensorType::kInt8, 2, 2)}, "must be 1-D with 2 values");
+  ExpectBothRefuse("dus_int64",
+                   OpModel(BuiltinOp::kDynamicUpdateSlice, {},
+                           {{TensorType::kInt64, {3, 4}}, {TensorType::kInt64, {1, 2}},
+                            {TensorType::kInt32, {2}, 0, 0, Int32s({0, 0})}},
+                           {{TensorType::kInt64, {3, 4}}}),
+                   {Values(TensorType::kInt64, 12, 1), Values(TensorType::kInt64, 2, 2)}, "not supported");
+  ExpectBothRefuse("dus_mixed",
+                   OpModel(BuiltinOp::kDynamicUpdateSlice, {},
+                           {{TensorType::kInt8, {3, 4}}, {TensorType::kInt32, {1, 2}},
+                            {TensorType::kInt32, {2}, 0, 0, Int32s({0, 0})}},
+                           {{TensorType::kInt8, {3, 4}}}),
+                   {a, Values(TensorType::kInt32, 2, 2)}, "not supported");
+}
+
 tflite::BuiltinOptionsUnion GatherOptions(int32_t axis, int32_t batch_dims) {
   tflite::GatherOptionsT options;
   options.axis = axis;

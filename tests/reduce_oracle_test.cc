@@ -151,6 +151,36 @@ TEST(ReduceOracleTest, ReduceMaxMin) {
   }
 }
 
+// REDUCE_ALL: BOOL only, any axes (repeated, negative, none) up to rank 6.
+TEST(ReduceOracleTest, ReduceAll) {
+  MICROARENA_REQUIRE_ORACLE();
+  const ReduceCase cases[] = {
+      {{10}, {0}},           {{4, 6}, {1}},          {{4, 6}, {-2}},          {{2, 3, 4}, {0, 2}},
+      {{2, 3, 4}, {1, 1}},   {{2, 3, 4}, {}},        {{2, 3, 4, 5}, {1, 2, 3}}, {{2, 2, 3, 2, 3}, {4, 0, 2}},
+      {{2, 1, 3, 2, 2, 3}, {0, 1, 2, 3, 4, 5}},
+  };
+  int n = 0;
+  for (const ReduceCase& c : cases) {
+    for (bool keep : {false, true}) {
+      // Random values, and one false in seven (so some outputs stay true).
+      Bytes sparse_false(Count(c.shape));
+      for (size_t i = 0; i < sparse_false.size(); ++i) sparse_false[i] = i % 7 == 3 ? 0 : 1;
+      for (const Bytes& input : {Values(TensorType::kBool, Count(c.shape), 4), sparse_false}) {
+        ExpectSameAsOracle("rall_" + std::to_string(n++),
+                           ReduceModel(BuiltinOp::kReduceAll, c, keep, {TensorType::kBool, {}},
+                                       {TensorType::kBool, {}}),
+                           {input}, kSmallArena);
+      }
+    }
+  }
+  const ReduceCase c = {{2, 3}, {1}};
+  for (TensorType type : {TensorType::kInt8, TensorType::kFloat32}) {
+    ExpectBothRefuse("rall_" + Name(type),
+                     ReduceModel(BuiltinOp::kReduceAll, c, false, {type, {}}, {type, {}}), {Values(type, 6, 1)},
+                     "not supported (BOOL");
+  }
+}
+
 TEST(ReduceOracleTest, ReduceRefusals) {
   MICROARENA_REQUIRE_ORACLE();
   const ReduceCase c = {{2, 3}, {1}};

@@ -3,7 +3,7 @@
 // ops (RESHAPE, SQUEEZE, EXPAND_DIMS, TRANSPOSE, STRIDED_SLICE,
 // CONCATENATION, PAD) in each type they accept; the float32 forms of
 // HARD_SWISH, LEAKY_RELU, RELU6, SUB, BATCH_MATMUL and SVDF; QUANTIZE from
-// UINT8 and DEQUANTIZE from INT8. Every model runs in both, outputs equal
+// UINT8 and DEQUANTIZE from INT8 and UINT8. Every model runs in both, outputs equal
 // byte for byte and the arena no larger than TFLM's (ExpectSameAsOracle).
 // scripts/oracle_coverage.py checks that, with the other oracle tests, every
 // pair the table accepts ran against TFLM.
@@ -21,6 +21,7 @@ namespace {
 
 using testing::Bytes;
 using testing::Count;
+using testing::ExpectBothRefuse;
 using testing::ExpectSameAsOracle;
 using testing::kSmallArena;
 using testing::Operand;
@@ -168,7 +169,48 @@ TEST(TypeCoverageOracleTest, FloatActivationsSubAndBatchMatmul) {
   }
 }
 
-TEST(TypeCoverageOracleTest, QuantizeFromUint8AndDequantizeFromInt8) {
+// INT16 BATCH_MATMUL: zero points 0, int64 sums, the 64-bit rescale; plain,
+// adjoint and broadcast shapes of ranks 2 to 5, over full-range values.
+TEST(TypeCoverageOracleTest, Int16BatchMatmul) {
+  MICROARENA_REQUIRE_ORACLE();
+  struct Case {
+    std::vector<int32_t> lhs, rhs, out;
+    bool adj_x, adj_y;
+    float out_scale;
+  };
+  const Case cases[] = {
+      // Sums reach about 1e6 in real terms: output scales near 40 keep them
+      // inside int16, 0.5 saturates most.
+      {{4, 3}, {3, 5}, {4, 5}, false, false, 40.0f},
+      {{4, 3}, {3, 5}, {4, 5}, false, false, 0.5f},
+      {{2, 4, 3}, {2, 5, 3}, {2, 4, 5}, false, true, 40.0f},
+      {{2, 3, 4}, {3, 5}, {2, 4, 5}, true, false, 40.0f},
+      {{1, 3, 2, 6}, {2, 1, 6, 3}, {2, 3, 2, 3}, false, false, 60.0f},
+      {{2, 1, 1, 2, 40}, {1, 1, 3, 40, 2}, {2, 1, 3, 2, 2}, false, false, 150.0f},
+      // adj_x with an rhs batch of 1: TFLM folds the lhs batch.
+      {{2, 3, 4}, {1, 3, 5}, {2, 4, 5}, true, false, 40.0f},
+      {{3, 2, 3, 4}, {3, 1, 5, 3}, {3, 2, 4, 5}, true, true, 40.0f},
+  };
+  int n = 0;
+  for (const Case& c : cases) {
+    tflite::BatchMatMulOptionsT options;
+    options.adj_x = c.adj_x;
+    options.adj_y = c.adj_y;
+    ExpectSameAsOracle("batch_matmul_INT16_" + std::to_string(n++),
+                       OpModel(BuiltinOp::kBatchMatmul, MakeBuiltinOptions(options),
+                               {Operand{T::kInt16, c.lhs, 0.02f, 0}, Operand{T::kInt16, c.rhs, 0.03f, 0}},
+                               {Operand{T::kInt16, c.out, c.out_scale, 0}}),
+                       {Values(T::kInt16, Count(c.lhs), 21), Values(T::kInt16, Count(c.rhs), 22)}, kSmallArena);
+  }
+  // A zero point: TFLM refuses it for INT16.
+  ExpectBothRefuse("batch_matmul_INT16_zero_point",
+                   OpModel(BuiltinOp::kBatchMatmul, MakeBuiltinOptions(tflite::BatchMatMulOptionsT{}),
+                           {Operand{T::kInt16, {2, 3}, 0.02f, 5}, Operand{T::kInt16, {3, 2}, 0.03f, 0}},
+                           {Operand{T::kInt16, {2, 2}, 0.5f, 0}}),
+                   {Values(T::kInt16, 6, 1), Values(T::kInt16, 6, 2)}, "lhs tensor");
+}
+
+TEST(TypeCoverageOracleTest, QuantizeFromUint8AndDequantizeFromInt8AndUint8) {
   MICROARENA_REQUIRE_ORACLE();
   const std::vector<int32_t> shape = {2, 5};
   Operand uint8_in{T::kUInt8, shape, 0.5f, 128};
@@ -178,6 +220,15 @@ TEST(TypeCoverageOracleTest, QuantizeFromUint8AndDequantizeFromInt8) {
   Operand int8_in{T::kInt8, shape, 0.037f, -5};
   ExpectSameAsOracle("dequantize_INT8", OpModel(BuiltinOp::kDequantize, {}, {int8_in}, {Operand{T::kFloat32, shape}}),
                      {Values(T::kInt8, 10, 16)}, kSmallArena);
+  // Every uint8 value, zero points 0, 128 and 255.
+  Bytes every_uint8(256);
+  for (size_t i = 0; i < 256; ++i) every_uint8[i] = static_cast<uint8_t>(i);
+  for (int64_t zero_point : {int64_t{0}, int64_t{128}, int64_t{255}}) {
+    Operand uint8_dq{T::kUInt8, {256}, 0.0371f, zero_point};
+    ExpectSameAsOracle("dequantize_UINT8_" + std::to_string(zero_point),
+                       OpModel(BuiltinOp::kDequantize, {}, {uint8_dq}, {Operand{T::kFloat32, {256}}}), {every_uint8},
+                       kSmallArena);
+  }
 }
 
 // SVDF in float32: rank 2, two units, memory 3, a state variable; three

@@ -213,6 +213,42 @@ TEST(UnaryMathOracleTest, AbsInt8RequantizesAsTflm) {
   }
 }
 
+// int8 RSQRT: every value from the zero point up (TFLM fails below it),
+// zero points at both ends, output scales that keep, saturate and flush.
+TEST(UnaryMathOracleTest, RsqrtInt8AsTflm) {
+  MICROARENA_REQUIRE_ORACLE();
+  struct Case {
+    float in_scale;
+    int64_t in_zp;
+    float out_scale;
+    int64_t out_zp;
+  };
+  const Case cases[] = {
+      {0.1f, -128, 0.02f, -128}, {0.1f, 0, 0.01f, 0},      {0.05f, -5, 0.1f, 3},   {0.5f, 100, 0.004f, -100},
+      {1e-3f, 127, 0.5f, 0},     {0.02f, -128, 0.3f, 7},   {2.0f, -60, 1e-3f, -128}, {0.37f, 12, 0.0123f, -3},
+      {1e-4f, -128, 100.0f, 127},
+  };
+  int n = 0;
+  for (const Case& c : cases) {
+    // 256 inputs walking every value from the zero point to 127.
+    const auto first = static_cast<int32_t>(c.in_zp);
+    Bytes input(256);
+    for (int32_t i = 0; i < 256; ++i) input[static_cast<size_t>(i)] = static_cast<uint8_t>(first + i % (128 - first));
+    OneOp m;
+    m.Input(TensorType::kInt8, {256}, c.in_scale, c.in_zp);
+    ExpectSameAsOracle("rsqrt_int8_" + std::to_string(n++),
+                       m.Finish(BuiltinOp::kRsqrt, tflite::BuiltinOptionsUnion{}, TensorType::kInt8, {256},
+                                c.out_scale, c.out_zp),
+                       {input}, kSmallArena);
+  }
+  // One value below the zero point fails the Invoke in both.
+  OneOp m;
+  m.Input(TensorType::kInt8, {4}, 0.1f, 10);
+  testing::ExpectBothRefuse("rsqrt_int8_negative",
+                            m.Finish(BuiltinOp::kRsqrt, tflite::BuiltinOptionsUnion{}, TensorType::kInt8, {4}, 0.1f, 0),
+                            {Bytes{20, 30, 9, 40}}, "only defined for values >= 0: element 2 is 9");
+}
+
 // BOOL activations: no quantization tables.
 int32_t BoolTensor(OneOp* m, const std::string& name, std::vector<int32_t> shape) {
   return m->builder.AddTensor({name, TensorType::kBool, std::move(shape), 0, {}});
@@ -299,18 +335,12 @@ TEST(UnaryMathOracleTest, UnsupportedTypesAreRefusedClearly) {
     EXPECT_FALSE(RunOracleOn("neg_int8", model, inputs, kSmallArena).ok);
     ExpectWeRefuse(model, inputs, "INT8 -> output INT8 not supported (FLOAT32 only");
   }
-  // int8 SQRT and int8 RSQRT (TFLM has the second; not here).
+  // int8 SQRT (TFLM has int8 RSQRT only; RsqrtInt8AsTflm).
   {
     OneOp m;
     m.Input(TensorType::kInt8, {4}, 0.1f, 0);
     ExpectWeRefuse(m.Finish(BuiltinOp::kSqrt, tflite::BuiltinOptionsUnion{}, TensorType::kInt8, {4}, 0.1f, 0),
                    {Bytes{1, 2, 3, 4}}, "(SQRT): input INT8 -> output INT8 not supported");
-  }
-  {
-    OneOp m;
-    m.Input(TensorType::kInt8, {4}, 0.1f, 0);
-    ExpectWeRefuse(m.Finish(BuiltinOp::kRsqrt, tflite::BuiltinOptionsUnion{}, TensorType::kInt8, {4}, 0.1f, 0),
-                   {Bytes{1, 2, 3, 4}}, "not supported");
   }
   {
     OneOp m;

@@ -1,20 +1,23 @@
 // BATCH_MATMUL: LHS [..., A, B] x RHS [..., B, C] -> [..., A, C] (adj_x / adj_y
 // read an operand transposed), batch dimensions broadcast, ranks 2..5.
 //
-// Types: FLOAT32, or INT8 with per-tensor quantization on all three tensors
-// (any zero points); the rescale multiplier is
+// Types: FLOAT32; INT8 with per-tensor quantization on all three tensors
+// (any zero points); INT16 likewise with every zero point 0 (TFLM's rule),
+// int64 sums and the 64-bit rescale. The rescale multiplier is
 //   double(float(lhs_scale * rhs_scale)) / double(output_scale)
 // as TFLM's GetQuantizedConvolutionMultipler computes it, then
-// QuantizeMultiplier; no fused activation (clamp to int8).
+// QuantizeMultiplier; no fused activation (clamp to the type).
 //
 // Memory: none beyond 20-24 bytes of op data. TFLM copies a transposed RHS
 // (unless adj_y) and LHS (if adj_x) into persistent buffers; reading through
 // strides gives the same sums in the same order without them.
 //
-// Rejected: LHS and RHS ranks > 2 with RHS dimension -3 equal to 1 and adj_x,
-// where TFLM's shape folding leaves part of the output unwritten.
+// LHS and RHS ranks > 2 with RHS dimension -3 equal to 1: TFLM folds the LHS
+// batch into its columns; the strides here give the same product (with
+// adj_x too, which an older TFLM got wrong and this kernel once refused).
 #include <algorithm>
 
+#include "microarena/kernels/conv_common.h"
 #include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/reference/batch_matmul.h"
 #include "microarena/kernels/registrations.h"
@@ -42,9 +45,11 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   const TensorView rhs = context.input(1);
   const TensorView output = context.output(0);
   const TensorType type = lhs.type();
-  if ((type != TensorType::kFloat32 && type != TensorType::kInt8) || rhs.type() != type || output.type() != type) {
+  if ((type != TensorType::kFloat32 && type != TensorType::kInt8 && type != TensorType::kInt16) ||
+      rhs.type() != type || output.type() != type) {
     return context.Error(ErrorCode::kUnsupported,
-                         "lhs '%s' %s, rhs '%s' %s, output '%s' %s; supported: all FLOAT32 or all INT8", lhs.name(),
+                         "lhs '%s' %s, rhs '%s' %s, output '%s' %s; supported: all FLOAT32, all INT8 or all INT16",
+                         lhs.name(),
                          TensorTypeName(type), rhs.name(), TensorTypeName(rhs.type()), output.name(),
                          TensorTypeName(output.type()));
   }
@@ -58,11 +63,6 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   const auto* options = context.op().raw()->builtin_options_as_BatchMatMulOptions();
   const bool adj_x = options != nullptr && options->adj_x();
   const bool adj_y = options != nullptr && options->adj_y();
-  if (adj_x && lhs_rank > 2 && rhs_rank > 2 && rhs.shape()[rhs_rank - 3] == 1) {
-    return context.Error(ErrorCode::kUnsupported,
-                         "adj_x with rhs '%s' dimension -3 equal to 1 and both ranks > 2 is not supported (TFLM "
-                         "folds the lhs batch and skips part of the output)", rhs.name());
-  }
 
   // Right-align both shapes to 5 dimensions.
   reference::BatchMatmulShape shape;
@@ -118,6 +118,12 @@ Status Prepare(PrepareContext& context, const void** op_data) {
                            "int8 lhs '%s', rhs '%s' and output '%s' each need one positive scale and an int8 zero "
                            "point (per-channel is not supported)", lhs.name(), rhs.name(), output.name());
     }
+  } else if (type == TensorType::kInt16) {
+    MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "lhs", lhs, 0, 0));
+    MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "rhs", rhs, 0, 0));
+    MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "output", output, 0, 0));
+  }
+  if (type != TensorType::kFloat32) {
     auto& q = data->quantization;
     q.lhs_zero_point = static_cast<int32_t>(lhs.quantization().zero_point(0));
     q.rhs_zero_point = static_cast<int32_t>(rhs.quantization().zero_point(0));
@@ -126,6 +132,11 @@ Status Prepare(PrepareContext& context, const void** op_data) {
     const double multiplier = static_cast<double>(product) / static_cast<double>(output.quantization().scale(0));
     fixed_point::QuantizeMultiplier(multiplier, &q.multiplier, &q.shift);
     MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, multiplier, q.shift));
+    if (type == TensorType::kInt16 && q.shift > kMaxMultiplierShift64) {
+      return context.Error(ErrorCode::kUnsupported,
+                           "output '%s': multiplier %g needs shift %d; the 64-bit rescale of INT16 allows at most %d",
+                           output.name(), multiplier, q.shift, kMaxMultiplierShift64);
+    }
   }
   *op_data = data;
   return OkStatus();
@@ -143,6 +154,9 @@ Status Eval(EvalContext& context, const void* op_data) {
   shape.adj_y = data.adj_y;
   if (lhs.type == TensorType::kFloat32) {
     reference::BatchMatmulFloat(shape, lhs.As<const float>(), rhs.As<const float>(), output.As<float>());
+  } else if (lhs.type == TensorType::kInt16) {
+    reference::BatchMatmulInt16(shape, data.quantization, lhs.As<const int16_t>(), rhs.As<const int16_t>(),
+                                output.As<int16_t>());
   } else {
     reference::BatchMatmulInt8(shape, data.quantization, lhs.As<const int8_t>(), rhs.As<const int8_t>(),
                                output.As<int8_t>());

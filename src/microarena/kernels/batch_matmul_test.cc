@@ -105,7 +105,7 @@ TEST(BatchMatmulKernelTest, PrepareRejectsBadShapesTypesAndQuantization) {
     op.Input(Plain("lhs", TensorType::kFloat32, {2, 2}), Bytes<float>({1, 2, 3, 4}));
     op.Input(Int8("rhs", {2, 2}, 0.5f, 0), Bytes<int8_t>({1, 2, 3, 4}));
     op.Output(Plain("out", TensorType::kFloat32, {2, 2}));
-    ExpectError(op.Run(), ErrorCode::kUnsupported, "supported: all FLOAT32 or all INT8");
+    ExpectError(op.Run(), ErrorCode::kUnsupported, "supported: all FLOAT32, all INT8 or all INT16");
   }
   {
     OneOp op(BuiltinOp::kBatchMatmul);
@@ -137,14 +137,21 @@ TEST(BatchMatmulKernelTest, PrepareRejectsBadShapesTypesAndQuantization) {
     op.Output(Int8("out", {2, 2}, 0.5f, 0));
     ExpectError(op.Run(), ErrorCode::kUnsupported, "per-channel is not supported");
   }
-  {
-    OneOp op(BuiltinOp::kBatchMatmul);
-    op.Input(Plain("lhs", TensorType::kFloat32, {2, 2, 2}), Bytes<float>({1, 2, 3, 4, 5, 6, 7, 8}));
-    op.Input(Plain("rhs", TensorType::kFloat32, {1, 2, 2}), Bytes<float>({1, 2, 3, 4}));
-    op.Output(Plain("out", TensorType::kFloat32, {2, 2, 2}));
-    op.Options(Adjoint(true, false));
-    ExpectError(op.Run(), ErrorCode::kUnsupported, "adj_x with rhs 'rhs' dimension -3 equal to 1");
-  }
+}
+
+// adj_x with an rhs batch of 1 (TFLM folds the lhs batch there; it gives
+// the plain product). Batch 0 stores [[1, 2], [3, 4]], read transposed:
+// [[1, 3], [2, 4]] x [[1, 2], [3, 4]] = [[10, 14], [14, 20]]; batch 1
+// [[5, 7], [6, 8]] x the same = [[26, 38], [30, 44]].
+TEST(BatchMatmulKernelTest, AdjointXWithRhsBatchOfOne) {
+  OneOp op(BuiltinOp::kBatchMatmul);
+  op.Input(Plain("lhs", TensorType::kFloat32, {2, 2, 2}), Bytes<float>({1, 2, 3, 4, 5, 6, 7, 8}));
+  op.Input(Plain("rhs", TensorType::kFloat32, {1, 2, 2}), Bytes<float>({1, 2, 3, 4}));
+  op.Output(Plain("out", TensorType::kFloat32, {2, 2, 2}));
+  op.Options(Adjoint(true, false));
+  Status status = op.Run();
+  ASSERT_TRUE(status.ok()) << status.message();
+  EXPECT_EQ(op.Output<float>(), (std::vector<float>{10, 14, 14, 20, 26, 38, 30, 44}));
 }
 
 }  // namespace

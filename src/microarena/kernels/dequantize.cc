@@ -1,4 +1,4 @@
-// DEQUANTIZE: int8, int16 -> float32, x = (float)(scale * (q - zero_point))
+// DEQUANTIZE: int8, uint8, int16 -> float32, x = (float)(scale * (q - zero_point))
 // with the scale widened to double, as TFLM's reference kernel.
 #include "microarena/kernels/elementwise_common.h"
 #include "microarena/kernels/reference/quantize.h"
@@ -19,9 +19,10 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   MICROARENA_RETURN_IF_ERROR(RequireOperands(context, 1, 1));
   const TensorView input = context.input(0);
   const TensorView output = context.output(0);
-  if ((input.type() != TensorType::kInt8 && input.type() != TensorType::kInt16) ||
+  const TensorType type = input.type();
+  if ((type != TensorType::kInt8 && type != TensorType::kUInt8 && type != TensorType::kInt16) ||
       output.type() != TensorType::kFloat32) {
-    return context.Error(ErrorCode::kUnsupported, "input %s -> output %s not supported (INT8/INT16 -> FLOAT32)",
+    return context.Error(ErrorCode::kUnsupported, "input %s -> output %s not supported (INT8/UINT8/INT16 -> FLOAT32)",
                          TensorTypeName(input.type()), TensorTypeName(output.type()));
   }
   if (input.element_count() != output.element_count()) {
@@ -46,6 +47,8 @@ Status Eval(EvalContext& context, const void* op_data) {
   const size_t count = input->element_count();
   if (input->type == TensorType::kInt8) {
     reference::Dequantize(scale, data->zero_point, count, input->As<const int8_t>(), output->As<float>());
+  } else if (input->type == TensorType::kUInt8) {
+    reference::Dequantize(scale, data->zero_point, count, input->As<const uint8_t>(), output->As<float>());
   } else {
     reference::Dequantize(scale, data->zero_point, count, input->As<const int16_t>(), output->As<float>());
   }

@@ -33,7 +33,8 @@ constexpr OpTypes kTable[] = {
     {B::kArgMin, O::kInput0, kF32 | kI8, false, "output INT32; axis one INT32 value"},
     {B::kAssignVariable, O::kInput0, kResource | kI32, false, "input 0 a resource id; value of any type"},
     {B::kAveragePool2d, O::kInput0, kF32 | kI8 | kI16, false, "output of the input's type and quantization"},
-    {B::kBatchMatmul, O::kInput0, kF32 | kI8, false, "both inputs and the output of one type"},
+    {B::kBatchMatmul, O::kInput0, kF32 | kI8 | kI16, false,
+     "both inputs and the output of one type; INT16: zero points 0"},
     {B::kBatchToSpaceNd, O::kInput0, kF32 | kI8, false, "output of the input's type; block_shape and crops INT32"},
     {B::kBroadcastArgs, O::kInput0, kI32 | kI64, false, "both shapes and the output of one type"},
     {B::kBroadcastTo, O::kInput0, kWholeByteTypes, false, "output of the input's type; shape INT32 or INT64"},
@@ -50,8 +51,10 @@ constexpr OpTypes kTable[] = {
     // depthwise_conv.cc: the 16x8 form takes an INT64 bias.
     {B::kDepthwiseConv2d, O::kInput0, kF32 | kI8 | kI16, true, "output of the input's type; INT16: INT64 bias"},
     {B::kDepthToSpace, O::kInput0, kF32 | kI8, false, "output of the input's type; option block_size"},
-    {B::kDequantize, O::kInput0, kI8 | kI16, false, "output FLOAT32"},
+    {B::kDequantize, O::kInput0, kI8 | kU8 | kI16, false, "output FLOAT32"},
     {B::kDiv, O::kInput0, kF32 | kI32 | kI8, false, "both inputs and the output of one type"},
+    {B::kDynamicUpdateSlice, O::kInput0, kF32 | kI8 | kI16 | kI32, false,
+     "update and output of the operand's type; start_indices INT32 or INT64, one per dimension"},
     {B::kElu, O::kInput0, kF32 | kI8, false, "output of the input's type"},
     {B::kEmbeddingLookup, O::kInput1, kF32 | kI8, false,
      "lookup INT32; output of the table's type, or FLOAT32 for INT8"},
@@ -103,6 +106,7 @@ constexpr OpTypes kTable[] = {
      "FLOAT32 -> INT8/INT16; INT8 -> INT8/UINT8/INT16/INT32; INT16 -> INT8/INT16/INT32; INT32 -> INT8/INT16; "
      "UINT8 -> INT8"},
     {B::kReadVariable, O::kInput0, kResource | kI32, false, "input 0 a resource id; output of the variable's type"},
+    {B::kReduceAll, O::kInput0, kBool, false, "output BOOL; axis INT32"},
     {B::kReduceMax, O::kInput0, kF32 | kI8, false, "output of the input's type; axis INT32"},
     {B::kReduceMin, O::kInput0, kF32 | kI8, false, "output of the input's type; axis INT32"},
     {B::kRelu, O::kInput0, kF32 | kI8 | kI16, false, "output of the input's type; INT16: zero points 0"},
@@ -113,7 +117,8 @@ constexpr OpTypes kTable[] = {
      "output of the input's type; size constant INT32"},
     {B::kReverseV2, O::kInput0, kF32 | kI32 | kU8 | kI8 | kI16 | kI64 | kBool, false, "axis INT32"},
     {B::kRound, O::kInput0, kF32, false, "output of the input's type"},
-    {B::kRsqrt, O::kInput0, kF32, false, "output of the input's type"},
+    {B::kRsqrt, O::kInput0, kF32 | kI8, false,
+     "output of the input's type; INT8: per-tensor quantization, inputs at or above the zero point"},
     {B::kSelectV2, O::kInput1, kF32 | kI8 | kI16, false, "condition BOOL; x, y and the output of one type"},
     {B::kShape, O::kOutput0, kI32, false, "input of any type"},
     {B::kSin, O::kInput0, kF32, false, "output of the input's type"},
@@ -254,6 +259,8 @@ constexpr BuiltinOp kTflmBuiltins[] = {
     B::kReadVariable,
     B::kAssignVariable,
     B::kBroadcastArgs,
+    B::kReduceAll,
+    B::kDynamicUpdateSlice,
 };
 
 }  // namespace

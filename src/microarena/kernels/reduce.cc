@@ -1,5 +1,5 @@
-// SUM, REDUCE_MAX and REDUCE_MIN over constant axes, keep_dims or not; the
-// input walk is reference/reduce.h, shared with MEAN.
+// SUM, REDUCE_MAX, REDUCE_MIN and REDUCE_ALL over constant axes, keep_dims
+// or not; the input walk is reference/reduce.h, shared with MEAN.
 //
 //   SUM          FLOAT32 (summed in TFLM's order), INT8 and INT16 (int32
 //                sums, rescaled by input_scale / output_scale with the zero
@@ -10,6 +10,8 @@
 //   REDUCE_MAX   FLOAT32 and INT8, any rank up to 8 and any axes; INT8 needs
 //   REDUCE_MIN   the output to share the input's scale and zero point (raw
 //                values are compared), as TFLM checks
+//   REDUCE_ALL   BOOL (logical and; true over no values), ranks and axes as
+//                REDUCE_MAX; TFLM refuses every other type
 // TFLM reads the axes at Invoke; microarena needs them constant (as MEAN).
 // An empty axis list reduces nothing (the output copies the input).
 #include "microarena/kernels/reference/reduce.h"
@@ -25,7 +27,7 @@
 namespace microarena {
 namespace {
 
-enum class ReduceOp : uint8_t { kSum, kMax, kMin };
+enum class ReduceOp : uint8_t { kSum, kMax, kMin, kAll };
 
 // TFLM's SUM keeps 5 input indices and 2 resolved axes on its stack.
 constexpr size_t kSumMaxRank = 5;
@@ -44,11 +46,13 @@ struct ReduceData {
 const char* SupportedTypes(ReduceOp op) {
   switch (op) {
     case ReduceOp::kSum: return "FLOAT32, INT8 or INT16";
+    case ReduceOp::kAll: return "BOOL";
     default: return "FLOAT32 or INT8";
   }
 }
 
 bool TypeSupported(ReduceOp op, TensorType type) {
+  if (op == ReduceOp::kAll) return type == TensorType::kBool;
   return type == TensorType::kFloat32 || type == TensorType::kInt8 ||
          (op == ReduceOp::kSum && type == TensorType::kInt16);
 }
@@ -125,7 +129,7 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   for (size_t d = 0; d < rank; ++d) {
     if (reduced[d]) data->reduced_mask = static_cast<uint8_t>(data->reduced_mask | (1u << d));
   }
-  if (type != TensorType::kFloat32) {
+  if (type == TensorType::kInt8 || type == TensorType::kInt16) {
     const int32_t qmin = type == TensorType::kInt8 ? -128 : -32768;
     const int32_t qmax = type == TensorType::kInt8 ? 127 : 32767;
     MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "input", input, qmin, qmax));
@@ -214,6 +218,9 @@ Status Eval(EvalContext& context, const void* op_data) {
         break;
       default: return Status::Error(ErrorCode::kInternal, "SUM of %s", TensorTypeName(input.type));
     }
+  } else if constexpr (kOp == ReduceOp::kAll) {
+    ReduceWithInit<bool>(shape, input.As<const bool>(), output.As<bool>(), count, true,
+                         [](bool current, bool in) { return current && in; });
   } else {
     switch (input.type) {
       case TensorType::kFloat32: RunMinMax<kOp, float>(shape, input, output); break;
@@ -229,5 +236,6 @@ Status Eval(EvalContext& context, const void* op_data) {
 const KernelRegistration kSumKernel = {BuiltinOp::kSum, Prepare<ReduceOp::kSum>, Eval<ReduceOp::kSum>};
 const KernelRegistration kReduceMaxKernel = {BuiltinOp::kReduceMax, Prepare<ReduceOp::kMax>, Eval<ReduceOp::kMax>};
 const KernelRegistration kReduceMinKernel = {BuiltinOp::kReduceMin, Prepare<ReduceOp::kMin>, Eval<ReduceOp::kMin>};
+const KernelRegistration kReduceAllKernel = {BuiltinOp::kReduceAll, Prepare<ReduceOp::kAll>, Eval<ReduceOp::kAll>};
 
 }  // namespace microarena

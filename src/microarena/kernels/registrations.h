@@ -57,6 +57,7 @@ extern const KernelRegistration kSquaredDifferenceKernel;
 extern const KernelRegistration kBroadcastArgsKernel;
 extern const KernelRegistration kBroadcastToKernel;
 extern const KernelRegistration kCastKernel;
+extern const KernelRegistration kDynamicUpdateSliceKernel;
 extern const KernelRegistration kFillKernel;
 extern const KernelRegistration kSelectV2Kernel;
 extern const KernelRegistration kShapeKernel;
@@ -74,6 +75,7 @@ extern const KernelRegistration kUnpackKernel;
 extern const KernelRegistration kAddNKernel;
 extern const KernelRegistration kArgMaxKernel;
 extern const KernelRegistration kArgMinKernel;
+extern const KernelRegistration kReduceAllKernel;
 extern const KernelRegistration kReduceMaxKernel;
 extern const KernelRegistration kReduceMinKernel;
 extern const KernelRegistration kSumKernel;
@@ -163,6 +165,7 @@ extern const KernelRegistration kTanhInt8Kernel;
   X(kDepthToSpaceKernel) \
   X(kDequantizeKernel) \
   X(kDivKernel) \
+  X(kDynamicUpdateSliceKernel) \
   X(kEluKernel) \
   X(kEmbeddingLookupKernel) \
   X(kEqualKernel) \
@@ -204,6 +207,7 @@ extern const KernelRegistration kTanhInt8Kernel;
   X(kPreluKernel) \
   X(kQuantizeKernel) \
   X(kReadVariableKernel) \
+  X(kReduceAllKernel) \
   X(kReduceMaxKernel) \
   X(kReduceMinKernel) \
   X(kRelu6Kernel) \

@@ -8,7 +8,15 @@
 // int8 ABS: |q - input_zp| rescaled by input_scale / output_scale (divided
 // in float, as TFLM does; its double-rounding MultiplyByQuantizedMultiplier; skipped when the scales are
 // equal) plus output_zp, clamped; int16 ABS the same with both zero points 0
-// (TFLM requires it). Other types (int8 NEG, RSQRT and the rest) are refused.
+// (TFLM requires it).
+//
+// int8 RSQRT, as TFLM's elementwise.cc: v = q - input_zp; v = 0 gives 127;
+// otherwise 1 / sqrt(v) in fixed point (the inverse square root of
+// L2_NORMALIZATION), times 1 / (sqrt(input_scale) x output_scale) (the sqrt
+// and the product in float, the reciprocal in double), plus output_zp,
+// clamped. A value below the input's zero point fails the Invoke, as in TFLM
+// ("only defined for positive values"). Other types (int8 NEG and the rest)
+// are refused.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -16,6 +24,7 @@
 
 #include "microarena/kernels/fixed_point.h"
 #include "microarena/kernels/overlap.h"
+#include "microarena/kernels/reference/fixed_point_exp.h"
 #include "microarena/kernels/registrations.h"
 #include "microarena/kernels/tensor_checks.h"
 #include "microarena/kernels/wrapping_math.h"
@@ -90,6 +99,44 @@ Status ReadInt8Quantization(const PrepareContext& context, const TensorView& ten
   return OkStatus();
 }
 
+// Sets params' multiplier and shift from `real_multiplier`, refused when
+// its shift is out of range.
+Status SetMultiplier(const PrepareContext& context, const TensorView& output, double real_multiplier,
+                     AbsInt8Data* params) {
+  int shift = 0;
+  fixed_point::QuantizeMultiplier(real_multiplier, &params->multiplier, &shift);
+  MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, real_multiplier, shift));
+  params->shift = shift;
+  return OkStatus();
+}
+
+// Keeps `params` as the op data.
+Status StoreParams(PrepareContext& context, const AbsInt8Data& params, const void** op_data) {
+  void* memory = context.AllocatePersistent(sizeof(AbsInt8Data), alignof(AbsInt8Data));
+  if (memory == nullptr) return context.OutOfMemory();
+  *op_data = new (memory) AbsInt8Data(params);
+  return OkStatus();
+}
+
+// int8 RSQRT: the zero points and 1 / (sqrt(input_scale) x output_scale).
+[[gnu::noinline]] Status PrepareRsqrtInt8(PrepareContext& context, const TensorView& input,
+                                          const TensorView& output, const void** op_data) {
+  float input_scale = 0.0f;
+  float output_scale = 0.0f;
+  AbsInt8Data params;
+  MICROARENA_RETURN_IF_ERROR(ReadInt8Quantization(context, input, "input", &input_scale, &params.input_zero_point));
+  MICROARENA_RETURN_IF_ERROR(
+      ReadInt8Quantization(context, output, "output", &output_scale, &params.output_zero_point));
+  const float product = std::sqrt(input_scale) * output_scale;
+  const double real_multiplier = 1.0 / static_cast<double>(product);
+  if (!std::isfinite(real_multiplier)) {
+    return context.Error(ErrorCode::kUnsupported, "scales %g -> %g: 1 / (sqrt(input scale) x output scale) overflows",
+                         static_cast<double>(input_scale), static_cast<double>(output_scale));
+  }
+  MICROARENA_RETURN_IF_ERROR(SetMultiplier(context, output, real_multiplier, &params));
+  return StoreParams(context, params, op_data);
+}
+
 template <UnaryOp kOp>
 Status Prepare(PrepareContext& context, const void** op_data) {
   MICROARENA_RETURN_IF_ERROR(RequireOperands(context, 1, 1));
@@ -97,10 +144,13 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   const TensorView output = context.output(0);
   const bool int16_abs = kOp == UnaryOp::kAbs && input.type() == TensorType::kInt16;
   const bool quantized_abs = (kOp == UnaryOp::kAbs && input.type() == TensorType::kInt8) || int16_abs;
-  if (input.type() != output.type() || (input.type() != TensorType::kFloat32 && !quantized_abs)) {
+  const bool quantized_rsqrt = kOp == UnaryOp::kRsqrt && input.type() == TensorType::kInt8;
+  if (input.type() != output.type() || (input.type() != TensorType::kFloat32 && !quantized_abs && !quantized_rsqrt)) {
     return context.Error(ErrorCode::kUnsupported, "input %s -> output %s not supported (%s, same type)",
                          TensorTypeName(input.type()), TensorTypeName(output.type()),
-                         kOp == UnaryOp::kAbs ? "FLOAT32, INT8 or INT16" : "FLOAT32 only");
+                         kOp == UnaryOp::kAbs     ? "FLOAT32, INT8 or INT16"
+                         : kOp == UnaryOp::kRsqrt ? "FLOAT32 or INT8"
+                                                  : "FLOAT32 only");
   }
   if (input.element_count() != output.element_count()) {
     return context.Error(ErrorCode::kInvalidArgument, "input tensor %d has %zu elements, output tensor %d has %zu",
@@ -116,6 +166,7 @@ Status Prepare(PrepareContext& context, const void** op_data) {
                            input.index(), output.index(), axis);
     }
   }
+  if (quantized_rsqrt) return PrepareRsqrtInt8(context, input, output, op_data);
   if (!quantized_abs) return OkStatus();
 
   float input_scale = 0.0f;
@@ -134,12 +185,7 @@ Status Prepare(PrepareContext& context, const void** op_data) {
                            output.index(), static_cast<long long>(input_zp), static_cast<long long>(output_zp));
     }
   }
-  if (params.plain) {
-    void* memory = context.AllocatePersistent(sizeof(AbsInt8Data), alignof(AbsInt8Data));
-    if (memory == nullptr) return context.OutOfMemory();
-    *op_data = new (memory) AbsInt8Data(params);
-    return OkStatus();
-  }
+  if (params.plain) return StoreParams(context, params, op_data);
   MICROARENA_RETURN_IF_ERROR(ReadInt8Quantization(context, input, "input", &input_scale, &params.input_zero_point));
   MICROARENA_RETURN_IF_ERROR(
       ReadInt8Quantization(context, output, "output", &output_scale, &params.output_zero_point));
@@ -147,15 +193,9 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   if (params.needs_rescale) {
     double real_multiplier = 0.0;
     MICROARENA_RETURN_IF_ERROR(FloatScaleRatio(context, input_scale, output_scale, &real_multiplier));
-    int shift = 0;
-    fixed_point::QuantizeMultiplier(real_multiplier, &params.multiplier, &shift);
-    MICROARENA_RETURN_IF_ERROR(RequireMultiplierShift(context, "output", output, real_multiplier, shift));
-    params.shift = shift;
+    MICROARENA_RETURN_IF_ERROR(SetMultiplier(context, output, real_multiplier, &params));
   }
-  void* memory = context.AllocatePersistent(sizeof(AbsInt8Data), alignof(AbsInt8Data));
-  if (memory == nullptr) return context.OutOfMemory();
-  *op_data = new (memory) AbsInt8Data(params);
-  return OkStatus();
+  return StoreParams(context, params, op_data);
 }
 
 // int8, and int16 (zero points 0): the same arithmetic, clamped to T.
@@ -177,6 +217,32 @@ void AbsQuantized(const AbsInt8Data& p, size_t count, const T* input, T* output)
   }
 }
 
+// int8 RSQRT; an input below the zero point fails, as in TFLM (the outputs
+// before it are written).
+[[gnu::noinline]] Status RsqrtInt8(const AbsInt8Data& p, size_t count, const int8_t* input, int8_t* output) {
+  constexpr int kShift = 20;  // TFLM's: keeps 1 / sqrt(v) an integer
+  for (size_t i = 0; i < count; ++i) {
+    const int32_t value = int32_t{input[i]} - p.input_zero_point;
+    if (value < 0) {
+      return Status::Error(ErrorCode::kInvalidArgument,
+                           "RSQRT is only defined for values >= 0: element %zu is %d, below the zero point %d", i,
+                           int32_t{input[i]}, p.input_zero_point);
+    }
+    if (value == 0) {
+      output[i] = std::numeric_limits<int8_t>::max();
+      continue;
+    }
+    int32_t inv_sqrt_multiplier = 0;
+    int32_t inv_sqrt_shift = 0;
+    fixed_point::InvSqrtQuantizedMultiplier(value, &inv_sqrt_multiplier, &inv_sqrt_shift);
+    const int32_t data = fixed_point::MultiplyByQuantizedMultiplier(1, inv_sqrt_multiplier, inv_sqrt_shift + kShift);
+    const int32_t scaled = fixed_point::WrappingAdd(
+        fixed_point::MultiplyByQuantizedMultiplier(data, p.multiplier, p.shift - kShift), p.output_zero_point);
+    output[i] = static_cast<int8_t>(std::clamp<int32_t>(scaled, -128, 127));
+  }
+  return OkStatus();
+}
+
 template <UnaryOp kOp>
 Status Eval(EvalContext& context, const void* op_data) {
   const EvalTensor* input = context.input(0);
@@ -185,6 +251,10 @@ Status Eval(EvalContext& context, const void* op_data) {
   if (kOp == UnaryOp::kAbs && input->type == TensorType::kInt8) {
     AbsQuantized(*static_cast<const AbsInt8Data*>(op_data), count, input->As<const int8_t>(), output->As<int8_t>());
     return OkStatus();
+  }
+  if (kOp == UnaryOp::kRsqrt && input->type == TensorType::kInt8) {
+    return RsqrtInt8(*static_cast<const AbsInt8Data*>(op_data), count, input->As<const int8_t>(),
+                     output->As<int8_t>());
   }
   if (kOp == UnaryOp::kAbs && input->type == TensorType::kInt16) {
     AbsQuantized(*static_cast<const AbsInt8Data*>(op_data), count, input->As<const int16_t>(),

@@ -10,6 +10,8 @@
 //
 //   int8:  acc = sum_k (L - zp_lhs) * (R - zp_rhs)  (int32)
 //          out = clamp(MultiplyByQuantizedMultiplier(acc, M, shift) + zp_out)
+//   int16: zero points 0 (TFLM requires them); acc in int64,
+//          out = clamp(MultiplyByQuantizedMultiplier64(acc, M, shift))
 //   float: acc = sum_k L * R  (float, k ascending)
 #pragma once
 
@@ -114,6 +116,28 @@ inline void BatchMatmulInt8(const BatchMatmulShape& shape, const BatchMatmulQuan
             value = fixed_point::WrappingAdd(value, q.output_zero_point);
             value = std::min<int32_t>(127, std::max<int32_t>(-128, value));
             out[a * cols + c] = static_cast<int8_t>(value);
+          }
+        }
+      });
+}
+
+inline void BatchMatmulInt16(const BatchMatmulShape& shape, const BatchMatmulQuantization& q, const int16_t* lhs,
+                             const int16_t* rhs, int16_t* output) {
+  BatchMatmulForEachMatrix(
+      shape, lhs, rhs, output,
+      [&q](const int16_t* l, const int16_t* r, int16_t* out, size_t rows, size_t depth, size_t cols, size_t l_row,
+           size_t l_k, size_t r_k, size_t r_col) {
+        for (size_t a = 0; a < rows; ++a) {
+          for (size_t c = 0; c < cols; ++c) {
+            // Each product is below 2^31 in magnitude; the int64 sum wraps
+            // only past 2^32 of them.
+            int64_t total = 0;
+            for (size_t k = 0; k < depth; ++k) {
+              total = fixed_point::WrappingAdd64(
+                  total, int64_t{r[k * r_k + c * r_col]} * int64_t{l[a * l_row + k * l_k]});
+            }
+            const int32_t value = fixed_point::MultiplyByQuantizedMultiplier64(total, q.multiplier, q.shift);
+            out[a * cols + c] = static_cast<int16_t>(std::min<int32_t>(32767, std::max<int32_t>(-32768, value)));
           }
         }
       });
