@@ -251,7 +251,7 @@ TEST(DataMovementOracleTest, DynamicUpdateSliceClampsItsStart) {
                            {{TensorType::kInt8, {3, 4}}, {TensorType::kInt8, {4, 2}},
                             {TensorType::kInt32, {2}, 0, 0, Int32s({0, 0})}},
                            {{TensorType::kInt8, {3, 4}}}),
-                   {a, Values(TensorType::kInt8, 8, 2)}, "does not fit in operand [3,4]");
+                   {a, Values(TensorType::kInt8, 8, 2)}, "update 1 'in1' [4,2] does not fit in operand 0 'in0' [3,4]");
   ExpectBothRefuse("dus_index_count",
                    OpModel(BuiltinOp::kDynamicUpdateSlice, {},
                            {{TensorType::kInt8, {3, 4}}, {TensorType::kInt8, {1, 2}},

@@ -241,6 +241,14 @@ TEST(UnaryMathOracleTest, RsqrtInt8AsTflm) {
                                 c.out_scale, c.out_zp),
                        {input}, kSmallArena);
   }
+  // Input scale 1, output scale 8192: the multiplier 2^-13 needs a right
+  // shift of 32 after the 2^20 scaling, undefined in TFLM; refused here.
+  {
+    OneOp big;
+    big.Input(TensorType::kInt8, {4}, 1.0f, 0);
+    ExpectWeRefuse(big.Finish(BuiltinOp::kRsqrt, tflite::BuiltinOptionsUnion{}, TensorType::kInt8, {4}, 8192.0f, 0),
+                   {Bytes{1, 2, 3, 4}}, "needs a right shift of 32 after RSQRT's 2^20 scaling");
+  }
   // One value below the zero point fails the Invoke in both.
   OneOp m;
   m.Input(TensorType::kInt8, {4}, 0.1f, 10);

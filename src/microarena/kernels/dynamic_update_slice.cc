@@ -35,8 +35,10 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   const TensorView output = context.output(0);
   if (!TypeSupported(operand.type()) || update.type() != operand.type() || output.type() != operand.type()) {
     return context.Error(ErrorCode::kUnsupported,
-                         "operand %s, update %s, output %s not supported (FLOAT32, INT8, INT16 or INT32, one type)",
-                         TensorTypeName(operand.type()), TensorTypeName(update.type()),
+                         "operand %d '%s' %s, update %d '%s' %s, output %d '%s' %s not supported (FLOAT32, INT8, "
+                         "INT16 or INT32, one type)",
+                         operand.index(), operand.name(), TensorTypeName(operand.type()), update.index(),
+                         update.name(), TensorTypeName(update.type()), output.index(), output.name(),
                          TensorTypeName(output.type()));
   }
   if (indices.type() != TensorType::kInt32 && indices.type() != TensorType::kInt64) {
@@ -54,18 +56,21 @@ Status Prepare(PrepareContext& context, const void** op_data) {
   bool fits = update.rank() == rank;
   for (size_t i = 0; fits && i < rank; ++i) fits = update.shape()[i] <= operand.shape()[i];
   if (!fits) {
-    return context.Error(ErrorCode::kInvalidArgument, "update %s does not fit in operand %s (same rank, no larger)",
-                         shape_op::FormatShape(update.shape(), other_text, sizeof(other_text)),
+    return context.Error(ErrorCode::kInvalidArgument,
+                         "update %d '%s' %s does not fit in operand %d '%s' %s (same rank, no larger)", update.index(),
+                         update.name(), shape_op::FormatShape(update.shape(), other_text, sizeof(other_text)),
+                         operand.index(), operand.name(),
                          shape_op::FormatShape(operand.shape(), operand_text, sizeof(operand_text)));
   }
   if (!shape_op::ShapeEquals(output.shape(), operand.shape().data(), operand.rank())) {
-    return context.Error(ErrorCode::kInvalidArgument, "output %s must have the operand's shape %s",
-                         shape_op::FormatShape(output.shape(), other_text, sizeof(other_text)),
-                         shape_op::FormatShape(operand.shape(), operand_text, sizeof(operand_text)));
+    return context.Error(ErrorCode::kInvalidArgument, "output %d '%s' %s must have the shape of operand %d '%s', %s",
+                         output.index(), output.name(),
+                         shape_op::FormatShape(output.shape(), other_text, sizeof(other_text)), operand.index(),
+                         operand.name(), shape_op::FormatShape(operand.shape(), operand_text, sizeof(operand_text)));
   }
   if (rank > kMaxRank && update.element_count() != operand.element_count()) {
-    return context.Error(ErrorCode::kUnsupported, "operand rank %zu; at most %zu is supported (as in TFLM)", rank,
-                         kMaxRank);
+    return context.Error(ErrorCode::kUnsupported, "operand %d '%s' has rank %zu; at most %zu is supported (as in TFLM)",
+                         operand.index(), operand.name(), rank, kMaxRank);
   }
   *op_data = nullptr;
   return OkStatus();

@@ -72,10 +72,12 @@ reference::UnitScales UnitScalesOf(const FullyConnectedOpData& data) {
   return scales;
 }
 
-// Per-channel weights: TFLM's test, more than one scale (one per unit).
+// Per-channel weights: TFLM's test, more than one scale (one per unit), of
+// a quantization TFLM records (scales and zero points: is_affine). Scales
+// alone take the per-tensor path, which refuses more than one.
 bool HasPerChannelWeights(const TensorView& input, const TensorView& filter) {
   const QuantizationView q = filter.quantization();
-  return input.type() != TensorType::kFloat32 && q.is_quantized() && q.channel_count() > 1;
+  return input.type() != TensorType::kFloat32 && q.is_affine() && q.channel_count() > 1;
 }
 
 // Output shape as TFLite's FULLY_CONNECTED gives it: the input's shape with the
@@ -111,9 +113,6 @@ Status CheckShapes(const PrepareContext& context, const TensorView& input, const
   return OkStatus();
 }
 
-// int8 and 16x8: one multiplier for the tensor, and the zero points as
-// offsets (TFLM applies them to int16 too). kInt8Only (kFullyConnectedInt8Kernel)
-// compiles the 16x8 checks out.
 // What PreparePerChannel refused, named; a cold frame of its own. `unit` <
 // 0: the scales' count or dimension, or the output's rank; `shift` > 0: unit
 // `unit`'s multiplier needs a shift the 64-bit rescale cannot take.
@@ -178,6 +177,9 @@ Status CheckShapes(const PrepareContext& context, const TensorView& input, const
   return OkStatus();
 }
 
+// int8 and 16x8: one multiplier for the tensor (or one per unit), and the
+// zero points as offsets (TFLM applies them to int16 too). kInt8Only
+// (kFullyConnectedInt8Kernel) compiles the 16x8 and per-channel paths out.
 template <bool kInt8Only>
 Status PrepareQuantized(const PrepareContext& context, const TensorView& input, const TensorView& filter,
                         const TensorView& output, tflite::ActivationFunctionType activation,

@@ -125,6 +125,21 @@ TEST(FullyConnectedKernelTest, PerChannelWeightsScaleEachUnit) {
   EXPECT_EQ(op.Output<int8_t>(), (std::vector<int8_t>{2, 1}));
 }
 
+// INT4 weights, two per byte, low nibble first: {-8, 7, -1, 1, 0, -2} is
+// bytes 0x78, 0x1F, 0xE0 (unit 1's row starts mid-byte). Input {1, 2, 3},
+// every scale 1: unit 0 is -8 + 14 - 3 = 3, unit 1 is 1 + 0 - 6 = -5.
+TEST(FullyConnectedKernelTest, Int4WeightsUnpackSignedNibbles) {
+  OneOp op(BuiltinOp::kFullyConnected);
+  op.Input(Int8("in", {1, 3}, 1.0f, 0), Bytes<int8_t>({1, 2, 3}));
+  TensorSpec weights = Int8("filter", {2, 3}, 1.0f, 0);
+  weights.type = TensorType::kInt4;
+  op.Constant(weights, {0x78, 0x1F, 0xE0});
+  op.Output(Int8("out", {1, 2}, 1.0f, 0));
+  Status status = op.Run();
+  ASSERT_TRUE(status.ok()) << status.message();
+  EXPECT_EQ(op.Output<int8_t>(), (std::vector<int8_t>{3, -5}));
+}
+
 TEST(FullyConnectedKernelTest, PrepareErrors) {
   {
     // Per-channel weights with a rank-3 output (keep_num_dims).

@@ -35,7 +35,7 @@ bool FitsInt8Kernel(const SubgraphView& subgraph, const OperatorView& op) {
   if (inputs.size() < 2 || inputs[1] < 0 || static_cast<size_t>(inputs[1]) >= subgraph.tensor_count()) return true;
   const TensorView weights = subgraph.tensor(static_cast<size_t>(inputs[1]));
   const QuantizationView q = weights.quantization();
-  return weights.type() != TensorType::kInt4 && (!q.is_quantized() || q.channel_count() <= 1);
+  return weights.type() != TensorType::kInt4 && (!q.is_affine() || q.channel_count() <= 1);
 }
 
 Status RequireInt8Activations(const PrepareContext& context, const char* int8_kernel, const char* general_kernel) {

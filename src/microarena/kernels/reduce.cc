@@ -219,8 +219,10 @@ Status Eval(EvalContext& context, const void* op_data) {
       default: return Status::Error(ErrorCode::kInternal, "SUM of %s", TensorTypeName(input.type));
     }
   } else if constexpr (kOp == ReduceOp::kAll) {
-    ReduceWithInit<bool>(shape, input.As<const bool>(), output.As<bool>(), count, true,
-                         [](bool current, bool in) { return current && in; });
+    // Bytes, not bool: any nonzero byte is true, and a byte other than 0 or
+    // 1 is no valid bool to load.
+    ReduceWithInit<uint8_t>(shape, input.As<const uint8_t>(), output.As<uint8_t>(), count, 1,
+                            [](uint8_t current, uint8_t in) { return static_cast<uint8_t>(current != 0 && in != 0); });
   } else {
     switch (input.type) {
       case TensorType::kFloat32: RunMinMax<kOp, float>(shape, input, output); break;

@@ -134,6 +134,15 @@ Status StoreParams(PrepareContext& context, const AbsInt8Data& params, const voi
                          static_cast<double>(input_scale), static_cast<double>(output_scale));
   }
   MICROARENA_RETURN_IF_ERROR(SetMultiplier(context, output, real_multiplier, &params));
+  // Eval rescales with shift - 20 (after TFLM's 2^20 scaling); a right shift
+  // of 32 or more is undefined (TFLM's too).
+  if (params.shift - 20 < -31) {
+    return context.Error(ErrorCode::kUnsupported,
+                         "scales %g -> %g: multiplier %g needs a right shift of %d after RSQRT's 2^20 scaling; at "
+                         "most 31 is defined",
+                         static_cast<double>(input_scale), static_cast<double>(output_scale), real_multiplier,
+                         20 - params.shift);
+  }
   return StoreParams(context, params, op_data);
 }
 
