@@ -276,8 +276,7 @@ Status PrepareOp(PrepareContext& context, const void** op_data) {
   MICROARENA_RETURN_IF_ERROR(PrepareBias(context, input.type(), Dim(filter, 0)));
 
   // Per-channel weights: the units' int32 multipliers and int32 shifts follow
-  // (8 B per unit, as TFLM keeps them: the kernels read either form of
-  // scale through one array index, UnitRescale).
+  // (8 B per unit, as TFLM keeps them).
   size_t bytes = sizeof(FullyConnectedOpData);
   if (!kInt8Only && HasPerChannelWeights(input, filter)) {
     size_t array_bytes = 0;
