@@ -71,6 +71,13 @@ TEST(DataMovementOracleTest, PackEveryAxis) {
                      OpModel(BuiltinOp::kPack, MakeBuiltinOptions(options),
                              {{TensorType::kFloat32, {}}, {TensorType::kFloat32, {}}}, {{TensorType::kFloat32, {2}}}),
                      {Values(TensorType::kFloat32, 1, 1), Values(TensorType::kFloat32, 1, 2)}, kSmallArena);
+  // No PackOptions: values_count 0, as TFLM parses it. TFLM runs the model
+  // but packs nothing (the output is left as the arena held it); refused here.
+  const Bytes no_options = OpModel(BuiltinOp::kPack, {}, {{TensorType::kInt8, {4}}, {TensorType::kInt8, {4}}},
+                                   {{TensorType::kInt8, {2, 4}}});
+  const std::vector<Bytes> inputs = {Values(TensorType::kInt8, 4, 1), Values(TensorType::kInt8, 4, 2)};
+  EXPECT_TRUE(testing::RunOracleOn("pack_no_options", no_options, inputs, kSmallArena).ok);
+  ExpectWeRefuse(no_options, inputs, "values_count is 0 but the op has 2 inputs (the op has no PackOptions)");
 }
 
 TEST(DataMovementOracleTest, UnpackEveryAxis) {

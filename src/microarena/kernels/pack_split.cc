@@ -64,9 +64,12 @@ Status PreparePack(PrepareContext& context, const void** op_data) {
   for (size_t i = 0; i < count; ++i) {
     if (!context.has_input(i)) return context.Error(ErrorCode::kInvalidArgument, "input %zu is omitted", i);
   }
-  if (options != nullptr && options->values_count() != static_cast<int32_t>(count)) {
-    return context.Error(ErrorCode::kInvalidArgument, "values_count is %d but the op has %zu inputs",
-                         options->values_count(), count);
+  // Absent options mean values_count 0, as TFLM parses them: TFLM then packs
+  // nothing and leaves the output unwritten; refused here, as UNPACK's num.
+  const int32_t values_count = options != nullptr ? options->values_count() : 0;
+  if (values_count != static_cast<int32_t>(count)) {
+    return context.Error(ErrorCode::kInvalidArgument, "values_count is %d but the op has %zu inputs%s", values_count,
+                         count, options == nullptr ? " (the op has no PackOptions)" : "");
   }
   const TensorView first = context.input(0);
   const TensorView output = context.output(0);
