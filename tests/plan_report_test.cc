@@ -13,9 +13,11 @@
 
 #include "microarena/kernels/op_resolver.h"
 #include "microarena/model/demo_model.h"
+#include "microarena/model/model_builder.h"
 #include "microarena/model/model_file.h"
 #include "microarena/runtime/host_runner.h"
 #include "microarena/runtime/interpreter.h"
+#include "tests/support/oracle_support.h"
 #include "tests/support/test_support.h"
 
 namespace microarena {
@@ -288,6 +290,38 @@ TEST(PlanReportTest, TimelineHasOneRowPerStepFitsTheWidthAndListsEveryBuffer) {
     }
     EXPECT_EQ(legend, doc["buffers"].size()) << name;
   }
+}
+
+// A step of 2,400,000 B (two float tensors of 300,000): the live column
+// widens to fit "2,400,000 B", and at --columns 80 every row still fits.
+TEST(PlanReportTest, TimelineLiveColumnWidensForMillionsOfBytes) {
+  ModelBuilder builder;
+  const int32_t input = builder.AddTensor({"input", TensorType::kFloat32, {300000}, 0, {}});
+  const int32_t output = builder.AddTensor({"output", TensorType::kFloat32, {300000}, 0, {}});
+  OperatorSpec relu;
+  relu.op = BuiltinOp::kRelu;
+  relu.inputs = {input};
+  relu.outputs = {output};
+  builder.AddOperator(std::move(relu));
+  builder.SetInputs({input});
+  builder.SetOutputs({output});
+  const std::string path = testing::TempDir("plan_report_large") + "/relu.tflite";
+  testing::WriteFile(path, builder.Build());
+  CommandResult run = RunCli({"plan", path, "--timeline", "--columns", "80"});
+  ASSERT_EQ(run.exit_code, 0) << run.stderr_text;
+  const size_t at = run.stdout_text.find("Timeline:");
+  ASSERT_NE(at, std::string::npos) << run.stdout_text;
+  std::istringstream lines(run.stdout_text.substr(at));
+  std::string row;
+  std::getline(lines, row);  // title
+  size_t rows = 0;
+  bool live_shown = false;
+  for (; std::getline(lines, row) && !row.empty(); ++rows) {
+    EXPECT_LE(row.size(), 80u) << row;
+    live_shown = live_shown || row.find("2,400,000 B") != std::string::npos;
+  }
+  EXPECT_EQ(rows, 2u);  // the axis and the one step
+  EXPECT_TRUE(live_shown) << run.stdout_text;
 }
 
 TEST(PlanReportTest, RejectsAnUnknownFormat) {

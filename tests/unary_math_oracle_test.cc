@@ -184,6 +184,14 @@ TEST(UnaryMathOracleTest, Int16AbsReluRelu6AsTflm) {
   }
 }
 
+// An int8 unary op's input and output quantization.
+struct ScaleCase {
+  float in_scale;
+  int64_t in_zp;
+  float out_scale;
+  int64_t out_zp;
+};
+
 Bytes AbsInt8Model(float in_scale, int64_t in_zp, float out_scale, int64_t out_zp) {
   OneOp m;
   m.Input(TensorType::kInt8, {256}, in_scale, in_zp);
@@ -192,13 +200,7 @@ Bytes AbsInt8Model(float in_scale, int64_t in_zp, float out_scale, int64_t out_z
 
 TEST(UnaryMathOracleTest, AbsInt8RequantizesAsTflm) {
   MICROARENA_REQUIRE_ORACLE();
-  struct Case {
-    float in_scale;
-    int64_t in_zp;
-    float out_scale;
-    int64_t out_zp;
-  };
-  const Case cases[] = {
+  const ScaleCase cases[] = {
       {0.1f, 0, 0.1f, 0},      {0.1f, -128, 0.1f, -128}, {0.1f, 127, 0.1f, 5},     {0.1f, 3, 0.05f, -128},
       {0.05f, -7, 0.1f, 0},    {0.02f, 127, 0.3f, -100}, {1.0f, -128, 1e-3f, 127}, {0.37f, 12, 0.0123f, -3},
       {0.5f, 0, 0.25f, -128},  {1e-3f, 50, 1.0f, 0},
@@ -207,7 +209,7 @@ TEST(UnaryMathOracleTest, AbsInt8RequantizesAsTflm) {
       {0.5f, 0, 0.4f, -3},     {0.03f, 2, 0.024f, -10},  {0.25f, 0, 0.2f, 0},
   };
   int n = 0;
-  for (const Case& c : cases) {
+  for (const ScaleCase& c : cases) {
     ExpectSameAsOracle("abs_int8_" + std::to_string(n++), AbsInt8Model(c.in_scale, c.in_zp, c.out_scale, c.out_zp),
                        {EveryInt8()}, kSmallArena);
   }
@@ -217,19 +219,13 @@ TEST(UnaryMathOracleTest, AbsInt8RequantizesAsTflm) {
 // zero points at both ends, output scales that keep, saturate and flush.
 TEST(UnaryMathOracleTest, RsqrtInt8AsTflm) {
   MICROARENA_REQUIRE_ORACLE();
-  struct Case {
-    float in_scale;
-    int64_t in_zp;
-    float out_scale;
-    int64_t out_zp;
-  };
-  const Case cases[] = {
+  const ScaleCase cases[] = {
       {0.1f, -128, 0.02f, -128}, {0.1f, 0, 0.01f, 0},      {0.05f, -5, 0.1f, 3},   {0.5f, 100, 0.004f, -100},
       {1e-3f, 127, 0.5f, 0},     {0.02f, -128, 0.3f, 7},   {2.0f, -60, 1e-3f, -128}, {0.37f, 12, 0.0123f, -3},
       {1e-4f, -128, 100.0f, 127},
   };
   int n = 0;
-  for (const Case& c : cases) {
+  for (const ScaleCase& c : cases) {
     // 256 inputs walking every value from the zero point to 127.
     const auto first = static_cast<int32_t>(c.in_zp);
     Bytes input(256);

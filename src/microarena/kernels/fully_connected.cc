@@ -182,7 +182,7 @@ Status CheckShapes(const PrepareContext& context, const TensorView& input, const
 // (kFullyConnectedInt8Kernel) compiles the 16x8 and per-channel paths out.
 template <bool kInt8Only>
 Status PrepareQuantized(const PrepareContext& context, const TensorView& input, const TensorView& filter,
-                        const TensorView& output, tflite::ActivationFunctionType activation,
+                        const TensorView& output, tflite::ActivationFunctionType activation, bool per_channel,
                         FullyConnectedOpData* data) {
   reference::QuantizedFullyConnectedParams* quant = &data->quant;
   const bool is_int16 = !kInt8Only && input.type() == TensorType::kInt16;
@@ -192,7 +192,7 @@ Status PrepareQuantized(const PrepareContext& context, const TensorView& input, 
   MICROARENA_RETURN_IF_ERROR(RequirePerTensorQuantization(context, "output", output, qmin, qmax));
   const QuantizationView filter_quantization = filter.quantization();
   const bool int32_bias = context.has_input(2) && context.input(2).type() == TensorType::kInt32;
-  if (!kInt8Only && HasPerChannelWeights(input, filter)) {
+  if (!kInt8Only && per_channel) {
     MICROARENA_RETURN_IF_ERROR(PreparePerChannel(context, input, filter, output, is_int16 && !int32_bias, data));
     quant->input_offset = -static_cast<int32_t>(input.quantization().zero_point(0));
     quant->output_offset = static_cast<int32_t>(output.quantization().zero_point(0));
@@ -257,12 +257,13 @@ Status PrepareOp(PrepareContext& context, const void** op_data) {
   // one refuses them and per-channel weights with the checks it already has
   // (the filter's type, then its one scale), adding no code.
   const bool int4_weights = !kInt8Only && input.type() == TensorType::kInt8 && filter.type() == TensorType::kInt4;
+  const bool per_channel = !kInt8Only && HasPerChannelWeights(input, filter);
   if (!kInt8Only && input.type() == TensorType::kInt16) {
     MICROARENA_RETURN_IF_ERROR(RequireType(context, "filter", filter, TensorType::kInt8));
     MICROARENA_RETURN_IF_ERROR(RequireType(context, "output", output, TensorType::kInt16));
   } else if (int4_weights) {
     MICROARENA_RETURN_IF_ERROR(RequireType(context, "output", output, TensorType::kInt8));
-    if (HasPerChannelWeights(input, filter)) {
+    if (per_channel) {
       return context.Error(ErrorCode::kUnsupported,
                            "filter tensor %d '%s': INT4 weights must be quantized per tensor (TFLM refuses "
                            "per-channel INT4)",
@@ -278,7 +279,7 @@ Status PrepareOp(PrepareContext& context, const void** op_data) {
   // Per-channel weights: the units' int32 multipliers and int32 shifts follow
   // (8 B per unit, as TFLM keeps them).
   size_t bytes = sizeof(FullyConnectedOpData);
-  if (!kInt8Only && HasPerChannelWeights(input, filter)) {
+  if (per_channel) {
     size_t array_bytes = 0;
     if (!CheckedMul(static_cast<size_t>(Dim(filter, 0)), 2 * sizeof(int32_t), &array_bytes) ||
         !CheckedAdd(bytes, array_bytes, &bytes)) {
@@ -290,7 +291,7 @@ Status PrepareOp(PrepareContext& context, const void** op_data) {
   auto* data = new (memory) FullyConnectedOpData();
   if (int4_weights) data->weights.int4_weights = 1;
   if (kInt8Only || input.type() != TensorType::kFloat32) {
-    MICROARENA_RETURN_IF_ERROR(PrepareQuantized<kInt8Only>(context, input, filter, output, activation, data));
+    MICROARENA_RETURN_IF_ERROR(PrepareQuantized<kInt8Only>(context, input, filter, output, activation, per_channel, data));
   } else {
     MICROARENA_RETURN_IF_ERROR(PrepareFloatActivation(context, activation, &data->activation.min,
                                                       &data->activation.max));
@@ -321,29 +322,23 @@ Status EvalInt8(EvalContext& context, const void* op_data) {
   return OkStatus();
 }
 
-// int8 with INT4 weights (the general kernel only): no scratch, the rows are
-// unpacked on the stack as they are read.
-[[gnu::noinline]] Status EvalInt8Int4(EvalContext& context, const void* op_data) {
+// int8 with INT4 weights (no scratch: rows unpacked on the stack as they
+// are read) or per-channel ones; the general kernel only.
+[[gnu::noinline]] Status EvalInt8OtherWeights(EvalContext& context, const void* op_data) {
   const auto* data = static_cast<const FullyConnectedOpData*>(op_data);
   const EvalTensor& filter = *context.input(1);
   const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
   EvalTensor& output = *context.output(0);
-  optimized::FullyConnectedInt8PackedInt4(data->quant, ShapeOf(filter, output), context.input(0)->As<const int8_t>(),
-                                          filter.As<const uint8_t>(),
-                                          bias != nullptr ? bias->As<const int32_t>() : nullptr, output.As<int8_t>());
-  return OkStatus();
-}
-
-// int8 with per-channel weights (the general kernel only).
-[[gnu::noinline]] Status EvalInt8PerChannel(EvalContext& context, const void* op_data) {
-  const auto* data = static_cast<const FullyConnectedOpData*>(op_data);
-  const EvalTensor& filter = *context.input(1);
-  const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
-  EvalTensor& output = *context.output(0);
-  optimized::FullyConnectedInt8PerChannel(data->quant, ShapeOf(filter, output), context.input(0)->As<const int8_t>(),
-                                          filter.As<const int8_t>(),
-                                          bias != nullptr ? bias->As<const int32_t>() : nullptr, output.As<int8_t>(),
-                                          UnitScalesOf(*data));
+  const reference::FullyConnectedShape shape = ShapeOf(filter, output);
+  const int8_t* input = context.input(0)->As<const int8_t>();
+  const int32_t* bias_data = bias != nullptr ? bias->As<const int32_t>() : nullptr;
+  if (data->weights.int4_weights != 0) {
+    optimized::FullyConnectedInt8PackedInt4(data->quant, shape, input, filter.As<const uint8_t>(), bias_data,
+                                            output.As<int8_t>());
+  } else {
+    optimized::FullyConnectedInt8PerChannel(data->quant, shape, input, filter.As<const int8_t>(), bias_data,
+                                            output.As<int8_t>(), UnitScalesOf(*data));
+  }
   return OkStatus();
 }
 
@@ -385,8 +380,8 @@ Status Eval(EvalContext& context, const void* op_data) {
   const TensorType type = context.input(0)->type;
   if (type == TensorType::kInt8) {
     const auto& weights = static_cast<const FullyConnectedOpData*>(op_data)->weights;
-    if (weights.int4_weights != 0) return EvalInt8Int4(context, op_data);
-    return weights.per_channel_units > 0 ? EvalInt8PerChannel(context, op_data) : EvalInt8(context, op_data);
+    const bool other = weights.int4_weights != 0 || weights.per_channel_units > 0;
+    return other ? EvalInt8OtherWeights(context, op_data) : EvalInt8(context, op_data);
   }
   if (type == TensorType::kInt16) return EvalInt16(context, op_data);
   return EvalFloat(context, op_data);

@@ -74,6 +74,7 @@ inline size_t RowMajorOffset(int32_t row, int32_t columns, int32_t column) {
 inline void FullyConnectedInt8(const QuantizedFullyConnectedParams& params, const FullyConnectedShape& shape,
                                const int8_t* input, const int8_t* filter, const int32_t* bias, int8_t* output,
                                const UnitScales& unit_scales = {}) {
+  const UnitRescale rescale(params, unit_scales);
   for (int32_t b = 0; b < shape.batches; ++b) {
     for (int32_t o = 0; o < shape.output_depth; ++o) {
       int32_t acc = 0;
@@ -84,7 +85,6 @@ inline void FullyConnectedInt8(const QuantizedFullyConnectedParams& params, cons
       }
       // The sum, the bias add and the zero point add wrap in TFLite.
       if (bias != nullptr) acc = fixed_point::WrappingAdd(acc, bias[o]);
-      const UnitRescale rescale(params, unit_scales);
       acc = fixed_point::MultiplyByQuantizedMultiplier(acc, rescale.multiplier_of(o), rescale.shift_of(o));
       acc = fixed_point::WrappingAdd(acc, params.output_offset);
       acc = std::max(acc, params.activation_min);
@@ -102,6 +102,7 @@ inline void FullyConnectedInt16(const QuantizedFullyConnectedParams& params, con
                                 const int16_t* input, const int8_t* filter, const Acc* bias, int16_t* output,
                                 const UnitScales& unit_scales = {}) {
   constexpr bool kWide = sizeof(Acc) == sizeof(int64_t);
+  const UnitRescale rescale(params, unit_scales);
   const auto add = [](Acc a, Acc b) -> Acc {
     if constexpr (kWide) {
       return fixed_point::WrappingAdd64(a, b);
@@ -123,7 +124,6 @@ inline void FullyConnectedInt16(const QuantizedFullyConnectedParams& params, con
         std::memcpy(&value, bias + o, sizeof(value));
         acc = add(acc, value);
       }
-      const UnitRescale rescale(params, unit_scales);
       const int32_t multiplier = rescale.multiplier_of(o);
       const int32_t shift = rescale.shift_of(o);
       int32_t value = 0;
