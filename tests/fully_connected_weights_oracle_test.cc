@@ -32,6 +32,7 @@ using testing::ExpectSameAsOracle;
 using testing::ExpectWeRefuse;
 using testing::kSmallArena;
 using testing::OneOp;
+using testing::PackedInt4;
 using testing::SpreadValues;
 
 struct PerChannelFc {
@@ -194,16 +195,6 @@ struct Int4Fc {
   int64_t output_zero_point;
   float output_scale;
 };
-
-Bytes PackedInt4(size_t count, uint32_t seed) {
-  Bytes packed((count + 1) / 2, 0);
-  for (size_t i = 0; i < count; ++i) {
-    seed = seed * 1103515245u + 12345u;
-    const auto nibble = static_cast<uint8_t>((seed >> 16) & 0xF);  // -8..7 as two's complement
-    packed[i / 2] = static_cast<uint8_t>(packed[i / 2] | (i % 2 == 0 ? nibble : nibble << 4));
-  }
-  return packed;
-}
 
 Bytes Int4Model(const Int4Fc& s) {
   OneOp m;

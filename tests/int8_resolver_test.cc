@@ -93,14 +93,14 @@ TEST(Int8ResolverTest, HeaderNamesTheVariantAndWhy) {
   EXPECT_NE(int8.find("    &microarena::kReshapeKernel,  // RESHAPE\n"), std::string::npos) << int8;
 
   const std::string int16 = HeaderOf(ConvChain({false}));
-  EXPECT_NE(int16.find("    &microarena::kConv2dKernel,  // CONV_2D (general: 1 of 1 not INT8 -> INT8)\n"),
+  EXPECT_NE(int16.find("    &microarena::kConv2dKernel,  // CONV_2D (general: 1 of 1 not INT8 -> INT8 with INT8 weights)\n"),
             std::string::npos)
       << int16;
   EXPECT_EQ(int16.find("kConv2dInt8Kernel"), std::string::npos) << int16;
 
   // One INT16 conv among INT8 ones: the general kernel, which runs both.
   const std::string mixed = HeaderOf(ConvChain({true, false, true}));
-  EXPECT_NE(mixed.find("    &microarena::kConv2dKernel,  // CONV_2D (general: 1 of 3 not INT8 -> INT8)\n"),
+  EXPECT_NE(mixed.find("    &microarena::kConv2dKernel,  // CONV_2D (general: 1 of 3 not INT8 -> INT8 with INT8 weights)\n"),
             std::string::npos)
       << mixed;
   EXPECT_NE(mixed.find("    &microarena::kQuantizeKernel,  // QUANTIZE\n"), std::string::npos) << mixed;
@@ -192,6 +192,81 @@ TEST(Int8ResolverTest, PerChannelFullyConnectedTakesTheGeneralKernel) {
       EXPECT_NE(std::string(run.status().message()).find("filter tensor 1 'weights' needs one quantization scale and zero point; it has 2"),
                 std::string::npos)
           << run.status().message();
+    }
+  }
+}
+
+// One int8 CONV_2D or DEPTHWISE_CONV_2D over [1, 3, 3, 2] with a 3x3 filter
+// of INT8 or INT4 weights (INT4: two per byte, low nibble first).
+std::vector<uint8_t> WeightsModel(BuiltinOp op, TensorType weights_type) {
+  ModelBuilder builder;
+  const int32_t input = builder.AddTensor(Quantized("input", TensorType::kInt8, {1, 3, 3, 2}, 0.5f));
+  const bool depthwise = op == BuiltinOp::kDepthwiseConv2d;
+  const std::vector<int32_t> shape = depthwise ? std::vector<int32_t>{1, 3, 3, 2} : std::vector<int32_t>{2, 3, 3, 2};
+  std::vector<uint8_t> values;
+  const size_t count = depthwise ? 18 : 36;
+  for (size_t i = 0; i < (weights_type == TensorType::kInt4 ? count / 2 : count); ++i) {
+    values.push_back(static_cast<uint8_t>(i * 37 + 11));
+  }
+  const int32_t filter = builder.AddConstantTensor(Quantized("filter", weights_type, shape, 0.25f), values);
+  const int32_t output = builder.AddTensor(Quantized("output", TensorType::kInt8, {1, 1, 1, 2}, 0.5f));
+  OperatorSpec conv;
+  conv.op = op;
+  conv.inputs = {input, filter};
+  conv.outputs = {output};
+  if (depthwise) {
+    tflite::DepthwiseConv2DOptionsT options;
+    options.padding = tflite::Padding::VALID;
+    options.stride_h = options.stride_w = 1;
+    options.depth_multiplier = 1;
+    conv.options = MakeBuiltinOptions(options);
+  } else {
+    tflite::Conv2DOptionsT options;
+    options.padding = tflite::Padding::VALID;
+    options.stride_h = options.stride_w = 1;
+    conv.options = MakeBuiltinOptions(options);
+  }
+  builder.AddOperator(std::move(conv));
+  builder.SetInputs({input});
+  builder.SetOutputs({output});
+  return builder.Build();
+}
+
+// INT4 convolution weights take the general kernels, which read the nibbles;
+// the int8-only kernels refuse them by the filter's type.
+TEST(Int8ResolverTest, Int4ConvolutionWeightsTakeTheGeneralKernel) {
+  struct Case {
+    BuiltinOp op;
+    const char* name;
+    const KernelRegistration* general;
+    const KernelRegistration* int8_only;
+  };
+  for (const Case& c : {Case{BuiltinOp::kConv2d, "CONV_2D", &kConv2dKernel, &kConv2dInt8Kernel},
+                        Case{BuiltinOp::kDepthwiseConv2d, "DEPTHWISE_CONV_2D", &kDepthwiseConv2dKernel,
+                             &kDepthwiseConv2dInt8Kernel}}) {
+    const std::string int8 = HeaderOf(WeightsModel(c.op, TensorType::kInt8));
+    EXPECT_NE(int8.find(std::string("Int8Kernel,  // ") + c.name + " (int8 only: 1 of 1"), std::string::npos) << int8;
+    const std::string int4 = HeaderOf(WeightsModel(c.op, TensorType::kInt4));
+    EXPECT_NE(int4.find(std::string("Kernel,  // ") + c.name +
+                        " (general: 1 of 1 not INT8 -> INT8 with INT8 weights)\n"),
+              std::string::npos)
+        << int4;
+    for (TensorType type : {TensorType::kInt8, TensorType::kInt4}) {
+      const std::vector<uint8_t> bytes = WeightsModel(c.op, type);
+      Result<ModelView> model = LoadModel(Span<const uint8_t>(bytes.data(), bytes.size()));
+      ASSERT_TRUE(model.ok()) << model.status().message();
+      const std::vector<report::ModelKernel> kernels = ExpectSameOutputs(*model, c.name);
+      ASSERT_EQ(kernels.size(), 1u);
+      EXPECT_EQ(kernels[0].kernel, type == TensorType::kInt4 ? c.general : c.int8_only) << c.name;
+      const KernelRegistration* only[] = {c.int8_only};
+      const OpResolver resolver{Span<const KernelRegistration* const>(only, 1)};
+      Result<RunResult> run = RunModel(*model, resolver, RunOptions{});
+      EXPECT_EQ(run.ok(), type == TensorType::kInt8) << c.name;
+      if (!run.ok()) {
+        EXPECT_NE(std::string(run.status().message()).find("filter tensor 1 'filter' is INT4 where INT8 is required"),
+                  std::string::npos)
+            << run.status().message();
+      }
     }
   }
 }

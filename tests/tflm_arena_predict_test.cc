@@ -18,6 +18,7 @@
 #include "microarena/model/model_file.h"
 #include "microarena/report/tflm_arena.h"
 #include "tests/differential/case_generator.h"
+#include "tests/support/conv_oracle_support.h"
 #include "tests/support/oracle_support.h"
 #include "tests/support/test_support.h"
 #include "tests/support/tflm_golden.h"
@@ -431,6 +432,67 @@ TEST(TflmArenaPredictTest, MisalignedArenaStartCostsTheBytesToTheBoundary) {
 }
 
 // Ops the table cannot model exactly are refused by name, never guessed.
+// INT4 weights, which TFLM unpacks into a scratch buffer of one byte per
+// weight at every Invoke: CONV_2D and DEPTHWISE_CONV_2D (per-channel and
+// per-tensor, with and without a bias) and FULLY_CONNECTED, in sizes where
+// the scratch is below and above the tensors' own peak.
+TEST(TflmArenaPredictTest, Int4WeightsMatchTheOracle) {
+  MICROARENA_REQUIRE_ORACLE();
+  const std::string dir = testing::TempDir("tflm_arena_int4");
+  struct Case {
+    const char* name;
+    BuiltinOp op;
+    std::vector<int32_t> input, filter, output;
+    bool per_channel;
+    bool bias;
+  };
+  const BuiltinOp conv = BuiltinOp::kConv2d;
+  const BuiltinOp depthwise = BuiltinOp::kDepthwiseConv2d;
+  const BuiltinOp fc = BuiltinOp::kFullyConnected;
+  const Case cases[] = {
+      {"conv_small", conv, {1, 5, 5, 3}, {4, 3, 3, 3}, {1, 5, 5, 4}, true, true},
+      {"conv_per_tensor", conv, {1, 5, 5, 3}, {4, 3, 3, 3}, {1, 5, 5, 4}, false, false},
+      {"conv_wide", conv, {1, 2, 2, 8}, {64, 3, 3, 8}, {1, 2, 2, 64}, true, true},
+      {"depthwise_small", depthwise, {1, 5, 5, 3}, {1, 3, 3, 3}, {1, 5, 5, 3}, true, true},
+      {"depthwise_multiplier", depthwise, {1, 9, 9, 32}, {1, 3, 3, 64}, {1, 9, 9, 64}, true, true},
+      {"fc_odd", fc, {1, 37}, {7, 37}, {1, 7}, false, true},
+      {"fc_large", fc, {3, 200}, {50, 200}, {3, 50}, false, false},
+  };
+  for (const Case& c : cases) {
+    testing::OneOp m;
+    m.Input(TensorType::kInt8, c.input, 0.05f, -3);
+    const int32_t channels = c.op == depthwise ? c.filter[3] : c.filter[0];
+    const std::vector<float> scales =
+        c.per_channel ? testing::ChannelScales(static_cast<size_t>(channels), 0.01f) : std::vector<float>{0.01f};
+    m.Constant("filter", TensorType::kInt4, c.filter, testing::PackedInt4(testing::ElementCount(c.filter), 7),
+               QuantizationSpec::PerChannel(scales, std::vector<int64_t>(scales.size(), 0), c.op == depthwise ? 3 : 0));
+    if (c.bias) {
+      std::vector<float> bias_scales;
+      for (float scale : scales) bias_scales.push_back(scale * 0.05f);
+      m.Constant("bias", TensorType::kInt32, {channels},
+                 BytesOf(std::vector<int32_t>(static_cast<size_t>(channels), 100)),
+                 QuantizationSpec::PerChannel(bias_scales, std::vector<int64_t>(bias_scales.size(), 0), 0));
+    }
+    tflite::BuiltinOptionsUnion options;
+    if (c.op == depthwise) {
+      tflite::DepthwiseConv2DOptionsT o;
+      o.padding = tflite::Padding::SAME;
+      o.depth_multiplier = channels / c.input[3];
+      options = MakeBuiltinOptions(o);
+    } else if (c.op == conv) {
+      tflite::Conv2DOptionsT o;
+      o.padding = tflite::Padding::SAME;
+      options = MakeBuiltinOptions(o);
+    } else {
+      options = MakeBuiltinOptions(tflite::FullyConnectedOptionsT{});
+    }
+    const report::TflmArenaPrediction p =
+        ExpectPredictedAsOracle(dir, c.name, m.Finish(c.op, options, TensorType::kInt8, c.output, 0.1f, 2));
+    // The scratch is what the prediction adds for the weights.
+    EXPECT_GE(p.min_arena_bytes, testing::ElementCount(c.filter)) << c.name;
+  }
+}
+
 TEST(TflmArenaPredictTest, UnmodelledOpsAreRefusedByName) {
   testing::OneOp op;
   op.FloatInput({1, 2, 3, 4});

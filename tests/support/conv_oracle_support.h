@@ -62,6 +62,18 @@ inline std::vector<float> ChannelScales(size_t channels, float base) {
   return scales;
 }
 
+// `count` INT4 values packed two per byte, low nibble first; every nibble
+// 0x0-0xF (-8..7) appears, drawn from `seed`.
+inline Bytes PackedInt4(size_t count, uint32_t seed) {
+  Bytes packed((count + 1) / 2, 0);
+  for (size_t i = 0; i < count; ++i) {
+    seed = seed * 1103515245u + 12345u;
+    const auto nibble = static_cast<uint8_t>((seed >> 16) & 0xF);
+    packed[i / 2] = static_cast<uint8_t>(packed[i / 2] | (i % 2 == 0 ? nibble : nibble << 4));
+  }
+  return packed;
+}
+
 // The oracle's `key=` figure (e.g. min_arena_bytes) from its default
 // search run on `model` with generated inputs; 0 (with a gtest failure) when
 // the oracle gives none.

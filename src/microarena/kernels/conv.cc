@@ -1,4 +1,5 @@
-// CONV_2D: int8 (per-channel or per-tensor filter scales, int32 bias), 16x8
+// CONV_2D: int8 (per-channel or per-tensor filter scales, INT8 or INT4
+// weights, int32 bias), 16x8
 // (int16 input and output, int8 filter, int32 or int64 bias) and float32,
 // with SAME/VALID padding, strides, dilation, groups and a fused clamp.
 // kConv2dInt8Kernel is the int8 path alone (int8_only.h).
@@ -19,8 +20,8 @@
 namespace microarena {
 namespace {
 
-// The (input, filter, output) types TFLM's CONV_2D runs: float32, int8, and
-// int16 activations with int8 weights.
+// The (input, filter, output) types TFLM's CONV_2D runs: float32, int8 (with
+// INT8 or INT4 weights), and int16 activations with int8 weights.
 Status RequireConvTypes(const PrepareContext& context, const TensorView& input, const TensorView& filter,
                         const TensorView& output) {
   const TensorType type = input.type();
@@ -29,8 +30,10 @@ Status RequireConvTypes(const PrepareContext& context, const TensorView& input, 
                          "input tensor %d '%s' is %s; CONV_2D supports INT8, INT16 and FLOAT32", input.index(),
                          input.name(), TensorTypeName(type));
   }
-  MICROARENA_RETURN_IF_ERROR(
-      RequireType(context, "filter", filter, type == TensorType::kInt16 ? TensorType::kInt8 : type));
+  if (type != TensorType::kInt8 || filter.type() != TensorType::kInt4) {
+    MICROARENA_RETURN_IF_ERROR(
+        RequireType(context, "filter", filter, type == TensorType::kInt16 ? TensorType::kInt8 : type));
+  }
   return RequireType(context, "output", output, type);
 }
 
@@ -96,12 +99,41 @@ Status PrepareOp(PrepareContext& context, const void** op_data) {
 // The int8 path, the whole Eval of kConv2dInt8Kernel: the fast loops of
 // optimized/int8_kernels.h (reference/conv.h is their oracle). `params`: the
 // op data's, or a band's copy (EvalConvBand, conv_common.h).
+// `filter`: the caller's lookup of input 1 (a constant's lookup costs
+// hundreds of instructions: it is done once per Eval).
+[[gnu::always_inline]] inline Status EvalInt8Filter(EvalContext& context, const EvalTensor& filter,
+                                                  const ConvOpData* data, const reference::ConvParams& params) {
+  const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
+  optimized::ConvInt8(params, data->quant.Load(data + 1), *context.input(0), filter, bias, *context.output(0));
+  return OkStatus();
+}
+
 [[gnu::always_inline]] inline Status EvalInt8With(EvalContext& context, const ConvOpData* data,
                                                 const reference::ConvParams& params) {
+  return EvalInt8Filter(context, *context.input(1), data, params);
+}
+
+// int8 with INT4 weights (the general kernel only): the reference loops
+// read the nibbles in place, where TFLM unpacks the whole filter into an
+// arena scratch buffer at every Invoke.
+[[gnu::noinline]] Status EvalInt8PackedInt4(EvalContext& context, const EvalTensor& filter, const ConvOpData* data,
+                                            const reference::ConvParams& params) {
+  const EvalTensor& input = *context.input(0);
   const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
-  optimized::ConvInt8(params, data->quant.Load(data + 1), *context.input(0), *context.input(1), bias,
-                      *context.output(0));
+  EvalTensor& output = *context.output(0);
+  reference::ConvPerChannelInt8PackedInt4(
+      params, data->quant.Load(data + 1), NhwcShapeOf(input), input.As<const int8_t>(),
+      reference::ConvFilterShape{filter.dim(0), filter.dim(1), filter.dim(2), filter.dim(3)},
+      filter.As<const uint8_t>(), bias != nullptr ? bias->As<const int32_t>() : nullptr, NhwcShapeOf(output),
+      output.As<int8_t>());
   return OkStatus();
+}
+
+[[gnu::always_inline]] inline Status EvalInt8AnyWeights(EvalContext& context, const ConvOpData* data,
+                                                      const reference::ConvParams& params) {
+  const EvalTensor& filter = *context.input(1);
+  if (filter.type == TensorType::kInt4) return EvalInt8PackedInt4(context, filter, data, params);
+  return EvalInt8Filter(context, filter, data, params);
 }
 
 // The 16x8 path: the fast loops of optimized/int16_kernels.h. TFLM: an
@@ -129,7 +161,7 @@ Status PrepareOp(PrepareContext& context, const void** op_data) {
 }
 
 // Every type, by the input's.
-constexpr ConvBody<ConvOpData> kEvalByType = EvalConvByType<ConvOpData, EvalInt8With, EvalInt16, EvalFloat>;
+constexpr ConvBody<ConvOpData> kEvalByType = EvalConvByType<ConvOpData, EvalInt8AnyWeights, EvalInt16, EvalFloat>;
 
 }  // namespace
 

@@ -1,5 +1,5 @@
-// DEPTHWISE_CONV_2D: int8 (per-channel or per-tensor filter scales, int32
-// bias), 16x8 (int16 input and output, int8 filter, int64 bias) and float32,
+// DEPTHWISE_CONV_2D: int8 (per-channel or per-tensor filter scales, INT8 or
+// INT4 weights, int32 bias), 16x8 (int16 input and output, int8 filter, int64 bias) and float32,
 // with depth multiplier, SAME/VALID padding, strides, dilation and a fused
 // clamp. kDepthwiseConv2dInt8Kernel is the int8 path alone (int8_only.h).
 //
@@ -64,6 +64,9 @@ Status PrepareOp(PrepareContext& context, const void** op_data) {
     if (context.has_input(2)) {
       MICROARENA_RETURN_IF_ERROR(RequireType(context, "bias", context.input(2), TensorType::kInt64));
     }
+  } else if (input.type() == TensorType::kInt8 && filter.type() == TensorType::kInt4) {
+    // INT4 weights, read in place (EvalInt8PackedInt4).
+    MICROARENA_RETURN_IF_ERROR(RequireType(context, "output", output, TensorType::kInt8));
   } else {
     MICROARENA_RETURN_IF_ERROR(RequireInt8OrFloat32Operands(context, "DEPTHWISE_CONV_2D", input, filter, output));
   }
@@ -86,12 +89,42 @@ Status PrepareOp(PrepareContext& context, const void** op_data) {
 // The int8 path, the whole Eval of kDepthwiseConv2dInt8Kernel: the fast loops
 // of optimized/int8_kernels.h (reference/depthwise_conv.h is their oracle).
 // `params`: the op data's, or a band's copy (EvalConvBand, conv_common.h).
+// `filter`: the caller's lookup of input 1 (a constant's lookup costs
+// hundreds of instructions: it is done once per Eval).
+[[gnu::always_inline]] inline Status EvalInt8Filter(EvalContext& context, const EvalTensor& filter,
+                                                  const DepthwiseConvOpData* data,
+                                                  const reference::ConvParams& params) {
+  const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
+  optimized::DepthwiseConvInt8(params, data->depth_multiplier, data->quant.Load(data + 1), *context.input(0), filter,
+                               bias, *context.output(0));
+  return OkStatus();
+}
+
 [[gnu::always_inline]] inline Status EvalInt8With(EvalContext& context, const DepthwiseConvOpData* data,
                                                 const reference::ConvParams& params) {
+  return EvalInt8Filter(context, *context.input(1), data, params);
+}
+
+// int8 with INT4 weights (the general kernel only): the reference loops
+// read the nibbles in place, where TFLM unpacks the whole filter into an
+// arena scratch buffer at every Invoke.
+[[gnu::noinline]] Status EvalInt8PackedInt4(EvalContext& context, const EvalTensor& filter,
+                                            const DepthwiseConvOpData* data, const reference::ConvParams& params) {
+  const EvalTensor& input = *context.input(0);
   const EvalTensor* bias = context.input_count() > 2 ? context.input(2) : nullptr;
-  optimized::DepthwiseConvInt8(params, data->depth_multiplier, data->quant.Load(data + 1), *context.input(0),
-                               *context.input(1), bias, *context.output(0));
+  EvalTensor& output = *context.output(0);
+  reference::DepthwiseConvPerChannelInt8PackedInt4(
+      params, data->depth_multiplier, data->quant.Load(data + 1), NhwcShapeOf(input), input.As<const int8_t>(),
+      NhwcShapeOf(filter), filter.As<const uint8_t>(), bias != nullptr ? bias->As<const int32_t>() : nullptr,
+      NhwcShapeOf(output), output.As<int8_t>());
   return OkStatus();
+}
+
+[[gnu::always_inline]] inline Status EvalInt8AnyWeights(EvalContext& context, const DepthwiseConvOpData* data,
+                                                      const reference::ConvParams& params) {
+  const EvalTensor& filter = *context.input(1);
+  if (filter.type == TensorType::kInt4) return EvalInt8PackedInt4(context, filter, data, params);
+  return EvalInt8Filter(context, filter, data, params);
 }
 
 // The 16x8 path: the fast loops of optimized/int16_kernels.h (int64 sums).
@@ -119,7 +152,7 @@ Status PrepareOp(PrepareContext& context, const void** op_data) {
 }
 
 // Every type, by the input's.
-constexpr ConvBody<DepthwiseConvOpData> kEvalByType = EvalConvByType<DepthwiseConvOpData, EvalInt8With, EvalInt16, EvalFloat>;
+constexpr ConvBody<DepthwiseConvOpData> kEvalByType = EvalConvByType<DepthwiseConvOpData, EvalInt8AnyWeights, EvalInt16, EvalFloat>;
 
 }  // namespace
 

@@ -30,12 +30,17 @@ bool HasInt8Activations(const SubgraphView& subgraph, const OperatorView& op) {
 
 bool FitsInt8Kernel(const SubgraphView& subgraph, const OperatorView& op) {
   if (!HasInt8Activations(subgraph, op)) return false;
-  if (op.code() != BuiltinOp::kFullyConnected) return true;
+  const BuiltinOp code = op.code();
+  if (code != BuiltinOp::kFullyConnected && code != BuiltinOp::kConv2d && code != BuiltinOp::kDepthwiseConv2d) {
+    return true;
+  }
   const Span<const int32_t> inputs = op.inputs();
   if (inputs.size() < 2 || inputs[1] < 0 || static_cast<size_t>(inputs[1]) >= subgraph.tensor_count()) return true;
   const TensorView weights = subgraph.tensor(static_cast<size_t>(inputs[1]));
+  if (weights.type() == TensorType::kInt4) return false;
+  // The convolutions' int8 kernels take per-channel weights; FULLY_CONNECTED's does not.
   const QuantizationView q = weights.quantization();
-  return weights.type() != TensorType::kInt4 && (!q.is_affine() || q.channel_count() <= 1);
+  return code != BuiltinOp::kFullyConnected || !q.is_affine() || q.channel_count() <= 1;
 }
 
 Status RequireInt8Activations(const PrepareContext& context, const char* int8_kernel, const char* general_kernel) {

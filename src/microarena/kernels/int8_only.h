@@ -17,8 +17,8 @@
 //
 // The rule is one for every int8-only kernel, and `microarena embed
 // --resolver` (report/resolver_header.h) applies the same function
-// (FitsInt8Kernel): input 0 and output 0 are INT8; FULLY_CONNECTED's weights
-// also INT8 per tensor. The op's other operands (filter, bias, second input) are
+// (FitsInt8Kernel): input 0 and output 0 are INT8; the weights of CONV_2D and
+// DEPTHWISE_CONV_2D also INT8, FULLY_CONNECTED's INT8 per tensor. The op's other operands (filter, bias, second input) are
 // checked by the op's own Prepare as in the general kernel.
 #pragma once
 
@@ -37,10 +37,11 @@ inline bool HasInt8Activations(const TensorView& input, const TensorView& output
 // or out of range (the op's Prepare then refuses it in either kernel).
 bool HasInt8Activations(const SubgraphView& subgraph, const OperatorView& op);
 
-// Whether the int8-only kernel of `op` takes it: INT8 activations and, for
-// FULLY_CONNECTED, per-tensor INT8 weights (the loops of per-channel and
-// INT4 weights are in the general kernel only, so models without them do
-// not carry them).
+// Whether the int8-only kernel of `op` takes it: INT8 activations; INT8
+// weights for CONV_2D and DEPTHWISE_CONV_2D, per-tensor INT8 weights for
+// FULLY_CONNECTED (the loops of INT4 weights, and FULLY_CONNECTED's
+// per-channel loop, are in the general kernels only, so models without them
+// do not carry them).
 bool FitsInt8Kernel(const SubgraphView& subgraph, const OperatorView& op);
 
 // Prepare's first check in an int8-only kernel (`int8_kernel`, the symbol of

@@ -45,11 +45,11 @@ constexpr OpTypes kTable[] = {
     {B::kConcatenation, O::kInput0, kF32 | kI8 | kI16 | kI32 | kI64 | kBool, false,
      "all inputs and the output of one type (INT8 may requantize)"},
     // conv.cc: INT16 input with an INT8 filter and an INT32 or INT64 bias.
-    {B::kConv2d, O::kInput0, kF32 | kI8 | kI16, true, "output of the input's type; INT16: INT32 or INT64 bias"},
+    {B::kConv2d, O::kInput0, kF32 | kI8 | kI16, true, "output of the input's type; INT8: INT8 or INT4 weights; INT16: INT32 or INT64 bias"},
     {B::kCos, O::kInput0, kF32, false, "output of the input's type"},
     {B::kCumsum, O::kInput0, kF32 | kI8, false, "output of the input's type; axis one INT32 value"},
     // depthwise_conv.cc: the 16x8 form takes an INT64 bias.
-    {B::kDepthwiseConv2d, O::kInput0, kF32 | kI8 | kI16, true, "output of the input's type; INT16: INT64 bias"},
+    {B::kDepthwiseConv2d, O::kInput0, kF32 | kI8 | kI16, true, "output of the input's type; INT8: INT8 or INT4 weights; INT16: INT64 bias"},
     {B::kDepthToSpace, O::kInput0, kF32 | kI8, false, "output of the input's type; option block_size"},
     {B::kDequantize, O::kInput0, kI8 | kU8 | kI16, false, "output FLOAT32"},
     {B::kDiv, O::kInput0, kF32 | kI32 | kI8, false, "both inputs and the output of one type"},

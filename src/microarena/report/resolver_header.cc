@@ -58,7 +58,10 @@ std::string Why(const ModelKernel& chosen) {
   }
   return fmt::format("{} (general: {} of {} not INT8 -> INT8{})", op, chosen.instances - chosen.int8_instances,
                      chosen.instances,
-                     chosen.kernel->op == BuiltinOp::kFullyConnected ? " with per-tensor INT8 weights" : "");
+                     chosen.kernel->op == BuiltinOp::kFullyConnected ? " with per-tensor INT8 weights"
+                     : chosen.kernel->op == BuiltinOp::kConv2d || chosen.kernel->op == BuiltinOp::kDepthwiseConv2d
+                         ? " with INT8 weights"
+                         : "");
 }
 
 }  // namespace

@@ -117,10 +117,17 @@ TflmOpFacts TflmFactsForOp(const ModelView& model, size_t subgraph_index, size_t
   const BuiltinOp code = op.code();
   if (op.is_custom()) return Unknown(std::string("custom op '") + op.name() + "'");
   if (op.inputs().empty() || op.outputs().empty()) return Unknown("an op without inputs or outputs");
-  for (int32_t t : op.inputs()) {
-    if (t >= 0 && subgraph.tensor(static_cast<size_t>(t)).type() == TensorType::kInt4) {
-      return Unknown("int4 tensors (TFLM unpacks them in scratch)");
-    }
+  // INT4 weights: CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED unpack them
+  // into a scratch buffer of one byte per weight (int4_weight_bytes).
+  size_t int4_weight_bytes = 0;
+  for (size_t slot = 0; slot < op.inputs().size(); ++slot) {
+    const int32_t t = op.inputs()[slot];
+    if (t < 0 || subgraph.tensor(static_cast<size_t>(t)).type() != TensorType::kInt4) continue;
+    const bool weights = slot == 1 && (code == BuiltinOp::kConv2d || code == BuiltinOp::kDepthwiseConv2d ||
+                                       code == BuiltinOp::kFullyConnected);
+    if (!weights) return Unknown("int4 tensors other than convolution and FULLY_CONNECTED weights");
+    int4_weight_bytes = 1;
+    for (int32_t d : subgraph.tensor(static_cast<size_t>(t)).shape()) int4_weight_bytes *= static_cast<size_t>(d);
   }
   if (!HasInput(op, 0)) return Unknown("no first input");
   const TensorType input_type = InputType(subgraph, op, 0);
@@ -142,6 +149,7 @@ TflmOpFacts TflmFactsForOp(const ModelView& model, size_t subgraph_index, size_t
       // above what those arrays and the four temporary tensors explain, by
       // 16 B at 2 units, 112 B at 13 and 240-304 B at 40.
       if (q.channel_count() > 1) return Unknown("per-channel FULLY_CONNECTED");
+      if (int4_weight_bytes > 0) facts.prepare.push_back(Scratch(int4_weight_bytes));
       break;
     }
     case BuiltinOp::kConv2d:
@@ -154,6 +162,7 @@ TflmOpFacts TflmFactsForOp(const ModelView& model, size_t subgraph_index, size_t
       // The quantized dimension: output channels are dim 0 (conv) or 3 (depthwise).
       const size_t channels = static_cast<size_t>(filter.shape()[code == BuiltinOp::kConv2d ? 0 : 3]);
       AddConvSteps(facts, channels);
+      if (int4_weight_bytes > 0) facts.prepare.push_back(Scratch(int4_weight_bytes));
       break;
     }
     case BuiltinOp::kAveragePool2d:

@@ -30,6 +30,7 @@
 #include <cstring>
 
 #include "microarena/kernels/fixed_point.h"
+#include "microarena/kernels/reference/int4.h"
 #include "microarena/kernels/reference/nhwc.h"
 
 namespace microarena::reference {
@@ -190,10 +191,11 @@ inline void ForEachConvTap(const ConvParams& params, const NhwcShape& input_shap
 
 // CONV_2D with the arithmetic of `math` (Int8ConvMath, Int16ConvMath or FloatConvMath);
 // taps are summed in (fy, fx, i) order, as TFLite's reference loops do.
-template <typename Math>
+// `Filter`: a pointer to Math::Filter values, or PackedInt4 (int4.h).
+template <typename Math, typename Filter>
 inline void Conv(const ConvParams& params, const Math& math, const NhwcShape& input_shape,
-                 const typename Math::Value* input, const ConvFilterShape& filter_shape,
-                 const typename Math::Filter* filter, const NhwcShape& output_shape, typename Math::Value* output) {
+                 const typename Math::Value* input, const ConvFilterShape& filter_shape, Filter filter,
+                 const NhwcShape& output_shape, typename Math::Value* output) {
   const int32_t filters_per_group =
       output_shape.channels / (input_shape.channels / filter_shape.input_channels);
   ForEachNhwcPosition(output_shape, [&](int32_t b, int32_t out_y, int32_t out_x) {
@@ -218,6 +220,16 @@ inline void ConvPerChannelInt8(const ConvParams& params, const QuantizedConvPara
                                const ConvFilterShape& filter_shape, const int8_t* filter, const int32_t* bias,
                                const NhwcShape& output_shape, int8_t* output) {
   Conv(params, Int8ConvMath{quant, bias}, input_shape, input, filter_shape, filter, output_shape, output);
+}
+
+// int8 input/output, INT4 filter packed two per byte (`filter`), int32 bias
+// (nullptr: no bias): TFLM unpacks the filter into scratch and runs
+// ConvPerChannelInt8; the sums here are the same, read from the nibbles.
+inline void ConvPerChannelInt8PackedInt4(const ConvParams& params, const QuantizedConvParams& quant,
+                                         const NhwcShape& input_shape, const int8_t* input,
+                                         const ConvFilterShape& filter_shape, const uint8_t* filter,
+                                         const int32_t* bias, const NhwcShape& output_shape, int8_t* output) {
+  Conv(params, Int8ConvMath{quant, bias}, input_shape, input, filter_shape, PackedInt4{filter}, output_shape, output);
 }
 
 // int16 input/output, int8 filter, int32 or int64 bias (nullptr: no bias,

@@ -26,11 +26,12 @@
 namespace microarena::reference {
 
 // DEPTHWISE_CONV_2D with the arithmetic of `math` (Int8ConvMath,
-// Int16ConvMath<int64_t> or FloatConvMath, conv.h). The filter is [1, height, width, output channels].
-template <typename Math>
+// Int16ConvMath<int64_t> or FloatConvMath, conv.h). The filter is [1, height, width, output channels]:
+// a pointer to Math::Filter values, or PackedInt4 (int4.h).
+template <typename Math, typename Filter>
 inline void DepthwiseConv(const ConvParams& params, int32_t depth_multiplier, const Math& math,
                           const NhwcShape& input_shape, const typename Math::Value* input,
-                          const NhwcShape& filter_shape, const typename Math::Filter* filter,
+                          const NhwcShape& filter_shape, Filter filter,
                           const NhwcShape& output_shape, typename Math::Value* output) {
   ForEachNhwcPosition(output_shape, [&](int32_t b, int32_t out_y, int32_t out_x) {
     for (int32_t c = 0; c < input_shape.channels; ++c) {
@@ -55,6 +56,16 @@ inline void DepthwiseConvPerChannelInt8(const ConvParams& params, int32_t depth_
                                         const int32_t* bias, const NhwcShape& output_shape, int8_t* output) {
   DepthwiseConv(params, depth_multiplier, Int8ConvMath{quant, bias}, input_shape, input, filter_shape, filter,
                 output_shape, output);
+}
+
+// int8 input/output, INT4 filter packed two per byte (reference/int4.h).
+inline void DepthwiseConvPerChannelInt8PackedInt4(const ConvParams& params, int32_t depth_multiplier,
+                                                  const QuantizedConvParams& quant, const NhwcShape& input_shape,
+                                                  const int8_t* input, const NhwcShape& filter_shape,
+                                                  const uint8_t* filter, const int32_t* bias,
+                                                  const NhwcShape& output_shape, int8_t* output) {
+  DepthwiseConv(params, depth_multiplier, Int8ConvMath{quant, bias}, input_shape, input, filter_shape,
+                PackedInt4{filter}, output_shape, output);
 }
 
 // int16 input/output, int8 filter, int64 bias (nullptr: no bias), per-channel scales.

@@ -21,6 +21,7 @@
 #include <cstring>
 
 #include "microarena/kernels/fixed_point.h"
+#include "microarena/kernels/reference/int4.h"
 #include "microarena/kernels/reference/nhwc.h"
 
 namespace microarena::reference {
@@ -138,16 +139,6 @@ inline void FullyConnectedInt16(const QuantizedFullyConnectedParams& params, con
       output[RowMajorOffset(b, shape.output_depth, o)] = static_cast<int16_t>(value);
     }
   }
-}
-
-// Element i of INT4 weights packed two per byte, as TFLite stores them: the
-// low nibble first, each sign-extended.
-inline int32_t Int4At(const uint8_t* packed, size_t i) {
-  const uint8_t byte = packed[i / 2];
-  // The wanted nibble into the high half (shifted as unsigned), then an
-  // arithmetic shift back down extends its sign.
-  const auto high = static_cast<int8_t>(i % 2 == 0 ? static_cast<uint8_t>(byte << 4) : byte);
-  return high >> 4;
 }
 
 // int8 input and output with INT4 weights (`packed`, [output_depth,
