@@ -45,6 +45,31 @@ class ArenaModel {
     tail_ = result;
     return true;
   }
+  // A Prepare's persistent allocation while temporary tensors are live.
+  // TFLM checks it against the head only, so it may run into the temps; at
+  // TFLM's minimum arena it does, as far as the bytes written
+  // ([result, result + bytes), padding not written) leave intact what
+  // TFLM still reads: the last temp tensor's TfLiteTensor and the
+  // zero-point pointer of its TfLiteAffineQuantization (the pointers it
+  // frees; the scale pointer and what follows the zero-point pointer are
+  // not read again). Deeper, freeing the temps fails.
+  bool PersistentOverTemps(size_t bytes, size_t alignment, size_t pointer_bytes, size_t* grew) {
+    if (tail_ - kBase < bytes) return false;
+    const uint64_t result = AlignDown(tail_ - bytes, alignment);
+    if (result < head_) return false;
+    if (result < temp_) {
+      const uint64_t a = last_affine_;  // 0: no quantized temp, no overlap allowed
+      const uint64_t end = result + bytes;
+      const bool in_scale_pointer = a != 0 && result >= a && end <= a + pointer_bytes;
+      const bool above_zero_points = a != 0 && result >= a + 2 * pointer_bytes;
+      if (!in_scale_pointer && !above_zero_points) return false;
+    }
+    *grew = static_cast<size_t>(tail_ - result);
+    tail_ = result;
+    return true;
+  }
+  // Where the last temp tensor's TfLiteAffineQuantization starts.
+  void MarkTempQuantization(size_t struct_bytes) { last_affine_ = temp_ - struct_bytes; }
   bool Temp(size_t bytes, size_t alignment) {
     const uint64_t result = AlignUp(temp_, alignment);
     if (result > tail_ || tail_ - result < bytes) return false;
@@ -52,7 +77,10 @@ class ArenaModel {
     peak_ = std::max(peak_, temp_);
     return true;
   }
-  void ResetTemp() { temp_ = head_; }
+  void ResetTemp() {
+    temp_ = head_;
+    last_affine_ = 0;
+  }
   // The one resizable buffer at the start of the arena (needs temp reset).
   bool ResizeHead(size_t bytes, size_t alignment) {
     const uint64_t start = AlignUp(kBase, alignment);
@@ -86,6 +114,7 @@ class ArenaModel {
   uint64_t tail_;
   uint64_t temp_;
   uint64_t peak_ = kBase;
+  uint64_t last_affine_ = 0;
 };
 
 struct TensorQuantization {
@@ -150,6 +179,7 @@ bool TensorStruct(ArenaModel& arena, const TflmLayout& layout, const TensorView&
            : !arena.Persistent(layout.affine_quantization_bytes, align, &grew)) {
     return false;
   }
+  if (temp) arena.MarkTempQuantization(layout.affine_quantization_bytes);
   *quantization_grew += grew;
   const size_t zero_points = 4 + 4 * q.channels;
   if (temp ? !arena.Temp(zero_points, 4) : !arena.Persistent(zero_points, 4, &grew)) return false;
@@ -254,7 +284,7 @@ ReplayResult Run(const Replay& replay, size_t arena_bytes) {
           break;
         }
         case TflmPrepareStep::Kind::kPersistent:
-          if (!arena.Persistent(step.bytes, kArenaAlignment, &grew)) return fail(where);
+          if (!arena.PersistentOverTemps(step.bytes, kArenaAlignment, ptr, &grew)) return fail(where);
           p.tail.op_data_bytes += grew;
           p.ops[i].op_data_bytes += grew;
           break;

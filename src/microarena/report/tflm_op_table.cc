@@ -144,11 +144,14 @@ TflmOpFacts TflmFactsForOp(const ModelView& model, size_t subgraph_index, size_t
       facts.prepare = {In(0), In(1), In(2), Out(0)};
       if (!HasInput(op, 1)) return Unknown("FULLY_CONNECTED without weights");
       const QuantizationView q = subgraph.tensor(static_cast<size_t>(op.inputs()[1])).quantization();
-      // Per-channel weights: the tail matches two 4-byte arrays per unit,
-      // but Prepare's temporary memory is not known: TFLM's minimum arena is
-      // above what those arrays and the four temporary tensors explain, by
-      // 16 B at 2 units, 112 B at 13 and 240-304 B at 40.
-      if (q.channel_count() > 1) return Unknown("per-channel FULLY_CONNECTED");
+      // Per-channel weights (more than one scale, as TFLM records them):
+      // the multiplier and shift arrays, 4 bytes per unit each, allocated
+      // while the four temporary tensors are still live (they may run into
+      // them: ArenaModel::PersistentOverTemps).
+      if (input_type != TensorType::kFloat32 && q.is_affine() && q.channel_count() > 1) {
+        facts.prepare.push_back(Persistent(4 * q.channel_count()));
+        facts.prepare.push_back(Persistent(4 * q.channel_count()));
+      }
       if (int4_weight_bytes > 0) facts.prepare.push_back(Scratch(int4_weight_bytes));
       break;
     }
