@@ -19,6 +19,7 @@
 #include "microarena/report/tflm_arena.h"
 #include "tests/differential/case_generator.h"
 #include "tests/support/conv_oracle_support.h"
+#include "tests/support/op_oracle_util.h"
 #include "tests/support/oracle_support.h"
 #include "tests/support/test_support.h"
 #include "tests/support/tflm_golden.h"
@@ -535,6 +536,75 @@ TEST(TflmArenaPredictTest, PerChannelFullyConnectedMatchesTheOracle) {
     ExpectPredictedAsOracle(dir, name,
                             m.Finish(BuiltinOp::kFullyConnected, MakeBuiltinOptions(tflite::FullyConnectedOptionsT{}),
                                      TensorType::kInt8, {c.rows, c.units}, 0.1f, 2));
+  }
+}
+
+// Input types beyond int8 and float32 for ops whose facts are the same in
+// every type: 16x8 FULLY_CONNECTED and DEPTHWISE_CONV_2D, int16 RELU, RELU6
+// and DEQUANTIZE, uint8 DEQUANTIZE, int32 ADD, SUB, MUL, PAD,
+// STRIDED_SLICE and RESHAPE, bool RESHAPE.
+TEST(TflmArenaPredictTest, OtherInputTypesMatchTheOracle) {
+  MICROARENA_REQUIRE_ORACLE();
+  const std::string dir = testing::TempDir("tflm_arena_types");
+  constexpr TensorType kI8 = TensorType::kInt8;
+  constexpr TensorType kI16 = TensorType::kInt16;
+  constexpr TensorType kI32 = TensorType::kInt32;
+  constexpr TensorType kF32 = TensorType::kFloat32;
+  using testing::OpModel;
+  auto ints = [](std::vector<int32_t> values) { return BytesOf(values); };
+  std::vector<std::pair<std::string, testing::Bytes>> models;
+  {
+    testing::OneOp m;
+    m.Input(kI16, {2, 30}, 0.01f, 0);
+    m.Constant("w", kI8, {5, 30}, BytesOf(testing::SpreadValues<int8_t>(150, 3)), QuantizationSpec::PerTensor(0.02f, 0));
+    m.Constant("b", TensorType::kInt64, {5}, BytesOf(std::vector<int64_t>(5, 7)), QuantizationSpec::PerTensor(0.0002f, 0));
+    models.emplace_back("fc_int16", m.Finish(BuiltinOp::kFullyConnected,
+                                             MakeBuiltinOptions(tflite::FullyConnectedOptionsT{}), kI16, {2, 5}, 0.05f, 0));
+  }
+  {
+    testing::OneOp m;
+    m.Input(kI16, {1, 6, 6, 4}, 0.01f, 0);
+    m.Constant("w", kI8, {1, 3, 3, 4}, BytesOf(testing::SpreadValues<int8_t>(36, 3)),
+               QuantizationSpec::PerChannel(testing::ChannelScales(4, 0.02f), {0, 0, 0, 0}, 3));
+    m.Constant("b", TensorType::kInt64, {4}, BytesOf(std::vector<int64_t>(4, 7)),
+               QuantizationSpec::PerChannel({0.0002f, 0.0002f, 0.0002f, 0.0002f}, {0, 0, 0, 0}, 0));
+    tflite::DepthwiseConv2DOptionsT o;
+    o.padding = tflite::Padding::SAME;
+    o.depth_multiplier = 1;
+    models.emplace_back("depthwise_int16", m.Finish(BuiltinOp::kDepthwiseConv2d, MakeBuiltinOptions(o), kI16,
+                                                    {1, 6, 6, 4}, 0.05f, 0));
+  }
+  models.emplace_back("relu_int16",
+                      OpModel(BuiltinOp::kRelu, {}, {{kI16, {3, 20}, 0.01f, 0}}, {{kI16, {3, 20}, 0.01f, 0}}));
+  models.emplace_back("relu6_int16",
+                      OpModel(BuiltinOp::kRelu6, {}, {{kI16, {3, 20}, 0.01f, 0}}, {{kI16, {3, 20}, 0.01f, 0}}));
+  models.emplace_back("dequantize_int16",
+                      OpModel(BuiltinOp::kDequantize, {}, {{kI16, {3, 20}, 0.01f, 0}}, {{kF32, {3, 20}}}));
+  models.emplace_back("dequantize_uint8", OpModel(BuiltinOp::kDequantize, {},
+                                                  {{TensorType::kUInt8, {3, 20}, 0.01f, 128}}, {{kF32, {3, 20}}}));
+  models.emplace_back("add_int32", OpModel(BuiltinOp::kAdd, MakeBuiltinOptions(tflite::AddOptionsT{}),
+                                           {{kI32, {3, 20}}, {kI32, {3, 20}}}, {{kI32, {3, 20}}}));
+  models.emplace_back("sub_int32", OpModel(BuiltinOp::kSub, MakeBuiltinOptions(tflite::SubOptionsT{}),
+                                           {{kI32, {3, 20}}, {kI32, {1, 20}}}, {{kI32, {3, 20}}}));
+  models.emplace_back("mul_int32", OpModel(BuiltinOp::kMul, MakeBuiltinOptions(tflite::MulOptionsT{}),
+                                           {{kI32, {3, 20}}, {kI32, {3, 20}}}, {{kI32, {3, 20}}}));
+  models.emplace_back("pad_int32", OpModel(BuiltinOp::kPad, {},
+                                           {{kI32, {3, 20}}, {kI32, {2, 2}, 0, 0, ints({1, 1, 2, 0})}},
+                                           {{kI32, {5, 22}}}));
+  models.emplace_back("strided_slice_int32",
+                      OpModel(BuiltinOp::kStridedSlice, MakeBuiltinOptions(tflite::StridedSliceOptionsT{}),
+                              {{kI32, {4, 6}}, {kI32, {2}, 0, 0, ints({1, 0})}, {kI32, {2}, 0, 0, ints({3, 6})},
+                               {kI32, {2}, 0, 0, ints({1, 2})}},
+                              {{kI32, {2, 3}}}));
+  models.emplace_back("reshape_int32", OpModel(BuiltinOp::kReshape, {},
+                                               {{kI32, {3, 20}}, {kI32, {2}, 0, 0, ints({60, 1})}}, {{kI32, {60, 1}}}));
+  models.emplace_back("reshape_bool", OpModel(BuiltinOp::kReshape, {},
+                                              {{TensorType::kBool, {3, 20}}, {kI32, {2}, 0, 0, ints({60, 1})}},
+                                              {{TensorType::kBool, {60, 1}}}));
+  for (const auto& [name, model] : models) {
+    // The oracle runs each (a refused model would still print figures).
+    EXPECT_TRUE(testing::RunOracleOn(name + "_run", model, {}, testing::kSmallArena).ok) << name;
+    ExpectPredictedAsOracle(dir, name, model);
   }
 }
 

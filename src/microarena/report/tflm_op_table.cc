@@ -78,28 +78,35 @@ void AddConvSteps(TflmOpFacts& facts, size_t channels) {
 // The input types each op's facts were checked with against the oracle.
 bool TypeChecked(BuiltinOp code, TensorType input) {
   const bool common = input == TensorType::kInt8 || input == TensorType::kFloat32;
+  const bool int16 = input == TensorType::kInt16;
+  const bool int32 = input == TensorType::kInt32;
   switch (code) {
     case BuiltinOp::kAdd:
     case BuiltinOp::kSub:
-    case BuiltinOp::kConv2d:
+    case BuiltinOp::kMul:
     case BuiltinOp::kPad:
-    case BuiltinOp::kStridedSlice:
+    case BuiltinOp::kStridedSlice: return common || int16 || int32;
+    case BuiltinOp::kReshape: return common || int16 || int32 || input == TensorType::kBool;
+    case BuiltinOp::kDequantize: return input == TensorType::kInt8 || int16 || input == TensorType::kUInt8;
+    case BuiltinOp::kConv2d:
+    case BuiltinOp::kDepthwiseConv2d:
+    case BuiltinOp::kFullyConnected:
+    case BuiltinOp::kRelu:
+    case BuiltinOp::kRelu6:
     case BuiltinOp::kLeakyRelu:
     case BuiltinOp::kLogistic:
     case BuiltinOp::kTanh:
     case BuiltinOp::kAveragePool2d:
     case BuiltinOp::kMaxPool2d:
-    case BuiltinOp::kMul:
     case BuiltinOp::kMean:
-    case BuiltinOp::kSoftmax:
-    case BuiltinOp::kReshape: return common || input == TensorType::kInt16;
-    case BuiltinOp::kQuantize: return common || input == TensorType::kInt16 || input == TensorType::kInt32;
+    case BuiltinOp::kSoftmax: return common || int16;
+    case BuiltinOp::kQuantize: return common || int16 || int32;
     case BuiltinOp::kEqual:
     case BuiltinOp::kNotEqual:
     case BuiltinOp::kLess:
     case BuiltinOp::kLessEqual:
     case BuiltinOp::kGreater:
-    case BuiltinOp::kGreaterEqual: return common || input == TensorType::kInt32;
+    case BuiltinOp::kGreaterEqual: return common || int32;
     case BuiltinOp::kSvdf: return input == TensorType::kInt8;
     case BuiltinOp::kUnidirectionalSequenceLstm: return input == TensorType::kInt8 || input == TensorType::kInt16;
     case BuiltinOp::kIf: return input == TensorType::kBool;
