@@ -110,6 +110,12 @@ bool TypeChecked(BuiltinOp code, TensorType input) {
     case BuiltinOp::kSvdf: return input == TensorType::kInt8;
     case BuiltinOp::kUnidirectionalSequenceLstm: return input == TensorType::kInt8 || input == TensorType::kInt16;
     case BuiltinOp::kIf: return input == TensorType::kBool;
+    // Input 0 is the shape, the axis or the condition; the facts are those of
+    // every data type.
+    case BuiltinOp::kFill:
+    case BuiltinOp::kSplit: return int32;
+    case BuiltinOp::kSelectV2: return input == TensorType::kBool;
+    case BuiltinOp::kTransposeConv: return int32;  // the output shape; data types as facts
     case BuiltinOp::kWhile: return true;  // its inputs are the loop state, of any type
     default: return common;
   }
@@ -334,6 +340,118 @@ TflmOpFacts TflmFactsForOp(const ModelView& model, size_t subgraph_index, size_t
       facts.init_bytes = 28;
       facts.prepare = {In(0), In(1)};  // the output is not looked at
       break;
+    case BuiltinOp::kConcatenation: {
+      facts.builtin_data_bytes = 8;  // axis, activation
+      // ConcatenationParams: axis, two pointers, count, output zero point and scale.
+      facts.init_bytes = layout.pointer_bytes == 8 ? 40 : 24;
+      // Input 0 and the output, then every input (the oracle's TFLM keeps
+      // no per-input arrays for int8: tail and minimum match without them).
+      facts.prepare = {In(0), Out(0)};
+      for (int32_t i = 0; i < static_cast<int32_t>(op.inputs().size()); ++i) facts.prepare.push_back(In(i));
+      break;
+    }
+    case BuiltinOp::kTranspose:
+    case BuiltinOp::kExpandDims:
+    case BuiltinOp::kSlice:
+    case BuiltinOp::kFill:
+      // No options, no op data: inputs then the output.
+      for (int32_t i = 0; i < static_cast<int32_t>(op.inputs().size()); ++i) facts.prepare.push_back(In(i));
+      facts.prepare.push_back(Out(0));
+      break;
+    case BuiltinOp::kGather:
+    case BuiltinOp::kGatherNd: {
+      if (code == BuiltinOp::kGather) facts.builtin_data_bytes = 8;  // axis, batch_dims
+      // Inputs and output, then a writable copy of the output's dims.
+      const size_t rank = subgraph.tensor(static_cast<size_t>(op.outputs()[0])).rank();
+      facts.prepare = {In(0), In(1), Out(0), Persistent(4 + 4 * rank)};
+      break;
+    }
+    case BuiltinOp::kSplit:
+      facts.builtin_data_bytes = 4;  // num_splits
+      facts.prepare = {In(0)};     // the axis
+      break;
+    case BuiltinOp::kSplitV:
+      facts.builtin_data_bytes = 4;  // num_splits
+      facts.prepare = {In(2)};     // the axis
+      break;
+    case BuiltinOp::kPack:
+    case BuiltinOp::kUnpack:
+      facts.builtin_data_bytes = 8;  // count, axis; no Prepare
+      break;
+    case BuiltinOp::kSqueeze:
+      facts.builtin_data_bytes = 36;  // squeeze_dims[8], count
+      AddUnaryTemps(facts);
+      break;
+    case BuiltinOp::kArgMax:
+    case BuiltinOp::kArgMin:
+    case BuiltinOp::kShape:
+      facts.builtin_data_bytes = short_enums ? 1 : 4;  // the output type; no Prepare
+      facts.builtin_data_align = short_enums ? 1 : 4;
+      break;
+    case BuiltinOp::kCast:
+      facts.builtin_data_bytes = short_enums ? 2 : 8;  // in and out types
+      facts.builtin_data_align = short_enums ? 1 : 4;
+      AddUnaryTemps(facts);
+      break;
+    case BuiltinOp::kMaximum:
+    case BuiltinOp::kMinimum: break;  // no options, op data or Prepare
+    case BuiltinOp::kExp:
+    case BuiltinOp::kSqrt:
+    case BuiltinOp::kZerosLike: AddUnaryTemps(facts); break;
+    case BuiltinOp::kAbs:
+    case BuiltinOp::kRsqrt:
+      facts.init_bytes = short_enums ? 20 : 28;  // multiplier, shift, offsets, flag, two enums
+      AddUnaryTemps(facts);
+      break;
+    case BuiltinOp::kL2Normalization:
+      facts.builtin_data_bytes = short_enums ? 1 : 4;  // activation
+      facts.builtin_data_align = short_enums ? 1 : 4;
+      facts.init_bytes = 4;  // the input zero point
+      AddUnaryTemps(facts);
+      break;
+    case BuiltinOp::kPrelu:
+      facts.init_bytes = 28;  // offsets, two multipliers and shifts
+      facts.prepare = {In(0), In(1), Out(0)};
+      break;
+    case BuiltinOp::kDiv:
+      facts.builtin_data_bytes = short_enums ? 1 : 4;  // activation
+      facts.builtin_data_align = short_enums ? 1 : 4;
+      facts.init_bytes = 28;  // zero points, clamp, multiplier, shift
+      AddBinaryTemps(facts);
+      break;
+    case BuiltinOp::kSquaredDifference:
+      facts.init_bytes = 112;  // a flag and ArithmeticParams (int64 members)
+      AddBinaryTemps(facts);
+      break;
+    case BuiltinOp::kSelectV2:
+      facts.init_bytes = 2;  // two flags
+      facts.prepare = {In(0), In(1), In(2), Out(0)};
+      break;
+    case BuiltinOp::kTransposeConv: {
+      // Inputs: output shape, filter, input, optional bias.
+      if (!HasInput(op, 1) || !HasInput(op, 2)) return Unknown("TRANSPOSE_CONV without a filter or an input");
+      facts.builtin_data_bytes = short_enums ? 16 : 20;  // padding, strides, activation, bias type
+      // ConvParams (56 B), scratch and bias indices, two array pointers.
+      facts.init_bytes = layout.pointer_bytes == 8 ? 80 : 72;
+      const TensorView filter = subgraph.tensor(static_cast<size_t>(op.inputs()[1]));
+      const TensorType data_type = InputType(subgraph, op, 2);
+      const size_t channels = static_cast<size_t>(filter.shape()[0]);
+      const size_t out_elems = subgraph.tensor(static_cast<size_t>(op.outputs()[0])).element_count();
+      // Output, input and filter, then per-channel multiplier and shift
+      // arrays for every type, then a scratch sum per output element (int32
+      // for int8, int64 for int16); the quantized helper takes the tensors
+      // again, and widens an int16 bias in scratch.
+      facts.prepare = {Out(0), In(2), In(1), Persistent(4 * channels), Persistent(4 * channels)};
+      if (data_type == TensorType::kInt8) facts.prepare.push_back(Scratch(4 * out_elems));
+      if (data_type == TensorType::kInt16) facts.prepare.push_back(Scratch(8 * out_elems));
+      if (data_type != TensorType::kFloat32) {
+        for (const TflmPrepareStep& step : {In(2), In(1), In(3), Out(0)}) facts.prepare.push_back(step);
+        if (data_type == TensorType::kInt16 && HasInput(op, 3) && InputType(subgraph, op, 3) == TensorType::kInt16) {
+          facts.prepare.push_back(Scratch(8 * subgraph.tensor(static_cast<size_t>(op.inputs()[3])).element_count()));
+        }
+      }
+      break;
+    }
     default: return Unknown(std::string("op ") + BuiltinOpName(code) + " is not in the TFLM arena table");
   }
   if (!TypeChecked(code, input_type)) {
