@@ -692,6 +692,38 @@ TEST(TflmArenaPredictTest, MoreOpsMatchTheOracle) {
                               {of(kF32, {2, 7})}));
   models.emplace_back("div_float32", OpModel(B::kDiv, MakeBuiltinOptions(tflite::DivOptionsT{}),
                                              {of(kF32, {2, 7}), of(kF32, {2, 7})}, {of(kF32, {2, 7})}));
+  // SUM (MEAN's facts), float32 and int8; REDUCE_MAX, REDUCE_MIN and
+  // BATCH_MATMUL float32 (every adj_x, adj_y pair, and a constant rhs).
+  tflite::ReducerOptionsT keep;
+  keep.keep_dims = true;
+  for (TensorType t : {kF32, kI8}) {
+    models.emplace_back(std::string("sum_keep_dims_") + TensorTypeName(t),
+                        OpModel(B::kSum, MakeBuiltinOptions(keep), {of(t, {2, 3, 4}), {kI32, {1}, 0, 0, ints({1})}},
+                                {of(t, {2, 1, 4})}));
+    models.emplace_back(std::string("sum_") + TensorTypeName(t),
+                        OpModel(B::kSum, MakeBuiltinOptions(tflite::ReducerOptionsT{}),
+                                {of(t, {2, 3, 4}), {kI32, {2}, 0, 0, ints({0, 2})}}, {of(t, {3})}));
+  }
+  models.emplace_back("reduce_max_float32", OpModel(B::kReduceMax, MakeBuiltinOptions(keep),
+                                                    {of(kF32, {2, 3, 4}), {kI32, {1}, 0, 0, ints({1})}},
+                                                    {of(kF32, {2, 1, 4})}));
+  models.emplace_back("reduce_min_float32", OpModel(B::kReduceMin, MakeBuiltinOptions(tflite::ReducerOptionsT{}),
+                                                    {of(kF32, {2, 3, 4}), {kI32, {2}, 0, 0, ints({0, 2})}},
+                                                    {of(kF32, {3})}));
+  for (int adj = 0; adj < 4; ++adj) {
+    tflite::BatchMatMulOptionsT o;
+    o.adj_x = (adj & 1) != 0;
+    o.adj_y = (adj & 2) != 0;
+    models.emplace_back("batch_matmul_adj" + std::to_string(adj),
+                        OpModel(B::kBatchMatmul, MakeBuiltinOptions(o),
+                                {of(kF32, o.adj_x ? std::vector<int32_t>{2, 5, 3} : std::vector<int32_t>{2, 3, 5}),
+                                 of(kF32, o.adj_y ? std::vector<int32_t>{2, 4, 5} : std::vector<int32_t>{2, 5, 4})},
+                                {of(kF32, {2, 3, 4})}));
+  }
+  models.emplace_back("batch_matmul_constant_rhs",
+                      OpModel(B::kBatchMatmul, MakeBuiltinOptions(tflite::BatchMatMulOptionsT{}),
+                              {of(kF32, {3, 5}), {kF32, {5, 4}, 0, 0, BytesOf(testing::SpreadFloats(20, 3))}},
+                              {of(kF32, {3, 4})}));
   // TRANSPOSE_CONV (inputs: output shape, filter, input, bias): int8 with
   // and without a bias, int16 with an int64 bias, float32.
   for (TensorType t : {kI8, TensorType::kInt16, kF32}) {

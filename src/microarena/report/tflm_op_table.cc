@@ -116,6 +116,12 @@ bool TypeChecked(BuiltinOp code, TensorType input) {
     case BuiltinOp::kSplit: return int32;
     case BuiltinOp::kSelectV2: return input == TensorType::kBool;
     case BuiltinOp::kTransposeConv: return int32;  // the output shape; data types as facts
+    // int8 needs more than these facts: REDUCE_MAX and REDUCE_MIN 128 B more
+    // at the minimum; BATCH_MATMUL's persistent arrays run into its temps
+    // differently with and without transposed copies (off by 32-48 B).
+    case BuiltinOp::kReduceMax:
+    case BuiltinOp::kReduceMin:
+    case BuiltinOp::kBatchMatmul: return input == TensorType::kFloat32;
     case BuiltinOp::kWhile: return true;  // its inputs are the loop state, of any type
     default: return common;
   }
@@ -263,11 +269,12 @@ TflmOpFacts TflmFactsForOp(const ModelView& model, size_t subgraph_index, size_t
       // Prepare takes input and output, then its helper the input once more.
       facts.prepare = {In(0), Out(0), In(0)};
       break;
-    case BuiltinOp::kMean: {
+    case BuiltinOp::kMean:
+    case BuiltinOp::kSum: {
       if (input_type != TensorType::kInt8 && input_type != TensorType::kInt16 && input_type != TensorType::kFloat32) {
-        return Unknown("MEAN other than int8, int16 or float32");
+        return Unknown("MEAN or SUM other than int8, int16 or float32");
       }
-      if (!HasInput(op, 1)) return Unknown("MEAN without axes");
+      if (!HasInput(op, 1)) return Unknown("MEAN or SUM without axes");
       facts.builtin_data_bytes = 1;  // keep_dims
       facts.builtin_data_align = 1;
       facts.init_bytes = 40;  // OpDataReduce: 10 ints
@@ -284,6 +291,42 @@ TflmOpFacts TflmFactsForOp(const ModelView& model, size_t subgraph_index, size_t
       if (quantized) facts.prepare.push_back(Scratch(4 * output.element_count()));
       facts.prepare.push_back(Scratch(4 * input.rank()));
       facts.prepare.push_back(Scratch(4 * axes.element_count()));
+      break;
+    }
+    case BuiltinOp::kReduceMax:
+    case BuiltinOp::kReduceMin: {
+      if (!HasInput(op, 1)) return Unknown("REDUCE_MAX or REDUCE_MIN without axes");
+      facts.builtin_data_bytes = 1;  // keep_dims
+      facts.builtin_data_align = 1;
+      facts.init_bytes = 40;  // OpDataReduce
+      const TensorView input = subgraph.tensor(static_cast<size_t>(op.inputs()[0]));
+      const TensorView axes = subgraph.tensor(static_cast<size_t>(op.inputs()[1]));
+      facts.prepare = {In(0), Out(0), In(1), Scratch(4 * input.rank()), Scratch(4 * axes.element_count())};
+      break;
+    }
+    case BuiltinOp::kBatchMatmul: {
+      facts.builtin_data_bytes = 3;  // adj_x, adj_y, asymmetric_quantize_inputs
+      facts.builtin_data_align = 1;
+      facts.init_bytes = layout.pointer_bytes == 8 ? 32 : 16;  // three pointers, three flags
+      if (!HasInput(op, 1)) return Unknown("BATCH_MATMUL without a second input");
+      const tflite::BatchMatMulOptions* options = op.raw()->builtin_options_as_BatchMatMulOptions();
+      const bool adj_x = options != nullptr && options->adj_x();
+      const bool adj_y = options != nullptr && options->adj_y();
+      // Both inputs and the output; quantization parameters (int8, int16);
+      // a transposed copy of the lhs when adj_x and of the rhs unless adj_y
+      // (the kernel wants rhs columns contiguous); the output's dims.
+      facts.prepare = {In(0), In(1), Out(0)};
+      if (input_type == TensorType::kInt8 || input_type == TensorType::kInt16) facts.prepare.push_back(Persistent(28));
+      // A transposed copy of an operand: its eval tensor, dims and data.
+      auto transposed = [&](size_t slot) {
+        const TensorView t = subgraph.tensor(static_cast<size_t>(op.inputs()[slot]));
+        facts.prepare.push_back(Persistent(layout.eval_tensor_bytes));
+        facts.prepare.push_back(Persistent(4 + 4 * t.rank()));
+        facts.prepare.push_back(Persistent(t.byte_size()));
+      };
+      if (adj_x) transposed(0);
+      if (!adj_y) transposed(1);
+      facts.prepare.push_back(Persistent(4 + 4 * subgraph.tensor(static_cast<size_t>(op.outputs()[0])).rank()));
       break;
     }
     case BuiltinOp::kIf:
