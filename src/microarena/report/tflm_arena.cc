@@ -68,8 +68,9 @@ class ArenaModel {
     tail_ = result;
     return true;
   }
-  // Where the last temp tensor's TfLiteAffineQuantization starts.
-  void MarkTempQuantization(size_t struct_bytes) { last_affine_ = temp_ - struct_bytes; }
+  // Where the last temp tensor's TfLiteAffineQuantization starts (just
+  // allocated, `struct_bytes` long); 0 bytes: the last temp has none.
+  void MarkTempQuantization(size_t struct_bytes) { last_affine_ = struct_bytes == 0 ? 0 : temp_ - struct_bytes; }
   bool Temp(size_t bytes, size_t alignment) {
     const uint64_t result = AlignUp(temp_, alignment);
     if (result > tail_ || tail_ - result < bytes) return false;
@@ -171,6 +172,7 @@ bool TensorStruct(ArenaModel& arena, const TflmLayout& layout, const TensorView&
            : !arena.Persistent(layout.tflite_tensor_bytes, align, &grew)) {
     return false;
   }
+  if (temp) arena.MarkTempQuantization(0);  // none yet: this tensor's struct is the last temp
   *struct_grew += grew;
   const TensorQuantization q = QuantizationOf(tensor);
   if (!q.allocated) return true;

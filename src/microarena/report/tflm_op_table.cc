@@ -110,17 +110,9 @@ bool TypeChecked(BuiltinOp code, TensorType input) {
     case BuiltinOp::kSvdf: return input == TensorType::kInt8;
     case BuiltinOp::kUnidirectionalSequenceLstm: return input == TensorType::kInt8 || input == TensorType::kInt16;
     case BuiltinOp::kIf: return input == TensorType::kBool;
-    // Input 0 is the shape, the axis or the condition; the facts are those of
-    // every data type.
-    case BuiltinOp::kFill:
-    case BuiltinOp::kSplit: return int32;
-    case BuiltinOp::kSelectV2: return input == TensorType::kBool;
-    case BuiltinOp::kTransposeConv: return int32;  // the output shape; data types as facts
-    // int8 needs more than these facts: REDUCE_MAX and REDUCE_MIN 128 B more
-    // at the minimum; BATCH_MATMUL's persistent arrays run into its temps
-    // differently with and without transposed copies (off by 32-48 B).
-    case BuiltinOp::kReduceMax:
-    case BuiltinOp::kReduceMin:
+    case BuiltinOp::kTransposeConv: return common || int16;  // `input`: the data (input 2)
+    // int8 BATCH_MATMUL's persistent copies run into its temps differently
+    // with and without transposed operands (off by 32-48 B): not modelled.
     case BuiltinOp::kBatchMatmul: return input == TensorType::kFloat32;
     case BuiltinOp::kWhile: return true;  // its inputs are the loop state, of any type
     default: return common;
@@ -150,6 +142,11 @@ TflmOpFacts TflmFactsForOp(const ModelView& model, size_t subgraph_index, size_t
   }
   if (!HasInput(op, 0)) return Unknown("no first input");
   const TensorType input_type = InputType(subgraph, op, 0);
+  // TFLM runs INT4 weights with int8 activations only (checked: 16x8 and
+  // per-channel FULLY_CONNECTED are refused).
+  if (int4_weight_bytes > 0 && input_type != TensorType::kInt8) {
+    return Unknown("INT4 weights with other than INT8 activations");
+  }
 
   const bool short_enums = layout.enum_bytes == 1;
   TflmOpFacts facts;
@@ -167,6 +164,9 @@ TflmOpFacts TflmFactsForOp(const ModelView& model, size_t subgraph_index, size_t
       // the multiplier and shift arrays, 4 bytes per unit each, allocated
       // while the four temporary tensors are still live (they may run into
       // them: ArenaModel::PersistentOverTemps).
+      if (int4_weight_bytes > 0 && q.is_affine() && q.channel_count() > 1) {
+        return Unknown("per-channel INT4 FULLY_CONNECTED weights");
+      }
       if (input_type != TensorType::kFloat32 && q.is_affine() && q.channel_count() > 1) {
         facts.prepare.push_back(Persistent(4 * q.channel_count()));
         facts.prepare.push_back(Persistent(4 * q.channel_count()));
@@ -301,7 +301,13 @@ TflmOpFacts TflmFactsForOp(const ModelView& model, size_t subgraph_index, size_t
       facts.init_bytes = 40;  // OpDataReduce
       const TensorView input = subgraph.tensor(static_cast<size_t>(op.inputs()[0]));
       const TensorView axes = subgraph.tensor(static_cast<size_t>(op.inputs()[1]));
-      facts.prepare = {In(0), Out(0), In(1), Scratch(4 * input.rank()), Scratch(4 * axes.element_count())};
+      // The shared checks take input and axes (and the output for int8),
+      // then the max helper input, output and axes again.
+      facts.prepare = {In(0), In(1)};
+      if (input_type == TensorType::kInt8) facts.prepare.push_back(Out(0));
+      for (const TflmPrepareStep& step : {In(0), Out(0), In(1), Scratch(4 * input.rank()), Scratch(4 * axes.element_count())}) {
+        facts.prepare.push_back(step);
+      }
       break;
     }
     case BuiltinOp::kBatchMatmul: {
@@ -473,11 +479,14 @@ TflmOpFacts TflmFactsForOp(const ModelView& model, size_t subgraph_index, size_t
     case BuiltinOp::kTransposeConv: {
       // Inputs: output shape, filter, input, optional bias.
       if (!HasInput(op, 1) || !HasInput(op, 2)) return Unknown("TRANSPOSE_CONV without a filter or an input");
+      if (subgraph.tensor(static_cast<size_t>(op.inputs()[1])).rank() != 4) {
+        return Unknown("a TRANSPOSE_CONV whose filter is not 4-D");
+      }
+      const TensorType data_type = InputType(subgraph, op, 2);
       facts.builtin_data_bytes = short_enums ? 16 : 20;  // padding, strides, activation, bias type
       // ConvParams (56 B), scratch and bias indices, two array pointers.
       facts.init_bytes = layout.pointer_bytes == 8 ? 80 : 72;
       const TensorView filter = subgraph.tensor(static_cast<size_t>(op.inputs()[1]));
-      const TensorType data_type = InputType(subgraph, op, 2);
       const size_t channels = static_cast<size_t>(filter.shape()[0]);
       const size_t out_elems = subgraph.tensor(static_cast<size_t>(op.outputs()[0])).element_count();
       // Output, input and filter, then per-channel multiplier and shift
@@ -497,9 +506,20 @@ TflmOpFacts TflmFactsForOp(const ModelView& model, size_t subgraph_index, size_t
     }
     default: return Unknown(std::string("op ") + BuiltinOpName(code) + " is not in the TFLM arena table");
   }
-  if (!TypeChecked(code, input_type)) {
-    return Unknown(std::string(BuiltinOpName(code)) + " with " + TensorTypeName(input_type) +
-                   " input (not checked against TFLM)");
+  // The data's type: input 0 but where that is a shape, an axis or a
+  // condition (FILL, SPLIT, SELECT_V2: input 1; TRANSPOSE_CONV: input 2).
+  TensorType data_type = input_type;
+  const size_t data_slot = code == BuiltinOp::kTransposeConv ? 2
+                           : code == BuiltinOp::kFill || code == BuiltinOp::kSplit || code == BuiltinOp::kSelectV2
+                               ? 1
+                               : 0;
+  if (data_slot > 0) {
+    if (!HasInput(op, data_slot)) return Unknown(std::string(BuiltinOpName(code)) + " without its data input");
+    data_type = InputType(subgraph, op, data_slot);
+  }
+  if (!TypeChecked(code, data_type)) {
+    return Unknown(std::string(BuiltinOpName(code)) + " with " + TensorTypeName(data_type) +
+                   " data (not checked against TFLM)");
   }
   return facts;
 }
