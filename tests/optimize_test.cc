@@ -117,6 +117,71 @@ TEST(ModelRewriterTest, PermutesOperatorsAndAddsMetadataKeepingEverythingElse) {
   }
 }
 
+// How many times the original's bytes 8-64 (past its root offset) occur.
+size_t EmbeddedCopies(const std::vector<uint8_t>& file, const std::vector<uint8_t>& original) {
+  size_t copies = 0;
+  for (auto at = file.begin();; ++at) {
+    at = std::search(at, file.end(), original.begin() + 8, original.begin() + 64);
+    if (at == file.end()) return copies;
+    ++copies;
+  }
+}
+
+// Rewriting a rewritten file rewrites the original it embeds: one copy of
+// it, never two; the outer file's operator order and metadata list carry
+// over (entries it added kept, entries it dropped still dropped); and a
+// rewrite with no edits gives the same bytes.
+TEST(ModelRewriterTest, RewritingARewrittenFileDoesNotNestIt) {
+  std::mt19937 rng(11);
+  for (const auto& [name, bytes] : AllModels()) {
+    SCOPED_TRACE(name);
+    Result<ModelView> before = LoadModel(Span<const uint8_t>(bytes.data(), bytes.size()));
+    ASSERT_TRUE(before.ok());
+    ModelEdits first_edits;
+    first_edits.operator_order.resize(before->subgraph(0).operator_count());
+    for (size_t i = 0; i < first_edits.operator_order.size(); ++i) first_edits.operator_order[i] = static_cast<int32_t>(i);
+    std::shuffle(first_edits.operator_order.begin(), first_edits.operator_order.end(), rng);
+    first_edits.metadata.push_back({"added", {'o', 'n', 'e'}});
+    first_edits.metadata.push_back({"replaced", {'o', 'l', 'd'}});
+    const std::string dropped = before->metadata_count() > 0 ? before->metadata_name(0) : "";
+    if (!dropped.empty()) first_edits.drop_metadata.push_back(dropped);
+    Result<std::vector<uint8_t>> first = RewriteModel(Span<const uint8_t>(bytes.data(), bytes.size()), first_edits);
+    ASSERT_TRUE(first.ok()) << first.status().message();
+
+    ModelEdits second_edits;
+    second_edits.metadata.push_back({"replaced", {'n', 'e', 'w'}});
+    Result<std::vector<uint8_t>> second = RewriteModel(Span<const uint8_t>(first->data(), first->size()), second_edits);
+    ASSERT_TRUE(second.ok()) << second.status().message();
+    EXPECT_EQ(EmbeddedCopies(*first, bytes), 1u);
+    EXPECT_EQ(EmbeddedCopies(*second, bytes), 1u);
+    EXPECT_LT(second->size(), first->size() + 128);  // one more entry at most, not a second copy
+
+    Result<ModelView> first_view = LoadModel(Span<const uint8_t>(first->data(), first->size()));
+    Result<ModelView> second_view = LoadModel(Span<const uint8_t>(second->data(), second->size()));
+    ASSERT_TRUE(first_view.ok() && second_view.ok());
+    // The first rewrite's operator order.
+    ASSERT_EQ(second_view->subgraph(0).operator_count(), first_view->subgraph(0).operator_count());
+    for (size_t i = 0; i < first_view->subgraph(0).operator_count(); ++i) {
+      const Span<const int32_t> a = first_view->subgraph(0).op(i).outputs();
+      const Span<const int32_t> b = second_view->subgraph(0).op(i).outputs();
+      EXPECT_EQ(std::vector<int32_t>(a.begin(), a.end()), std::vector<int32_t>(b.begin(), b.end())) << "op " << i;
+    }
+    const Span<const uint8_t> added = second_view->metadata("added");
+    EXPECT_EQ(std::string(added.begin(), added.end()), "one");
+    const Span<const uint8_t> replaced = second_view->metadata("replaced");
+    EXPECT_EQ(std::string(replaced.begin(), replaced.end()), "new");
+    if (!dropped.empty()) EXPECT_FALSE(second_view->has_metadata(dropped.c_str())) << dropped;
+    for (size_t i = 1; i < before->metadata_count(); ++i) {
+      EXPECT_TRUE(second_view->has_metadata(before->metadata_name(i))) << before->metadata_name(i);
+    }
+
+    // No edits: the same file.
+    Result<std::vector<uint8_t>> again = RewriteModel(Span<const uint8_t>(second->data(), second->size()), ModelEdits{});
+    ASSERT_TRUE(again.ok()) << again.status().message();
+    EXPECT_EQ(*again, *second);
+  }
+}
+
 TEST(ModelRewriterTest, RejectsWhatIsNotAPermutation) {
   std::vector<uint8_t> demo = BuildDemoModel();
   ModelEdits edits;

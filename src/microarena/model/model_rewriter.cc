@@ -11,6 +11,7 @@ namespace {
 
 // Field ids of the tables we touch (those of the TFLite schema).
 constexpr int kModelVersion = 0;
+constexpr int kModelOperatorCodes = 1;
 constexpr int kModelSubgraphs = 2;
 constexpr int kModelBuffers = 4;
 constexpr int kModelMetadata = 6;
@@ -23,6 +24,12 @@ constexpr size_t kOriginalAlignment = 64;
 uint32_t ReadU32(const std::vector<uint8_t>& b, size_t at) {
   uint32_t v;
   std::memcpy(&v, b.data() + at, sizeof(v));
+  return v;
+}
+// 0 when fewer than 4 bytes remain at `at`.
+uint32_t ReadU32Span(Span<const uint8_t> b, size_t at) {
+  uint32_t v = 0;
+  if (at <= b.size() && b.size() - at >= 4) std::memcpy(&v, b.data() + at, sizeof(v));
   return v;
 }
 uint16_t ReadU16(const std::vector<uint8_t>& b, size_t at) {
@@ -163,8 +170,105 @@ std::vector<uint8_t> EncodeOfflinePlan(const std::vector<int32_t>& tensor_offset
   return bytes;
 }
 
-Result<std::vector<uint8_t>> RewriteModel(Span<const uint8_t> original_span, const ModelEdits& edits) {
+namespace {
+
+// The target of field `id` of the table at `table` (an offset field), with
+// every read bounds-checked: `bytes` past the start of a candidate need not
+// be a model. 0 when absent or out of range.
+size_t CheckedFieldTarget(Span<const uint8_t> bytes, size_t table, int id) {
+  auto u32 = [&](size_t at, uint32_t* v) {
+    if (at > bytes.size() || bytes.size() - at < 4) return false;
+    std::memcpy(v, bytes.data() + at, 4);
+    return true;
+  };
+  uint32_t raw = 0;
+  if (!u32(table, &raw)) return 0;
+  const int64_t vtable = static_cast<int64_t>(table) - static_cast<int32_t>(raw);
+  if (vtable < 0 || static_cast<size_t>(vtable) + 4 > bytes.size()) return 0;
+  uint16_t vtable_bytes = 0;
+  std::memcpy(&vtable_bytes, bytes.data() + vtable, 2);
+  const size_t slot = static_cast<size_t>(vtable) + 4 + 2 * static_cast<size_t>(id);
+  if (vtable_bytes < 4 + 2 * (id + 1) || slot + 2 > bytes.size()) return 0;
+  uint16_t field = 0;
+  std::memcpy(&field, bytes.data() + slot, 2);
+  uint32_t offset = 0;
+  if (field == 0 || !u32(table + field, &offset)) return 0;
+  const size_t target = table + field + offset;
+  return target < bytes.size() ? target : 0;
+}
+
+// The original a rewrite embeds, when `bytes` is a file this rewriter wrote:
+// a model at a kOriginalAlignment boundary whose subgraphs and operator
+// codes are the very objects the outer model refers to, and whose buffers
+// open the outer buffer list. Empty otherwise. (No marker is stored: the
+// structure identifies it, at no cost in the file.)
+Span<const uint8_t> EmbeddedOriginal(Span<const uint8_t> bytes) {
+  const size_t root = ReadU32Span(bytes, 0);
+  const size_t subgraphs = CheckedFieldTarget(bytes, root, kModelSubgraphs);
+  if (subgraphs == 0) return {};
+  const size_t codes = CheckedFieldTarget(bytes, root, kModelOperatorCodes);
+  const size_t outer_buffers = CheckedFieldTarget(bytes, root, kModelBuffers);
+  for (size_t at = kOriginalAlignment; at <= subgraphs; at += kOriginalAlignment) {
+    const Span<const uint8_t> inner(bytes.data() + at, bytes.size() - at);
+    const size_t inner_root = ReadU32Span(inner, 0);
+    if (inner_root >= inner.size() || CheckedFieldTarget(inner, inner_root, kModelSubgraphs) + at != subgraphs) {
+      continue;
+    }
+    if (CheckedFieldTarget(inner, inner_root, kModelOperatorCodes) + (codes == 0 ? 0 : at) != codes) continue;
+    if (!LoadModel(inner).ok()) continue;
+    // The inner buffer tables open the outer buffer list, in order.
+    const size_t inner_buffers = CheckedFieldTarget(inner, inner_root, kModelBuffers);
+    if ((inner_buffers == 0) != (outer_buffers == 0)) continue;
+    bool same = true;
+    if (inner_buffers != 0) {
+      const uint32_t inner_count = ReadU32Span(inner, inner_buffers);
+      same = inner_count <= ReadU32Span(bytes, outer_buffers);
+      for (uint32_t i = 0; same && i < inner_count; ++i) {
+        const size_t inner_entry = inner_buffers + 4 + 4 * size_t{i};
+        const size_t outer_entry = outer_buffers + 4 + 4 * size_t{i};
+        same = at + inner_entry + ReadU32Span(inner, inner_entry) == outer_entry + ReadU32Span(bytes, outer_entry);
+      }
+    }
+    if (same) return inner;
+  }
+  return {};
+}
+
+bool Named(const std::vector<std::string>& names, const std::string& name) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+}  // namespace
+
+Result<std::vector<uint8_t>> RewriteModel(Span<const uint8_t> original_span, const ModelEdits& requested) {
   MICROARENA_ASSIGN_OR_RETURN(ModelView view, LoadModel(original_span));
+  // A file this rewriter wrote: rewrite the model it embeds instead, with
+  // the outer file's metadata list (entries it added carried over, entries
+  // it dropped dropped again), so that rewriting again does not nest one
+  // more copy of every earlier addition.
+  if (const Span<const uint8_t> inner = EmbeddedOriginal(original_span); inner.size() > 0) {
+    MICROARENA_ASSIGN_OR_RETURN(ModelView inner_view, LoadModel(inner));
+    std::vector<std::string> outer_names;
+    for (size_t i = 0; i < view.metadata_count(); ++i) outer_names.emplace_back(view.metadata_name(i));
+    std::vector<std::string> inner_names;
+    for (size_t i = 0; i < inner_view.metadata_count(); ++i) inner_names.emplace_back(inner_view.metadata_name(i));
+    ModelEdits edits;
+    edits.operator_order = requested.operator_order;
+    edits.drop_metadata = requested.drop_metadata;
+    for (const std::string& name : inner_names) {
+      if (!Named(outer_names, name)) edits.drop_metadata.push_back(name);
+    }
+    for (const std::string& name : outer_names) {
+      const bool replaced = std::any_of(requested.metadata.begin(), requested.metadata.end(),
+                                        [&](const MetadataEntry& e) { return e.name == name; });
+      if (Named(inner_names, name) || replaced || Named(requested.drop_metadata, name)) continue;
+      const Span<const uint8_t> data = view.metadata(name.c_str());
+      edits.metadata.push_back({name, std::vector<uint8_t>(data.begin(), data.end())});
+    }
+    edits.metadata.insert(edits.metadata.end(), requested.metadata.begin(), requested.metadata.end());
+    return RewriteModel(inner, edits);
+  }
+  const ModelEdits& edits = requested;
   const std::vector<uint8_t> original(original_span.begin(), original_span.end());
 
   const Table model = ReadTable(original, ReadU32(original, 0));

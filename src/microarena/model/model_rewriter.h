@@ -18,6 +18,12 @@
 // operators vector: its entries are re-aimed at the operator tables in the new
 // order (the tables themselves do not move).
 //
+// Rewriting a file this rewriter wrote rewrites the original it embeds
+// (found by structure: at a 64-byte boundary, its subgraphs and operator
+// codes the outer model's own, its buffers the first of the outer list),
+// with the outer file's metadata list and operator order, so a file
+// optimized again does not keep the earlier additions' bytes.
+//
 // The result is checked by LoadModel (flatbuffers verifier + semantic checks)
 // before it is returned. Cost: one copy of the file plus the added bytes.
 #pragma once
