@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "microarena/model/model_builder.h"
 #include "microarena/model/model_file.h"
 #include "microarena/report/tflm_arena.h"
 #include "tests/differential/case_generator.h"
@@ -768,6 +769,76 @@ TEST(TflmArenaPredictTest, MoreOpsMatchTheOracle) {
   }
 }
 
+// `op` on float32 [1, 2] inputs (a constant where `constants` has bytes),
+// its output feeding a PACK (which has no Prepare) to the graph output. The
+// op's output carries 2,000 per-channel scales and zero points, which TFLM
+// copies into every temporary TfLiteTensor of it: the op's own Prepare temps
+// then set the minimum arena, so a fact that takes or skips that tensor
+// shows in the figure (in a one-op model the persistent copies of the graph
+// inputs and outputs outweigh the temps and hide them).
+testing::Bytes ThroughPack(BuiltinOp op, size_t inputs, const std::vector<testing::Bytes>& constants = {}) {
+  ModelBuilder b;
+  OperatorSpec spec;
+  spec.op = op;
+  std::vector<int32_t> graph_inputs;
+  for (size_t k = 0; k < inputs; ++k) {
+    if (k < constants.size() && !constants[k].empty()) {
+      spec.inputs.push_back(
+          b.AddConstantTensor({"c" + std::to_string(k), TensorType::kInt32, {1}, 0, {}}, constants[k]));
+      continue;
+    }
+    const int32_t t = b.AddTensor({"in" + std::to_string(k), TensorType::kFloat32, {1, 2}, 0, {}});
+    spec.inputs.push_back(t);
+    graph_inputs.push_back(t);
+  }
+  const QuantizationSpec wide =
+      QuantizationSpec::PerChannel(std::vector<float>(2000, 0.1f), std::vector<int64_t>(2000, 0), 1);
+  const int32_t mid = b.AddTensor({"mid", TensorType::kFloat32, {1, 2}, 0, wide});
+  spec.outputs = {mid};
+  b.AddOperator(std::move(spec));
+  const int32_t out = b.AddTensor({"out", TensorType::kFloat32, {1, 1, 2}, 0, {}});
+  OperatorSpec pack;
+  pack.op = BuiltinOp::kPack;
+  pack.inputs = {mid};
+  pack.outputs = {out};
+  tflite::PackOptionsT options;
+  options.values_count = 1;
+  pack.options = MakeBuiltinOptions(options);
+  b.AddOperator(std::move(pack));
+  b.SetInputs(graph_inputs);
+  b.SetOutputs({out});
+  return b.Build();
+}
+
+// Element-wise float32 ops whose facts were fitted on ThroughPack models:
+// FLOOR and NEG take no temps, CEIL, COS, SIN, LOG, SQUARE and ROUND their
+// input and output, FLOOR_DIV, FLOOR_MOD and REVERSE_V2 both inputs and the
+// output; none has options or op data (each other choice was off there).
+TEST(TflmArenaPredictTest, ElementwiseOpsWhoseTempsSetTheMinimumMatchTheOracle) {
+  MICROARENA_REQUIRE_ORACLE();
+  const std::string dir = testing::TempDir("tflm_arena_elementwise");
+  std::vector<std::pair<std::string, testing::Bytes>> models;
+  for (BuiltinOp op : {BuiltinOp::kFloor, BuiltinOp::kNeg, BuiltinOp::kCeil, BuiltinOp::kCos, BuiltinOp::kSin,
+                       BuiltinOp::kLog, BuiltinOp::kSquare, BuiltinOp::kRound}) {
+    models.emplace_back(std::string(BuiltinOpName(op)) + "_through_pack", ThroughPack(op, 1));
+    models.emplace_back(BuiltinOpName(op), testing::OpModel(op, {}, {{TensorType::kFloat32, {2, 7}}},
+                                                            {{TensorType::kFloat32, {2, 7}}}));
+  }
+  for (BuiltinOp op : {BuiltinOp::kFloorMod, BuiltinOp::kFloorDiv}) {
+    models.emplace_back(std::string(BuiltinOpName(op)) + "_through_pack", ThroughPack(op, 2));
+  }
+  models.emplace_back("REVERSE_V2_through_pack",
+                      ThroughPack(BuiltinOp::kReverseV2, 2, {{}, BytesOf(std::vector<int32_t>{1})}));
+  for (const auto& [name, model] : models) {
+    // FLOOR_DIV divides the generated inputs by zero somewhere: its run
+    // fails at Invoke, after the arena was measured.
+    if (name.rfind("FLOOR_DIV", 0) != 0) {
+      EXPECT_TRUE(testing::RunOracleOn(name + "_run", model, {}, testing::kSmallArena).ok) << name;
+    }
+    ExpectPredictedAsOracle(dir, name, model);
+  }
+}
+
 // Forms the table does not model are refused with the reason, never
 // guessed: INT4 tensors other than weights, INT4 weights with float32
 // activations or per channel (TFLM refuses both), int8 BATCH_MATMUL (its
@@ -822,13 +893,13 @@ TEST(TflmArenaPredictTest, UnmodelledFormsAreRefusedWithTheReason) {
 TEST(TflmArenaPredictTest, UnmodelledOpsAreRefusedByName) {
   testing::OneOp op;
   op.FloatInput({1, 2, 3, 4});
-  const testing::Bytes model = op.Finish(BuiltinOp::kFloor, {}, TensorType::kFloat32, {1, 2, 3, 4}, 0, 0);
+  const testing::Bytes model = op.Finish(BuiltinOp::kElu, {}, TensorType::kFloat32, {1, 2, 3, 4}, 0, 0);
   Result<ModelView> view = LoadModel(Span<const uint8_t>(model.data(), model.size()));
   ASSERT_TRUE(view.ok());
   Result<report::TflmArenaPrediction> p = report::PredictTflmArena(*view, report::TflmCortexMLayout());
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(p.status().code(), ErrorCode::kUnsupported);
-  EXPECT_NE(std::string(p.status().message()).find("op 0 (FLOOR)"), std::string::npos) << p.status().message();
+  EXPECT_NE(std::string(p.status().message()).find("op 0 (ELU)"), std::string::npos) << p.status().message();
 }
 
 }  // namespace

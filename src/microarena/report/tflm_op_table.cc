@@ -113,7 +113,20 @@ bool TypeChecked(BuiltinOp code, TensorType input) {
     case BuiltinOp::kTransposeConv: return common || int16;  // `input`: the data (input 2)
     // int8 BATCH_MATMUL's persistent copies run into its temps differently
     // with and without transposed operands (off by 32-48 B): not modelled.
-    case BuiltinOp::kBatchMatmul: return input == TensorType::kFloat32;
+    case BuiltinOp::kBatchMatmul:
+    // Checked with float32 only (fitted on models where their temps set the
+    // minimum: MoreOpsMatchTheOracle).
+    case BuiltinOp::kFloor:
+    case BuiltinOp::kNeg:
+    case BuiltinOp::kCeil:
+    case BuiltinOp::kCos:
+    case BuiltinOp::kSin:
+    case BuiltinOp::kLog:
+    case BuiltinOp::kSquare:
+    case BuiltinOp::kRound:
+    case BuiltinOp::kFloorDiv:
+    case BuiltinOp::kFloorMod:
+    case BuiltinOp::kReverseV2: return input == TensorType::kFloat32;
     case BuiltinOp::kWhile: return true;  // its inputs are the loop state, of any type
     default: return common;
   }
@@ -443,7 +456,18 @@ TflmOpFacts TflmFactsForOp(const ModelView& model, size_t subgraph_index, size_t
       AddUnaryTemps(facts);
       break;
     case BuiltinOp::kMaximum:
-    case BuiltinOp::kMinimum: break;  // no options, op data or Prepare
+    case BuiltinOp::kMinimum:
+    case BuiltinOp::kFloor:
+    case BuiltinOp::kNeg: break;  // no options, op data or Prepare
+    case BuiltinOp::kCeil:
+    case BuiltinOp::kCos:
+    case BuiltinOp::kSin:
+    case BuiltinOp::kLog:
+    case BuiltinOp::kSquare:
+    case BuiltinOp::kRound: AddUnaryTemps(facts); break;
+    case BuiltinOp::kFloorDiv:
+    case BuiltinOp::kFloorMod:
+    case BuiltinOp::kReverseV2: AddBinaryTemps(facts); break;
     case BuiltinOp::kExp:
     case BuiltinOp::kSqrt:
     case BuiltinOp::kZerosLike: AddUnaryTemps(facts); break;
