@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "microarena/model/model_view.h"
+#include "microarena/schema/tflite_schema_generated.h"
 
 namespace microarena {
 
@@ -172,66 +173,92 @@ std::vector<uint8_t> EncodeOfflinePlan(const std::vector<int32_t>& tensor_offset
 
 namespace {
 
-// The target of field `id` of the table at `table` (an offset field), with
-// every read bounds-checked: `bytes` past the start of a candidate need not
-// be a model. 0 when absent or out of range.
-size_t CheckedFieldTarget(Span<const uint8_t> bytes, size_t table, int id) {
-  auto u32 = [&](size_t at, uint32_t* v) {
-    if (at > bytes.size() || bytes.size() - at < 4) return false;
-    std::memcpy(v, bytes.data() + at, 4);
-    return true;
-  };
-  uint32_t raw = 0;
-  if (!u32(table, &raw)) return 0;
-  const int64_t vtable = static_cast<int64_t>(table) - static_cast<int32_t>(raw);
-  if (vtable < 0 || static_cast<size_t>(vtable) + 4 > bytes.size()) return 0;
+// Bounds-checked reads for candidate slices, which have not passed the
+// verifier: every position is checked, sums are taken in 64 bits.
+// The position of field `id` of the table at `table`; 0 when absent or out
+// of range. `field_count`, when given, receives the table's field count.
+uint64_t CheckedFieldPos(Span<const uint8_t> bytes, uint64_t table, int id, int* field_count = nullptr) {
+  if (table + 4 > bytes.size()) return 0;
+  int32_t soffset = 0;
+  std::memcpy(&soffset, bytes.data() + table, 4);
+  const int64_t vtable = static_cast<int64_t>(table) - soffset;
+  if (vtable < 0 || static_cast<uint64_t>(vtable) + 4 > bytes.size()) return 0;
   uint16_t vtable_bytes = 0;
   std::memcpy(&vtable_bytes, bytes.data() + vtable, 2);
-  const size_t slot = static_cast<size_t>(vtable) + 4 + 2 * static_cast<size_t>(id);
+  if (field_count != nullptr) *field_count = vtable_bytes < 4 ? 0 : (vtable_bytes - 4) / 2;
+  const uint64_t slot = static_cast<uint64_t>(vtable) + 4 + 2 * static_cast<uint64_t>(id);
   if (vtable_bytes < 4 + 2 * (id + 1) || slot + 2 > bytes.size()) return 0;
   uint16_t field = 0;
   std::memcpy(&field, bytes.data() + slot, 2);
-  uint32_t offset = 0;
-  if (field == 0 || !u32(table + field, &offset)) return 0;
-  const size_t target = table + field + offset;
+  return field == 0 || table + field + 4 > bytes.size() ? 0 : table + field;
+}
+
+// The target of offset field `id`; 0 when absent or out of range.
+uint64_t CheckedFieldTarget(Span<const uint8_t> bytes, uint64_t table, int id) {
+  const uint64_t at = CheckedFieldPos(bytes, table, id);
+  if (at == 0) return 0;
+  const uint64_t target = at + ReadU32Span(bytes, static_cast<size_t>(at));
   return target < bytes.size() ? target : 0;
 }
 
-// The original a rewrite embeds, when `bytes` is a file this rewriter wrote:
-// a model at a kOriginalAlignment boundary whose subgraphs and operator
-// codes are the very objects the outer model refers to, and whose buffers
-// open the outer buffer list. Empty otherwise. (No marker is stored: the
-// structure identifies it, at no cost in the file.)
-Span<const uint8_t> EmbeddedOriginal(Span<const uint8_t> bytes) {
-  const size_t root = ReadU32Span(bytes, 0);
-  const size_t subgraphs = CheckedFieldTarget(bytes, root, kModelSubgraphs);
-  if (subgraphs == 0) return {};
-  const size_t codes = CheckedFieldTarget(bytes, root, kModelOperatorCodes);
-  const size_t outer_buffers = CheckedFieldTarget(bytes, root, kModelBuffers);
-  for (size_t at = kOriginalAlignment; at <= subgraphs; at += kOriginalAlignment) {
-    const Span<const uint8_t> inner(bytes.data() + at, bytes.size() - at);
-    const size_t inner_root = ReadU32Span(inner, 0);
-    if (inner_root >= inner.size() || CheckedFieldTarget(inner, inner_root, kModelSubgraphs) + at != subgraphs) {
-      continue;
-    }
-    if (CheckedFieldTarget(inner, inner_root, kModelOperatorCodes) + (codes == 0 ? 0 : at) != codes) continue;
-    if (!LoadModel(inner).ok()) continue;
-    // The inner buffer tables open the outer buffer list, in order.
-    const size_t inner_buffers = CheckedFieldTarget(inner, inner_root, kModelBuffers);
-    if ((inner_buffers == 0) != (outer_buffers == 0)) continue;
+// Where the original a rewrite embeds starts in `bytes` (a verified model),
+// or 0 when `bytes` is not a file this rewriter wrote. The original sits at
+// a kOriginalAlignment boundary after the outer root; it loads; every field
+// of the outer Model table but buffers and metadata is present in both
+// alike and refers to the same object (version: the same value); the outer
+// buffer list opens with the original's buffer tables, and each buffer past
+// them holds the data of exactly one metadata entry the rewrite added.
+// Anything else (a file another tool built alike, or edited since) is not
+// taken apart: it is embedded whole, as any file is. No marker is stored.
+size_t EmbeddedOriginalAt(Span<const uint8_t> bytes) {
+  const uint64_t root = ReadU32Span(bytes, 0);
+  int outer_fields = 0;
+  CheckedFieldPos(bytes, root, 0, &outer_fields);
+  const uint64_t subgraphs = CheckedFieldTarget(bytes, root, kModelSubgraphs);
+  if (outer_fields > kModelKnownFields || subgraphs == 0) return 0;
+  const tflite::Model* outer = tflite::GetModel(bytes.data());
+  for (uint64_t at = kOriginalAlignment; at <= subgraphs; at += kOriginalAlignment) {
+    if (root >= at) continue;
+    const Span<const uint8_t> inner(bytes.data() + at, bytes.size() - static_cast<size_t>(at));
+    const uint64_t inner_root = ReadU32Span(inner, 0);
+    int inner_fields = 0;
+    CheckedFieldPos(inner, inner_root, 0, &inner_fields);
+    if (inner_root == 0 || inner_fields > kModelKnownFields) continue;
     bool same = true;
-    if (inner_buffers != 0) {
-      const uint32_t inner_count = ReadU32Span(inner, inner_buffers);
-      same = inner_count <= ReadU32Span(bytes, outer_buffers);
-      for (uint32_t i = 0; same && i < inner_count; ++i) {
-        const size_t inner_entry = inner_buffers + 4 + 4 * size_t{i};
-        const size_t outer_entry = outer_buffers + 4 + 4 * size_t{i};
-        same = at + inner_entry + ReadU32Span(inner, inner_entry) == outer_entry + ReadU32Span(bytes, outer_entry);
+    for (int id = 0; same && id < kModelKnownFields; ++id) {
+      if (id == kModelBuffers || id == kModelMetadata) continue;
+      if (id == kModelVersion) {
+        const uint64_t a = CheckedFieldPos(bytes, root, id);
+        const uint64_t b = CheckedFieldPos(inner, inner_root, id);
+        same = (a == 0) == (b == 0) &&
+               (a == 0 || ReadU32Span(bytes, static_cast<size_t>(a)) == ReadU32Span(inner, static_cast<size_t>(b)));
+        continue;
+      }
+      const uint64_t a = CheckedFieldTarget(bytes, root, id);
+      const uint64_t b = CheckedFieldTarget(inner, inner_root, id);
+      same = (a == 0) == (b == 0) && (a == 0 || b + at == a);
+    }
+    if (!same || !LoadModel(inner).ok()) continue;
+    // The buffer lists: the original's first, then one per added entry.
+    const tflite::Model* original = tflite::GetModel(inner.data());
+    const size_t inner_count = original->buffers() != nullptr ? original->buffers()->size() : 0;
+    const size_t outer_count = outer->buffers() != nullptr ? outer->buffers()->size() : 0;
+    if (inner_count > outer_count) continue;
+    for (size_t i = 0; same && i < inner_count; ++i) {
+      const auto* a = reinterpret_cast<const uint8_t*>(outer->buffers()->Get(static_cast<uint32_t>(i)));
+      const auto* b = reinterpret_cast<const uint8_t*>(original->buffers()->Get(static_cast<uint32_t>(i)));
+      same = a == b;  // the same table: both point into the shared bytes
+    }
+    std::vector<int> uses(outer_count, 0);
+    if (outer->metadata() != nullptr) {
+      for (const tflite::Metadata* entry : *outer->metadata()) {
+        if (entry->buffer() < outer_count) ++uses[entry->buffer()];
       }
     }
-    if (same) return inner;
+    for (size_t i = inner_count; same && i < outer_count; ++i) same = uses[i] == 1;
+    if (same) return static_cast<size_t>(at);
   }
-  return {};
+  return 0;
 }
 
 bool Named(const std::vector<std::string>& names, const std::string& name) {
@@ -241,35 +268,53 @@ bool Named(const std::vector<std::string>& names, const std::string& name) {
 }  // namespace
 
 Result<std::vector<uint8_t>> RewriteModel(Span<const uint8_t> original_span, const ModelEdits& requested) {
-  MICROARENA_ASSIGN_OR_RETURN(ModelView view, LoadModel(original_span));
-  // A file this rewriter wrote: rewrite the model it embeds instead, with
-  // the outer file's metadata list (entries it added carried over, entries
-  // it dropped dropped again), so that rewriting again does not nest one
-  // more copy of every earlier addition.
-  if (const Span<const uint8_t> inner = EmbeddedOriginal(original_span); inner.size() > 0) {
-    MICROARENA_ASSIGN_OR_RETURN(ModelView inner_view, LoadModel(inner));
-    std::vector<std::string> outer_names;
-    for (size_t i = 0; i < view.metadata_count(); ++i) outer_names.emplace_back(view.metadata_name(i));
-    std::vector<std::string> inner_names;
-    for (size_t i = 0; i < inner_view.metadata_count(); ++i) inner_names.emplace_back(inner_view.metadata_name(i));
-    ModelEdits edits;
-    edits.operator_order = requested.operator_order;
-    edits.drop_metadata = requested.drop_metadata;
-    for (const std::string& name : inner_names) {
-      if (!Named(outer_names, name)) edits.drop_metadata.push_back(name);
+  MICROARENA_RETURN_IF_ERROR(LoadModel(original_span).status());
+  // A file this rewriter wrote (possibly nested by an older version of it):
+  // rewrite the original it embeds instead, with the outer file's metadata
+  // list, so that rewriting again does not keep a copy of every earlier
+  // addition. The outer file's operator order is already in the embedded
+  // copy (a rewrite re-aims that copy's operators vector in place).
+  ModelEdits edits = requested;
+  Span<const uint8_t> base = original_span;
+  for (size_t at = EmbeddedOriginalAt(base); at != 0; at = EmbeddedOriginalAt(base)) {
+    const tflite::Model* outer = tflite::GetModel(base.data());
+    const Span<const uint8_t> inner(base.data() + at, base.size() - at);
+    const tflite::Model* original = tflite::GetModel(inner.data());
+    auto name_of = [](const tflite::Metadata* entry) { return entry->name() != nullptr ? entry->name()->str() : std::string(); };
+    auto named = [&](const std::string& name) {
+      return Named(edits.drop_metadata, name) ||
+             std::any_of(edits.metadata.begin(), edits.metadata.end(), [&](const MetadataEntry& e) { return e.name == name; });
+    };
+    // Entries of the original the outer list kept (the same tables), and
+    // those it added (tables before the original), by entry, not by name.
+    std::vector<const uint8_t*> kept;
+    std::vector<MetadataEntry> added;
+    if (outer->metadata() != nullptr) {
+      for (const tflite::Metadata* entry : *outer->metadata()) {
+        const auto* table = reinterpret_cast<const uint8_t*>(entry);
+        if (table >= inner.data()) {
+          kept.push_back(table);
+          continue;
+        }
+        const std::string name = name_of(entry);
+        if (named(name)) continue;  // replaced or dropped now
+        const tflite::Buffer* buffer = outer->buffers()->Get(entry->buffer());
+        MetadataEntry carried{name, {}};
+        if (buffer->data() != nullptr) carried.data.assign(buffer->data()->begin(), buffer->data()->end());
+        added.push_back(std::move(carried));
+      }
     }
-    for (const std::string& name : outer_names) {
-      const bool replaced = std::any_of(requested.metadata.begin(), requested.metadata.end(),
-                                        [&](const MetadataEntry& e) { return e.name == name; });
-      if (Named(inner_names, name) || replaced || Named(requested.drop_metadata, name)) continue;
-      const Span<const uint8_t> data = view.metadata(name.c_str());
-      edits.metadata.push_back({name, std::vector<uint8_t>(data.begin(), data.end())});
+    if (original->metadata() != nullptr) {
+      for (const tflite::Metadata* entry : *original->metadata()) {
+        const auto* table = reinterpret_cast<const uint8_t*>(entry);
+        if (std::find(kept.begin(), kept.end(), table) == kept.end()) edits.drop_metadata.push_back(name_of(entry));
+      }
     }
-    edits.metadata.insert(edits.metadata.end(), requested.metadata.begin(), requested.metadata.end());
-    return RewriteModel(inner, edits);
+    edits.metadata.insert(edits.metadata.begin(), added.begin(), added.end());
+    base = inner;
   }
-  const ModelEdits& edits = requested;
-  const std::vector<uint8_t> original(original_span.begin(), original_span.end());
+  MICROARENA_ASSIGN_OR_RETURN(ModelView view, LoadModel(base));
+  const std::vector<uint8_t> original(base.begin(), base.end());
 
   const Table model = ReadTable(original, ReadU32(original, 0));
   if (model.field_count > kModelKnownFields) {

@@ -115,7 +115,7 @@ bool TypeChecked(BuiltinOp code, TensorType input) {
     // with and without transposed operands (off by 32-48 B): not modelled.
     case BuiltinOp::kBatchMatmul:
     // Checked with float32 only (fitted on models where their temps set the
-    // minimum: MoreOpsMatchTheOracle).
+    // minimum: OpsWhoseTempsSetTheMinimumMatchTheOracle).
     case BuiltinOp::kFloor:
     case BuiltinOp::kNeg:
     case BuiltinOp::kCeil:
@@ -464,10 +464,16 @@ TflmOpFacts TflmFactsForOp(const ModelView& model, size_t subgraph_index, size_t
     case BuiltinOp::kSin:
     case BuiltinOp::kLog:
     case BuiltinOp::kSquare:
-    case BuiltinOp::kRound: AddUnaryTemps(facts); break;
+    case BuiltinOp::kRound:
+      if (op.inputs().size() != 1) return Unknown("an element-wise op without exactly one input");
+      AddUnaryTemps(facts);
+      break;
     case BuiltinOp::kFloorDiv:
     case BuiltinOp::kFloorMod:
-    case BuiltinOp::kReverseV2: AddBinaryTemps(facts); break;
+    case BuiltinOp::kReverseV2:
+      if (op.inputs().size() != 2 || !HasInput(op, 1)) return Unknown("a binary op without exactly two inputs");
+      AddBinaryTemps(facts);
+      break;
     case BuiltinOp::kExp:
     case BuiltinOp::kSqrt:
     case BuiltinOp::kZerosLike: AddUnaryTemps(facts); break;
