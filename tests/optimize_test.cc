@@ -206,6 +206,23 @@ TEST(ModelRewriterTest, RewritingARewrittenFileDoesNotNestIt) {
   }
 }
 
+// Custom options kept outside the flatbuffer are addressed from the start of
+// the file, which a rewrite moves: refused by name, as external buffers are.
+TEST(ModelRewriterTest, RefusesCustomOptionsOutsideTheFlatbuffer) {
+  std::unique_ptr<tflite::ModelT> model = tflite::UnPackModel(BuildDemoModel().data());
+  model->subgraphs[0]->operators[1]->large_custom_options_offset = 16;
+  model->subgraphs[0]->operators[1]->large_custom_options_size = 4;
+  ModelBuilder builder(std::move(*model));
+  const std::vector<uint8_t> bytes = builder.Build();
+  ASSERT_TRUE(LoadModel(Span<const uint8_t>(bytes.data(), bytes.size())).ok());
+  Result<std::vector<uint8_t>> written = RewriteModel(Span<const uint8_t>(bytes.data(), bytes.size()), ModelEdits{});
+  ASSERT_FALSE(written.ok());
+  EXPECT_EQ(written.status().code(), ErrorCode::kUnsupported);
+  EXPECT_NE(std::string(written.status().message()).find("subgraph 0, op 1 keeps its custom options outside"),
+            std::string::npos)
+      << written.status().message();
+}
+
 TEST(ModelRewriterTest, RejectsWhatIsNotAPermutation) {
   std::vector<uint8_t> demo = BuildDemoModel();
   ModelEdits edits;

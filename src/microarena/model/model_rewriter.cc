@@ -344,6 +344,23 @@ Result<std::vector<uint8_t>> RewriteModel(Span<const uint8_t> original_span, con
       buffer_tables.push_back(table);
     }
   }
+  // Custom options outside the flatbuffer are addressed from the file's
+  // start, which the front part moves: refused, as external buffers are.
+  const tflite::Model* base_model = tflite::GetModel(original.data());
+  if (base_model->subgraphs() != nullptr) {
+    for (uint32_t sg = 0; sg < base_model->subgraphs()->size(); ++sg) {
+      const tflite::SubGraph* subgraph = base_model->subgraphs()->Get(sg);
+      if (subgraph->operators() == nullptr) continue;
+      for (uint32_t o = 0; o < subgraph->operators()->size(); ++o) {
+        if (subgraph->operators()->Get(o)->large_custom_options_offset() > 1) {
+          return Status::Error(ErrorCode::kUnsupported,
+                               "subgraph %u, op %u keeps its custom options outside the flatbuffer; such models "
+                               "cannot be rewritten yet",
+                               sg, o);
+        }
+      }
+    }
+  }
   std::vector<size_t> kept_metadata;
   if (size_t at = FieldPos(original, model, kModelMetadata); at != 0) {
     const size_t vector = Deref(original, at);
