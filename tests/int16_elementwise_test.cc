@@ -41,7 +41,7 @@ Bytes Int16Values(size_t n, uint32_t seed) {
   return BytesOf(values);
 }
 
-size_t ElementCount(const std::vector<int32_t>& shape) {
+size_t ShapeElementCount(const std::vector<int32_t>& shape) {
   size_t n = 1;
   for (int32_t d : shape) n *= static_cast<size_t>(d);
   return n;
@@ -82,7 +82,7 @@ Bytes BinaryModel(BuiltinOp op, tflite::ActivationFunctionType activation, const
 void ExpectBinarySameAsOracle(const std::string& name, BuiltinOp op, tflite::ActivationFunctionType activation,
                               const BinarySpec& s, bool pot_scale_int16 = false) {
   ExpectSameAsOracle(name, BinaryModel(op, activation, s, pot_scale_int16),
-                     {Int16Values(ElementCount(s.shape1), 1), Int16Values(ElementCount(s.shape2), 2)}, kSmallArena);
+                     {Int16Values(ShapeElementCount(s.shape1), 1), Int16Values(ShapeElementCount(s.shape2), 2)}, kSmallArena);
 }
 
 const BuiltinOp kAddSub[] = {BuiltinOp::kAdd, BuiltinOp::kSub};

@@ -132,12 +132,13 @@ int RunSolve(const SolveArgs& args, const CLI::App& app) {
     std::printf("nodes:       %llu\n", static_cast<unsigned long long>(nodes));
     const auto count_of = [](uint64_t value) { return static_cast<unsigned long long>(value); };
     std::printf("search:      %llu attempts, deepest %llu buffers placed; pruned %llu too high, %llu by a "
-                "section's stack, %llu by a fixed buffer; %llu dead ends, %llu states seen dead before; %llu parts from the cache; %llu plans found re-sorting parts, %llu under the learned order, %llu under a tighter capacity, %llu by the dive\n",
+                "section's stack, %llu by a fixed buffer; %llu dead ends, %llu states seen dead before; %llu parts from the cache; %llu plans found re-sorting parts, %llu under the learned order, %llu under a tighter capacity, %llu by the dive, %llu by guillotine cuts (%llu nodes of their own)\n",
                 count_of(stats.attempts), count_of(stats.deepest), count_of(stats.pruned_too_high),
                 count_of(stats.pruned_section_bound), count_of(stats.pruned_fixed),
                 count_of(stats.dead_ends), count_of(stats.dead_state_hits), count_of(stats.cache_hits),
                 count_of(stats.found_sorting_parts), count_of(stats.found_learned_order),
-                count_of(stats.found_tighter_capacity), count_of(stats.found_by_dive));
+                count_of(stats.found_tighter_capacity), count_of(stats.found_by_dive),
+                count_of(stats.found_by_guillotine), count_of(stats.guillotine_nodes));
   }
   std::printf("time:        %.3f s\n", seconds);
   if (args.capacity_bytes != kNoCapacity) {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cmath>
 #include <iterator>
+#include <memory>
 #include <numeric>
 #include <unordered_map>
 #include <utility>
@@ -14,6 +15,7 @@
 #include "microarena/base/checked_math.h"
 #include "microarena/base/split_mix64.h"
 #include "microarena/plan/greedy.h"
+#include "microarena/plan/guillotine.h"
 #include "microarena/plan/lower_bound.h"
 
 namespace microarena {
@@ -25,6 +27,10 @@ using Clock = std::chrono::steady_clock;
 // capacity above the lower bound (see Solve), in quarters of the way from
 // the lower bound up to the capacity, in the order asked.
 constexpr size_t kTighterCapacities[] = {3, 0};
+// Each round of restarts under a capacity gives the guillotine search
+// (guillotine.h) this many times the round's per-attempt node budget: a
+// round asks up to seven orders under each of three capacities.
+constexpr uint64_t kGuillotineBudgetFactor = 4;
 // Minimising, the descent asks for a plan this fraction of the gap between
 // the lower bound and the best head below the best head (see Solve, step 6).
 constexpr size_t kDescentStepDivisor = 16;
@@ -1534,6 +1540,8 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
   std::vector<size_t> found_offsets(count);
   size_t found_head = 0;
   const size_t head_unit = HeadUnit(problem);
+  uint64_t found_by_guillotine = 0;
+  uint64_t guillotine_nodes = 0;
   // One decision: a plan within `capacity`? Keeps the better plan.
   const auto decide = [&](size_t capacity, uint64_t max_attempt_nodes, uint64_t first_budget) {
     const Search::Outcome outcome = search.Decide(capacity, deadline, has_deadline, max_attempt_nodes,
@@ -1570,9 +1578,36 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
     if (!options_.tighter_capacities || !search.proofs()) return decide(capacity, 0, first_budget);
     uint64_t budget = first_budget != 0 ? first_budget : search.FirstRoundBudget();
     std::vector<uint64_t> tighter_prunes[std::size(kTighterCapacities)];
+    std::unique_ptr<GuillotineSearch> guillotine;
+    if (options_.guillotine && GuillotineSearch::Applies(problem, capacity)) {
+      guillotine = std::make_unique<GuillotineSearch>(problem);
+    }
     while (true) {
       Search::Outcome outcome = decide(capacity, budget, budget);
       if (outcome != Search::Outcome::kBudget) return outcome;
+      if (guillotine != nullptr) {
+        const uint64_t cut_budget =
+            budget > UINT64_MAX / kGuillotineBudgetFactor ? UINT64_MAX : kGuillotineBudgetFactor * budget;
+        const GuillotineSearch::Outcome cut =
+            guillotine->Run(capacity, cut_budget, deadline, has_deadline, &found_offsets);
+        guillotine_nodes = guillotine->nodes();
+        if (cut == GuillotineSearch::Outcome::kFound) {
+          size_t head = 0;
+          for (size_t i = 0; i < count; ++i) {
+            head = std::max(head, found_offsets[i] + problem.buffers[i].size_bytes);
+          }
+          if (!has_plan || head < best_head) {
+            best_head = head;
+            best_offsets.swap(found_offsets);
+            has_plan = true;
+          }
+          found_by_guillotine = 1;
+          return Search::Outcome::kFound;
+        }
+        if (cut == GuillotineSearch::Outcome::kDeadline) return Search::Outcome::kLimit;
+        // kNone: no guillotine plan of its kind; the branch and bound goes on alone.
+        if (cut == GuillotineSearch::Outcome::kNone) guillotine.reset();
+      }
       size_t asked = capacity;
       for (size_t k = 0; k < std::size(kTighterCapacities); ++k) {
         if (lower_bound >= capacity) break;
@@ -1718,6 +1753,8 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
   result.proven_optimal = best_head == lower_bound;
   result.nodes = search.nodes();
   result.stats = search.stats();
+  result.stats.found_by_guillotine = found_by_guillotine;
+  result.stats.guillotine_nodes = guillotine_nodes;
   result.elapsed_seconds = Seconds(Clock::now() - start);
   return result;
 }

@@ -82,7 +82,10 @@
 //      of their own: a plan within them fits, and how long the search takes
 //      to find one varies widely with the capacity (the section bounds
 //      prune by it), neither way always faster. A proven "no" there raises
-//      the lower bound.
+//      the lower bound. Each of those rounds then looks for a guillotine
+//      plan (guillotine.h: strips cut across time and space, for problems
+//      that fill the capacity almost without gaps, where this search fails
+//      150 buffers deep) with the round's node budget; it finds plans only.
 //   6. Minimising: rounds with a growing node budget, each first asking for a
 //      plan at the lower bound, then a sixteenth of the gap below the best
 //      head (again after each plan found: a plan found under a capacity sits
@@ -149,6 +152,10 @@ struct OptimalOptions {
   // Asked about a capacity, dive first (step 1); false: the search from its
   // first node, for tests of the search itself and measurement.
   bool dive = true;
+  // Asked about a capacity, each round of restarts after the greedy passes
+  // also looks for a guillotine plan (guillotine.h) with the round's node
+  // budget; false: the branch and bound alone, for tests and measurement.
+  bool guillotine = true;
   // Problems whose buffers are live together in more pairs than this get
   // the greedy plan without search (as those above kMaxSearchBuffers): the
   // search keeps each pair in its overlap lists (8 bytes a pair) and visits
@@ -183,6 +190,8 @@ struct OptimalSearchStats {
   uint64_t found_learned_order = 0;   // plans found under the order learned from the prunes
   uint64_t found_tighter_capacity = 0;  // 1: the plan came from a tighter capacity (Solve)
   uint64_t found_by_dive = 0;         // 1: the plan came from the dive before the search (step 1)
+  uint64_t found_by_guillotine = 0;   // 1: the plan came from the guillotine search (step 5)
+  uint64_t guillotine_nodes = 0;      // nodes of the guillotine search (not in OptimalResult::nodes)
   uint64_t deepest = 0;               // most buffers placed at once
 };
 

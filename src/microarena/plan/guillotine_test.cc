@@ -1,0 +1,141 @@
+#include "microarena/plan/guillotine.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "microarena/plan/check.h"
+#include "microarena/plan/optimal.h"
+#include "microarena/plan/problem_generator.h"
+
+namespace microarena {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+BufferRequest Request(int32_t first, int32_t end, size_t size) {
+  BufferRequest buffer;
+  buffer.lifetime = {first, end};
+  buffer.size_bytes = size;
+  return buffer;
+}
+
+PlanningProblem Problem(const std::vector<BufferRequest>& buffers) {
+  PlanningProblem problem;
+  problem.buffers = Span<const BufferRequest>(buffers.data(), buffers.size());
+  problem.alignment_bytes = 1;
+  return problem;
+}
+
+GuillotineSearch::Outcome RunWithoutDeadline(GuillotineSearch* search, size_t capacity, uint64_t budget,
+                                             std::vector<size_t>* offsets) {
+  return search->Run(capacity, budget, Clock::time_point(), false, offsets);
+}
+
+// Five buffers tile the 3 steps x 3 bytes square as a pinwheel (by hand):
+//
+//   byte 2 | D D C |     A: steps 0-1, byte 0    D: step 0, bytes 1-2
+//   byte 1 | D E C |     B: step 2, bytes 0-1    E: step 1, byte 1
+//   byte 0 | A A B |     C: steps 1-2, byte 2
+//            0 1 2  step
+//
+// No cut crosses the square without cutting a buffer: A crosses step 1, C
+// step 2, and no set of buffers holds exactly one byte at every step (A
+// would need C at step 2, which makes two at step 1; without A, step 0 holds
+// only D's two). So no guillotine plan fits in 3 bytes, while the pinwheel
+// does: the search says none, the branch and bound finds the pinwheel.
+std::vector<BufferRequest> Pinwheel() {
+  return {Request(0, 2, 1), Request(2, 3, 2), Request(1, 3, 1), Request(0, 1, 2), Request(1, 2, 1)};
+}
+
+TEST(GuillotineSearch, PinwheelHasNoGuillotinePlanButTheSolverFindsOne) {
+  const std::vector<BufferRequest> buffers = Pinwheel();
+  const PlanningProblem problem = Problem(buffers);
+  ASSERT_TRUE(GuillotineSearch::Applies(problem, 3));
+  GuillotineSearch search(problem);
+  std::vector<size_t> offsets;
+  EXPECT_EQ(RunWithoutDeadline(&search, 3, 1000000, &offsets), GuillotineSearch::Outcome::kNone);
+  // With one more byte the cut at step 1 or 2 is no longer needed: A and D
+  // side by side need 3 at step 0, and C goes on top.
+  EXPECT_EQ(RunWithoutDeadline(&search, 4, 1000000, &offsets), GuillotineSearch::Outcome::kFound);
+  size_t head = 0;
+  for (size_t i = 0; i < buffers.size(); ++i) head = std::max(head, offsets[i] + buffers[i].size_bytes);
+  EXPECT_LE(head, 4u);
+  EXPECT_TRUE(CheckPlan(problem, Span<const size_t>(offsets.data(), offsets.size()), head).ok());
+
+  OptimalOptions options;
+  options.capacity_bytes = 3;
+  options.node_limit = 100000;
+  std::vector<size_t> plan(buffers.size());
+  Result<OptimalResult> solved = OptimalPlanner(options).Solve(problem, Span<size_t>(plan.data(), plan.size()));
+  ASSERT_TRUE(solved.ok()) << solved.status().message();
+  EXPECT_EQ(solved->capacity_outcome, CapacityOutcome::kFits);
+  EXPECT_EQ(solved->stats.found_by_guillotine, 0u);
+  EXPECT_TRUE(CheckPlan(problem, Span<const size_t>(plan.data(), plan.size()), 3).ok());
+}
+
+// The generator cuts the rectangle into pieces by straight cuts: without
+// drops every step is full, so at the first step of each strip the thinner
+// strip's buffers sum to its height (a height tried), and the search, which
+// is exhaustive over those heights, finds a plan for every one.
+TEST(GuillotineSearch, FindsAPlanForEveryTilingOfTheRectangle) {
+  for (uint64_t seed = 1; seed <= 30; ++seed) {
+    ProblemGeneratorOptions options;
+    options.seed = seed;
+    options.min_buffers = 40;
+    options.max_buffers = 120;
+    options.max_dropped = 0;
+    options.space_cut_permille = seed % 2 == 0 ? 650 : 0;
+    Result<GeneratedProblem> generated = GenerateProblem(options);
+    ASSERT_TRUE(generated.ok()) << generated.status().message();
+    const std::vector<BufferRequest>& buffers = generated->problem.buffers;
+    const PlanningProblem problem = Problem(buffers);
+    ASSERT_TRUE(GuillotineSearch::Applies(problem, generated->capacity_bytes));
+    GuillotineSearch search(problem);
+    std::vector<size_t> offsets;
+    ASSERT_EQ(RunWithoutDeadline(&search, generated->capacity_bytes, 100000000, &offsets),
+              GuillotineSearch::Outcome::kFound)
+        << "seed " << seed;
+    const Status checked =
+        CheckPlan(problem, Span<const size_t>(offsets.data(), offsets.size()), generated->capacity_bytes);
+    EXPECT_TRUE(checked.ok()) << "seed " << seed << ": " << checked.message();
+  }
+}
+
+TEST(GuillotineSearch, StopsAtItsNodeBudget) {
+  ProblemGeneratorOptions options;
+  options.seed = 3;
+  options.min_buffers = 60;
+  options.max_buffers = 60;
+  Result<GeneratedProblem> generated = GenerateProblem(options);
+  ASSERT_TRUE(generated.ok()) << generated.status().message();
+  const PlanningProblem problem = Problem(generated->problem.buffers);
+  GuillotineSearch search(problem);
+  std::vector<size_t> offsets;
+  EXPECT_EQ(RunWithoutDeadline(&search, generated->capacity_bytes, 5, &offsets), GuillotineSearch::Outcome::kBudget);
+  EXPECT_EQ(search.nodes(), 6u);  // the sixth node finds the budget spent
+  EXPECT_TRUE(offsets.empty());
+}
+
+TEST(GuillotineSearch, AppliesOnlyWhereEveryOffsetItWritesIsValid) {
+  std::vector<BufferRequest> buffers = Pinwheel();
+  PlanningProblem problem = Problem(buffers);
+  EXPECT_TRUE(GuillotineSearch::Applies(problem, 3));
+  problem.alignment_bytes = 2;  // sizes 1: an offset 1 would not be aligned
+  EXPECT_FALSE(GuillotineSearch::Applies(problem, 3));
+  problem.alignment_bytes = 1;
+  buffers[1].fixed_offset_bytes = 0;
+  EXPECT_FALSE(GuillotineSearch::Applies(problem, 3));
+  buffers[1].fixed_offset_bytes = kNoFixedOffset;
+  const OverlapPermission permission{0, 4, 0};
+  problem.overlaps = Span<const OverlapPermission>(&permission, 1);
+  EXPECT_FALSE(GuillotineSearch::Applies(problem, 3));
+  problem.overlaps = Span<const OverlapPermission>();
+  // 2^22 units of the sizes' gcd at most (a bit per unit for the heights).
+  EXPECT_TRUE(GuillotineSearch::Applies(problem, size_t{1} << 22));
+  EXPECT_FALSE(GuillotineSearch::Applies(problem, (size_t{1} << 22) + 1));
+}
+
+}  // namespace
+}  // namespace microarena
