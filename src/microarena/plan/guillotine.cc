@@ -9,8 +9,6 @@
 namespace microarena {
 namespace {
 
-// Heights are kept in a bit table of one bit per unit up to the capacity.
-constexpr size_t kMaxCapacityUnits = size_t{1} << 22;
 // The first node budget of each cut height's set enumeration (Split).
 constexpr uint64_t kFirstSetBudget = 1000;
 // Parts proven to have no plan are remembered up to this many (about 64 B
@@ -208,6 +206,7 @@ GuillotineSearch::Outcome GuillotineSearch::Run(size_t capacity, uint64_t node_b
                                                 bool has_deadline, std::vector<size_t>* offsets) {
   budget_ = node_budget;
   run_nodes_ = 0;
+  next_clock_check_ = 4096;
   stopped_ = false;
   deadline_ = deadline;
   has_deadline_ = has_deadline;
@@ -220,14 +219,18 @@ GuillotineSearch::Outcome GuillotineSearch::Run(size_t capacity, uint64_t node_b
   return Outcome::kFound;
 }
 
-bool GuillotineSearch::Tick() {
-  ++nodes_;
-  if (++run_nodes_ > budget_) {
+bool GuillotineSearch::Tick(uint64_t cost) {
+  nodes_ += cost;
+  run_nodes_ += cost;
+  if (run_nodes_ > budget_) {
     stopped_ = true;
     stop_reason_ = Outcome::kBudget;
-  } else if (has_deadline_ && run_nodes_ % 4096 == 0 && std::chrono::steady_clock::now() >= deadline_) {
-    stopped_ = true;
-    stop_reason_ = Outcome::kDeadline;
+  } else if (has_deadline_ && run_nodes_ >= next_clock_check_) {
+    next_clock_check_ = run_nodes_ + 4096;
+    if (std::chrono::steady_clock::now() >= deadline_) {
+      stopped_ = true;
+      stop_reason_ = Outcome::kDeadline;
+    }
   }
   return !stopped_;
 }
@@ -330,6 +333,8 @@ bool GuillotineSearch::Split(const std::vector<uint32_t>& items, size_t height, 
         sizes.push_back(items_[item].size / unit_);
       }
     }
+    // The table work: a shift-or per size and word, then a scan.
+    if (!Tick(1 + (sizes.size() + 2) * (units / 64 + 1) / 64)) return false;
     const std::vector<uint64_t> sums = SubsetSums(sizes, units);
     for (size_t s = 1; s <= units; ++s) {
       if (!TestBit(sums, s)) continue;

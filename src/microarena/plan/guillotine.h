@@ -58,21 +58,26 @@ class GuillotineSearch {
   // True when the search applies to `problem`: no fixed offsets, no overlap
   // permissions, every size a multiple of the alignment (so every offset,
   // a sum of sizes and cut heights in units of their gcd, is aligned), at
-  // most kMaxBuffers buffers and `capacity` at most 2^22 units of that gcd
-  // (the heights are kept in a table of one entry per unit).
+  // most kMaxBuffers buffers (the recursion can go as deep) and `capacity`
+  // at most kMaxCapacityUnits units of that gcd (each cut scans a table of
+  // one bit per unit; ../shared/dsa's problems have 1,024 units).
   static bool Applies(const PlanningProblem& problem, size_t capacity);
-  static constexpr size_t kMaxBuffers = 4096;
+  static constexpr size_t kMaxBuffers = 1024;
+  static constexpr size_t kMaxCapacityUnits = size_t{1} << 16;
 
   explicit GuillotineSearch(const PlanningProblem& problem);
 
   enum class Outcome { kFound, kNone, kBudget, kDeadline };
-  // Searches for a guillotine plan within `capacity`, visiting at most
+  // `problem` as ValidatePlanArguments accepts it (the bytes live at one
+  // step fit in a size_t). Searches for a guillotine plan within `capacity`, visiting at most
   // `node_budget` nodes. kFound writes one offset per buffer of the problem
   // (zero-size buffers at 0); kNone: no guillotine plan of the kind above.
   Outcome Run(size_t capacity, uint64_t node_budget, std::chrono::steady_clock::time_point deadline,
               bool has_deadline, std::vector<size_t>* offsets);
 
-  uint64_t nodes() const { return nodes_; }  // over every Run
+  // Over every Run. A node is a set decision or a part; a cut also counts
+  // its scans of the heights tables, a node per 64 words.
+  uint64_t nodes() const { return nodes_; }
 
  private:
   struct Item {
@@ -89,7 +94,7 @@ class GuillotineSearch {
   };
   class SetEnumerator;
 
-  bool Tick();
+  bool Tick(uint64_t cost = 1);
   bool Pack(std::vector<uint32_t> items, size_t height, size_t base);
   bool PackComponent(std::vector<uint32_t> items, size_t height, size_t base);
   bool Split(const std::vector<uint32_t>& items, size_t height, size_t base);
@@ -104,6 +109,7 @@ class GuillotineSearch {
   uint64_t nodes_ = 0;
   uint64_t run_nodes_ = 0;
   uint64_t budget_ = 0;
+  uint64_t next_clock_check_ = 0;  // run_nodes_ at which the deadline is next read
   bool stopped_ = false;  // the budget or the deadline ran out: unwind
   Outcome stop_reason_ = Outcome::kBudget;
   std::chrono::steady_clock::time_point deadline_;

@@ -1601,8 +1601,12 @@ Result<OptimalResult> OptimalPlanner::Solve(const PlanningProblem& problem,
             best_offsets.swap(found_offsets);
             has_plan = true;
           }
-          found_by_guillotine = 1;
-          return Search::Outcome::kFound;
+          // Rounds run only while the best plan is above the capacity, and
+          // a guillotine plan fits it: always kept.
+          if (best_head <= capacity) {
+            found_by_guillotine = 1;
+            return Search::Outcome::kFound;
+          }
         }
         if (cut == GuillotineSearch::Outcome::kDeadline) return Search::Outcome::kLimit;
         // kNone: no guillotine plan of its kind; the branch and bound goes on alone.
