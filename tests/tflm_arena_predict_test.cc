@@ -821,6 +821,60 @@ testing::Bytes ThroughPack(BuiltinOp op, tflite::BuiltinOptionsUnion options, co
   return b.Build();
 }
 
+// Eleven more ops whose options, op data and Prepare steps were read from
+// TFLM's kernels, float32 and int8 where TFLM runs both: ELU keeps its int8
+// table for every type; ADD_N takes input 0 and the output, then each other
+// input, and asks a scratch array of one pointer per input (int8: its op
+// data first); LOG_SOFTMAX and CUMSUM keep int8 op data; L2_POOL_2D takes
+// the output first and copies its dims to the tail, EMBEDDING_LOOKUP its
+// output dims then op data; BROADCAST_TO and DYNAMIC_UPDATE_SLICE take
+// every operand; LOGICAL_AND and LOGICAL_OR have no Prepare.
+TEST(TflmArenaPredictTest, ElevenMoreOpsMatchTheOracle) {
+  MICROARENA_REQUIRE_ORACLE();
+  const std::string dir = testing::TempDir("tflm_arena_eleven_ops");
+  constexpr TensorType kI8 = TensorType::kInt8;
+  constexpr TensorType kI32 = TensorType::kInt32;
+  constexpr TensorType kF32 = TensorType::kFloat32;
+  constexpr TensorType kBool = TensorType::kBool;
+  using B = BuiltinOp;
+  using testing::OpModel;
+  using testing::Operand;
+  auto ints = [](std::vector<int32_t> values) { return BytesOf(values); };
+  auto of = [](TensorType type, std::vector<int32_t> shape) {
+    return type == TensorType::kInt8 ? Operand{type, std::move(shape), 0.1f, 1} : Operand{type, std::move(shape)};
+  };
+  std::vector<std::pair<std::string, testing::Bytes>> models;
+  tflite::CumsumOptionsT cumsum;
+  cumsum.exclusive = true;
+  for (TensorType t : {kF32, kI8}) {
+    const std::string n = std::string("_") + TensorTypeName(t);
+    models.emplace_back("elu" + n, OpModel(B::kElu, {}, {of(t, {2, 7})}, {of(t, {2, 7})}));
+    models.emplace_back("add_n3" + n, OpModel(B::kAddN, {}, {of(t, {2, 7}), of(t, {2, 7}), of(t, {2, 7})}, {of(t, {2, 7})}));
+    models.emplace_back("add_n2" + n, OpModel(B::kAddN, {}, {of(t, {20, 7}), of(t, {20, 7})}, {of(t, {20, 7})}));
+    const Operand log_out = t == kI8 ? Operand{kI8, {2, 7}, 16.0f / 256, 127} : of(t, {2, 7});
+    models.emplace_back("log_softmax" + n, OpModel(B::kLogSoftmax, {}, {of(t, {2, 7})}, {log_out}));
+    models.emplace_back("cumsum" + n, OpModel(B::kCumsum, MakeBuiltinOptions(cumsum),
+                                              {of(t, {2, 7}), {kI32, {1}, 0, 0, ints({1})}}, {of(t, {2, 7})}));
+    models.emplace_back("embedding_lookup" + n,
+                        OpModel(B::kEmbeddingLookup, {}, {{kI32, {2}, 0, 0, ints({2, 0})}, of(t, {3, 4})}, {of(t, {2, 4})}));
+    models.emplace_back("broadcast_to" + n, OpModel(B::kBroadcastTo, {}, {of(t, {1, 3}), {kI32, {3}, 0, 0, ints({4, 2, 3})}},
+                                                    {of(t, {4, 2, 3})}));
+    models.emplace_back("dynamic_update_slice" + n,
+                        OpModel(B::kDynamicUpdateSlice, {}, {of(t, {3, 4}), of(t, {2, 2}), {kI32, {2}, 0, 0, ints({1, 1})}},
+                                {of(t, {3, 4})}));
+  }
+  tflite::Pool2DOptionsT pool;
+  pool.padding = tflite::Padding::VALID;
+  pool.stride_w = pool.stride_h = pool.filter_width = pool.filter_height = 2;
+  models.emplace_back("l2_pool_2d_float32",
+                      OpModel(B::kL2Pool2d, MakeBuiltinOptions(pool), {of(kF32, {1, 4, 6, 3})}, {of(kF32, {1, 2, 3, 3})}));
+  models.emplace_back("logical_and", OpModel(B::kLogicalAnd, {}, {{kBool, {2, 7}}, {kBool, {2, 7}}}, {{kBool, {2, 7}}}));
+  models.emplace_back("logical_or", OpModel(B::kLogicalOr, {}, {{kBool, {2, 7}}, {kBool, {1, 7}}}, {{kBool, {2, 7}}}));
+  models.emplace_back("elu_f32_inq1", OpModel(B::kElu, {}, {Operand{kF32, {2, 7}, 0.1f, 1}}, {of(kF32, {2, 7})}));
+  models.emplace_back("logical_not", OpModel(B::kLogicalNot, {}, {{kBool, {2, 7}}}, {{kBool, {2, 7}}}));
+  ExpectRunAndPredictedAsOracle(dir, models);
+}
+
 // float32 ops in ThroughPack models, where their own temps set the minimum.
 // The facts of FLOOR and NEG (no temps), CEIL, COS, SIN, LOG, SQUARE and
 // ROUND (input and output), FLOOR_DIV, FLOOR_MOD and REVERSE_V2 (both
@@ -879,9 +933,39 @@ TEST(TflmArenaPredictTest, OpsWhoseTempsSetTheMinimumMatchTheOracle) {
   unpack.num = 1;
   models.emplace_back("UNPACK", ThroughPack(B::kUnpack, MakeBuiltinOptions(unpack), {{kF32, {1, 2, 3}}}, {2, 3}));
   models.emplace_back("ADD", ThroughPack(B::kAdd, MakeBuiltinOptions(tflite::AddOptionsT{}), {f23, f23}, {2, 3}));
+  models.emplace_back("ADD_N", ThroughPack(B::kAddN, {}, {f23, f23, f23}, {2, 3}));
+  models.emplace_back("LOG_SOFTMAX", ThroughPack(B::kLogSoftmax, {}, {f23}, {2, 3}));
+  models.emplace_back("CUMSUM", ThroughPack(B::kCumsum, MakeBuiltinOptions(tflite::CumsumOptionsT{}),
+                                            {f23, {kI32, {1}, 0, 0, ints({1})}}, {2, 3}));
+  models.emplace_back("EMBEDDING_LOOKUP", ThroughPack(B::kEmbeddingLookup, {},
+                                                      {{kI32, {2}, 0, 0, ints({1, 0})}, f23}, {2, 3}));
+  models.emplace_back("BROADCAST_TO", ThroughPack(B::kBroadcastTo, {}, {f12, {kI32, {2}, 0, 0, ints({3, 2})}}, {3, 2}));
+  models.emplace_back("DYNAMIC_UPDATE_SLICE",
+                      ThroughPack(B::kDynamicUpdateSlice, {}, {f23, f12, {kI32, {2}, 0, 0, ints({1, 0})}}, {2, 3}));
   // FLOOR_DIV divides the generated inputs by zero somewhere: its run fails
   // at Invoke, after the arena was measured.
   ExpectRunAndPredictedAsOracle(dir, models, "FLOOR_DIV");
+
+  // L2_POOL_2D copies its output's dims to the tail while its temps are
+  // live; at TFLM's minimum arena the copy lies over them (allowed) and
+  // the planning that follows overwrites it, so TFLM plans the output at a
+  // size computed from overwritten dims (here 16 B, not 32). The minimum and
+  // the tail are predicted; the head, which depends on those bytes, is not
+  // compared.
+  tflite::Pool2DOptionsT pool;
+  pool.padding = tflite::Padding::VALID;
+  pool.stride_w = pool.stride_h = pool.filter_width = pool.filter_height = 1;
+  const std::string path = dir + "/L2_POOL_2D.tflite";
+  const testing::Bytes l2 = ThroughPack(B::kL2Pool2d, MakeBuiltinOptions(pool), {{kF32, {1, 2, 3, 1}}}, {1, 2, 3, 1});
+  testing::WriteFile(path, l2);
+  const OracleArena truth = RunOracleArena(path);
+  ASSERT_TRUE(truth.ok) << truth.error;
+  Result<ModelView> view = LoadModel(Span<const uint8_t>(l2.data(), l2.size()));
+  ASSERT_TRUE(view.ok());
+  Result<report::TflmArenaPrediction> predicted = report::PredictTflmArena(*view, report::TflmHostLayout());
+  ASSERT_TRUE(predicted.ok()) << predicted.status().message();
+  EXPECT_EQ(predicted->min_arena_bytes, truth.at("min_arena_bytes"));
+  EXPECT_EQ(predicted->tail_bytes, truth.at("tail_bytes"));
 }
 
 // Forms the table does not model are refused with the reason, never
@@ -925,6 +1009,9 @@ TEST(TflmArenaPredictTest, UnmodelledFormsAreRefusedWithTheReason) {
                          {{TensorType::kInt8, {3, 5}, 0.1f, 0}, {TensorType::kInt8, {5, 4}, 0.1f, 0}},
                          {{TensorType::kInt8, {3, 4}, 0.1f, 0}}),
                  "BATCH_MATMUL with INT8 data (not checked against TFLM)");
+  expect_refused("elu_float_quantized_output",
+                 OpModel(BuiltinOp::kElu, {}, {{TensorType::kFloat32, {2, 3}}}, {{TensorType::kFloat32, {2, 3}, 0.1f, 1}}),
+                 "a float32 ELU with a quantized output");
   expect_refused("transpose_conv_flat_filter",
                  OpModel(BuiltinOp::kTransposeConv, MakeBuiltinOptions(tflite::TransposeConvOptionsT{}),
                          {{TensorType::kInt32, {4}, 0, 0, BytesOf(std::vector<int32_t>{1, 4, 4, 2})},
@@ -938,13 +1025,13 @@ TEST(TflmArenaPredictTest, UnmodelledFormsAreRefusedWithTheReason) {
 TEST(TflmArenaPredictTest, UnmodelledOpsAreRefusedByName) {
   testing::OneOp op;
   op.FloatInput({1, 2, 3, 4});
-  const testing::Bytes model = op.Finish(BuiltinOp::kElu, {}, TensorType::kFloat32, {1, 2, 3, 4}, 0, 0);
+  const testing::Bytes model = op.Finish(BuiltinOp::kGelu, {}, TensorType::kFloat32, {1, 2, 3, 4}, 0, 0);
   Result<ModelView> view = LoadModel(Span<const uint8_t>(model.data(), model.size()));
   ASSERT_TRUE(view.ok());
   Result<report::TflmArenaPrediction> p = report::PredictTflmArena(*view, report::TflmCortexMLayout());
   ASSERT_FALSE(p.ok());
   EXPECT_EQ(p.status().code(), ErrorCode::kUnsupported);
-  EXPECT_NE(std::string(p.status().message()).find("op 0 (ELU)"), std::string::npos) << p.status().message();
+  EXPECT_NE(std::string(p.status().message()).find("op 0 (GELU)"), std::string::npos) << p.status().message();
 }
 
 }  // namespace
