@@ -616,6 +616,12 @@ TEST(TflmArenaPredictTest, OtherInputTypesMatchTheOracle) {
   ExpectRunAndPredictedAsOracle(dir, models);
 }
 
+// An operand of `type` for the op-by-op models (int8: scale 0.1, zero point 1).
+testing::Operand OperandOf(TensorType type, std::vector<int32_t> shape) {
+  return type == TensorType::kInt8 ? testing::Operand{type, std::move(shape), 0.1f, 1}
+                                   : testing::Operand{type, std::move(shape)};
+}
+
 // The data-movement, element-wise and reduction ops whose options, op data
 // and Prepare temps were read from TFLM's kernels and checked here (float32
 // and int8 where TFLM runs both): CONCATENATION takes input 0 and the
@@ -634,10 +640,7 @@ TEST(TflmArenaPredictTest, MoreOpsMatchTheOracle) {
   using testing::OpModel;
   using testing::Operand;
   auto ints = [](std::vector<int32_t> values) { return BytesOf(values); };
-  // An operand of `type` (int8: scale 0.1, zero point 1).
-  auto of = [](TensorType type, std::vector<int32_t> shape) {
-    return type == TensorType::kInt8 ? Operand{type, std::move(shape), 0.1f, 1} : Operand{type, std::move(shape)};
-  };
+  const auto of = OperandOf;
   std::vector<std::pair<std::string, testing::Bytes>> models;
   tflite::ConcatenationOptionsT concat;
   concat.axis = 1;
@@ -822,13 +825,15 @@ testing::Bytes ThroughPack(BuiltinOp op, tflite::BuiltinOptionsUnion options, co
 }
 
 // Eleven more ops whose options, op data and Prepare steps were read from
-// TFLM's kernels, float32 and int8 where TFLM runs both: ELU keeps its int8
-// table for every type; ADD_N takes input 0 and the output, then each other
-// input, and asks a scratch array of one pointer per input (int8: its op
-// data first); LOG_SOFTMAX and CUMSUM keep int8 op data; L2_POOL_2D takes
-// the output first and copies its dims to the tail, EMBEDDING_LOOKUP its
-// output dims then op data; BROADCAST_TO and DYNAMIC_UPDATE_SLICE take
-// every operand; LOGICAL_AND and LOGICAL_OR have no Prepare.
+// TFLM's kernels, float32 and int8 where TFLM runs both: ELU keeps its
+// 256-byte table for int8 only (the source read: every type; the oracle
+// decided); ADD_N takes input 0 and the output, then each other input, and
+// asks a scratch array of one pointer per input (int8: its op data first);
+// LOG_SOFTMAX and CUMSUM keep int8 op data; L2_POOL_2D copies its output's
+// dims to the tail, EMBEDDING_LOOKUP its output dims then op data;
+// BROADCAST_TO and DYNAMIC_UPDATE_SLICE take every operand; LOGICAL_AND and
+// LOGICAL_OR have no Prepare. A float32 input with a quantization is
+// predicted as any float32 ELU (elu_f32_inq1).
 TEST(TflmArenaPredictTest, ElevenMoreOpsMatchTheOracle) {
   MICROARENA_REQUIRE_ORACLE();
   const std::string dir = testing::TempDir("tflm_arena_eleven_ops");
@@ -840,9 +845,7 @@ TEST(TflmArenaPredictTest, ElevenMoreOpsMatchTheOracle) {
   using testing::OpModel;
   using testing::Operand;
   auto ints = [](std::vector<int32_t> values) { return BytesOf(values); };
-  auto of = [](TensorType type, std::vector<int32_t> shape) {
-    return type == TensorType::kInt8 ? Operand{type, std::move(shape), 0.1f, 1} : Operand{type, std::move(shape)};
-  };
+  const auto of = OperandOf;
   std::vector<std::pair<std::string, testing::Bytes>> models;
   tflite::CumsumOptionsT cumsum;
   cumsum.exclusive = true;
