@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "microarena/base/split_mix64.h"
 #include "microarena/plan/check.h"
 #include "microarena/plan/optimal.h"
 #include "microarena/plan/problem_generator.h"
@@ -26,6 +27,13 @@ PlanningProblem Problem(const std::vector<BufferRequest>& buffers) {
   problem.buffers = Span<const BufferRequest>(buffers.data(), buffers.size());
   problem.alignment_bytes = 1;
   return problem;
+}
+
+// The head of a plan: the highest offset + size.
+size_t HeadOf(const std::vector<BufferRequest>& buffers, const std::vector<size_t>& offsets) {
+  size_t head = 0;
+  for (size_t i = 0; i < buffers.size(); ++i) head = std::max(head, offsets[i] + buffers[i].size_bytes);
+  return head;
 }
 
 GuillotineSearch::Outcome RunWithoutDeadline(GuillotineSearch* search, size_t capacity, uint64_t budget,
@@ -59,8 +67,7 @@ TEST(GuillotineSearch, PinwheelHasNoGuillotinePlanButTheSolverFindsOne) {
   // With one more byte the cut at step 1 or 2 is no longer needed: A and D
   // side by side need 3 at step 0, and C goes on top.
   EXPECT_EQ(RunWithoutDeadline(&search, 4, 1000000, &offsets), GuillotineSearch::Outcome::kFound);
-  size_t head = 0;
-  for (size_t i = 0; i < buffers.size(); ++i) head = std::max(head, offsets[i] + buffers[i].size_bytes);
+  const size_t head = HeadOf(buffers, offsets);
   EXPECT_LE(head, 4u);
   EXPECT_TRUE(CheckPlan(problem, Span<const size_t>(offsets.data(), offsets.size()), head).ok());
 
@@ -96,8 +103,9 @@ TEST(GuillotineSearch, FindsAPlanForEveryTilingOfTheRectangle) {
     ASSERT_EQ(RunWithoutDeadline(&search, generated->capacity_bytes, 100000000, &offsets),
               GuillotineSearch::Outcome::kFound)
         << "seed " << seed;
-    const Status checked =
-        CheckPlan(problem, Span<const size_t>(offsets.data(), offsets.size()), generated->capacity_bytes);
+    const size_t head = HeadOf(buffers, offsets);
+    EXPECT_LE(head, generated->capacity_bytes) << "seed " << seed;
+    const Status checked = CheckPlan(problem, Span<const size_t>(offsets.data(), offsets.size()), head);
     EXPECT_TRUE(checked.ok()) << "seed " << seed << ": " << checked.message();
   }
 }
@@ -146,10 +154,65 @@ TEST(GuillotineSearch, SolveFindsPlansTheBranchAndBoundDoesNotWithinItsNodes) {
     EXPECT_EQ(with->stats.found_by_guillotine, 1u) << "seed " << c.seed;
     EXPECT_GT(with->stats.guillotine_nodes, 0u);
     EXPECT_LE(with->head_bytes, generated->capacity_bytes);
-    const Status checked =
-        CheckPlan(problem, Span<const size_t>(plan.data(), plan.size()), generated->capacity_bytes);
+    const Status checked = CheckPlan(problem, Span<const size_t>(plan.data(), plan.size()), HeadOf(buffers, plan));
     EXPECT_TRUE(checked.ok()) << "seed " << c.seed << ": " << checked.message();
   }
+}
+
+// Random small problems (2-9 buffers over 6 steps, sizes 1-4 units of 16
+// bytes, alignment 16 or 32, capacities one unit below the bytes live at
+// the busiest step or from there up to twice that): every plan the search
+// reports passes the checker, and none is reported where the branch and
+// bound proves that no plan fits.
+TEST(GuillotineSearch, EveryPlanItReportsIsValidAndNoneWhereNoneExists) {
+  SplitMix64 random(2026);
+  size_t found = 0;
+  size_t infeasible = 0;
+  for (int round = 0; round < 1500; ++round) {
+    const size_t count = 2 + random.Next() % 8;
+    std::vector<BufferRequest> buffers;
+    for (size_t i = 0; i < count; ++i) {
+      const int32_t first = static_cast<int32_t>(random.Next() % 5);
+      const int32_t end = first + 1 + static_cast<int32_t>(random.Next() % static_cast<uint64_t>(6 - first));
+      buffers.push_back(Request(first, end, 16 * (1 + random.Next() % 4)));
+    }
+    PlanningProblem problem = Problem(buffers);
+    problem.alignment_bytes = random.Next() % 2 == 0 ? 16 : 32;
+    size_t busiest = 0;
+    for (int32_t step = 0; step < 6; ++step) {
+      size_t live = 0;
+      for (const BufferRequest& b : buffers) live += b.lifetime.Contains(step) ? b.size_bytes : 0;
+      busiest = std::max(busiest, live);
+    }
+    // One in four a unit below the busiest step (no plan), else up to twice it.
+    const size_t capacity =
+        random.Next() % 4 == 0 ? busiest - 16 : busiest + 16 * (random.Next() % (busiest / 16 + 1));
+    if (!GuillotineSearch::Applies(problem, capacity)) continue;  // a size not a multiple of 32
+    GuillotineSearch search(problem);
+    std::vector<size_t> offsets;
+    const GuillotineSearch::Outcome outcome = RunWithoutDeadline(&search, capacity, 1000000, &offsets);
+    ASSERT_NE(outcome, GuillotineSearch::Outcome::kBudget) << "round " << round;
+    OptimalOptions solve;
+    solve.capacity_bytes = capacity;
+    solve.time_limit_seconds = 0;
+    solve.guillotine = false;
+    std::vector<size_t> plan(count);
+    Result<OptimalResult> exact = OptimalPlanner(solve).Solve(problem, Span<size_t>(plan.data(), count));
+    ASSERT_TRUE(exact.ok()) << exact.status().message();
+    ASSERT_NE(exact->capacity_outcome, CapacityOutcome::kUnknown) << "round " << round;
+    if (outcome == GuillotineSearch::Outcome::kFound) {
+      ++found;
+      const size_t head = HeadOf(buffers, offsets);
+      EXPECT_LE(head, capacity) << "round " << round;
+      const Status checked = CheckPlan(problem, Span<const size_t>(offsets.data(), offsets.size()), head);
+      EXPECT_TRUE(checked.ok()) << "round " << round << ": " << checked.message();
+      EXPECT_EQ(exact->capacity_outcome, CapacityOutcome::kFits) << "round " << round;
+    }
+    if (exact->capacity_outcome == CapacityOutcome::kInfeasible) ++infeasible;
+  }
+  // Both answers occur often enough for the checks above to mean something.
+  EXPECT_GT(found, 500u);
+  EXPECT_GT(infeasible, 20u);
 }
 
 TEST(GuillotineSearch, StopsAtItsNodeBudget) {
