@@ -85,7 +85,7 @@
 //      the lower bound. Each of those rounds then looks for a guillotine
 //      plan (guillotine.h: strips cut across time and space, for problems
 //      that fill the capacity almost without gaps, where this search fails
-//      150 buffers deep) with four times the round's per-attempt node
+//      150 buffers deep) with eight times the round's per-attempt node
 //      budget; it finds plans only.
 //   6. Minimising: rounds with a growing node budget, each first asking for a
 //      plan at the lower bound, then a sixteenth of the gap below the best
@@ -154,7 +154,7 @@ struct OptimalOptions {
   // first node, for tests of the search itself and measurement.
   bool dive = true;
   // Asked about a capacity, each round of restarts after the greedy passes
-  // also looks for a guillotine plan (guillotine.h) with four times the
+  // also looks for a guillotine plan (guillotine.h) with eight times the
   // round's per-attempt node budget (its nodes are counted apart from
   // node_limit's, which still ends the rounds); false: the branch and bound
   // alone, for tests and measurement.
