@@ -16,7 +16,7 @@
 // The branch and bound of optimal.h places buffers one at a time from the
 // floor up. On problems that fill the capacity at most steps (a tiling of the
 // rectangle with a few pieces dropped) it reaches deep and fails late: one of
-// its early placements leaves a gap that only shows 150 buffers later. This
+// its early placements leaves a gap that shows only many buffers later. This
 // search decides the strips first. For a part of the problem (the buffers
 // live within [a, z), packed in H bytes) it
 //   1. splits time where no buffer crosses (the parts are independent);

@@ -8,6 +8,7 @@
 #include "microarena/base/split_mix64.h"
 #include "microarena/plan/check.h"
 #include "microarena/plan/optimal.h"
+#include "microarena/plan/plan_test_util.h"
 #include "microarena/plan/problem_generator.h"
 
 namespace microarena {
@@ -15,19 +16,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-BufferRequest Request(int32_t first, int32_t end, size_t size) {
-  BufferRequest buffer;
-  buffer.lifetime = {first, end};
-  buffer.size_bytes = size;
-  return buffer;
-}
+// A buffer live over [first, end), in the order the lifetime diagrams read.
+BufferRequest Request(int32_t first, int32_t end, size_t size) { return plan_test::Buffer(size, first, end); }
 
-PlanningProblem Problem(const std::vector<BufferRequest>& buffers) {
-  PlanningProblem problem;
-  problem.buffers = Span<const BufferRequest>(buffers.data(), buffers.size());
-  problem.alignment_bytes = 1;
-  return problem;
-}
+PlanningProblem Problem(const std::vector<BufferRequest>& buffers) { return plan_test::MakeProblem(buffers, 1); }
 
 // The head of a plan: the highest offset + size.
 size_t HeadOf(const std::vector<BufferRequest>& buffers, const std::vector<size_t>& offsets) {
@@ -113,14 +105,14 @@ TEST(GuillotineSearch, FindsAPlanForEveryTilingOfTheRectangle) {
 // Two generated problems (512 x 512 grid, 70 and 97 buffers) that the
 // branch and bound alone does not solve within 100,000 nodes; with the
 // guillotine search between its rounds, a plan within the capacity comes
-// from it (measured: after about 15,000 and 20,000 nodes of the branch and
-// bound).
+// from it within the same node limit.
 TEST(GuillotineSearch, SolveFindsPlansTheBranchAndBoundDoesNotWithinItsNodes) {
   struct Case {
     uint64_t seed;
     bool like_a_f;  // dropped down to an area share, cuts mostly across space
+    size_t buffers;
   };
-  for (const Case& c : {Case{94, false}, Case{269, true}}) {
+  for (const Case& c : {Case{94, false, 70}, Case{269, true, 97}}) {
     ProblemGeneratorOptions options;
     options.seed = c.seed;
     options.min_buffers = 50;
@@ -137,6 +129,7 @@ TEST(GuillotineSearch, SolveFindsPlansTheBranchAndBoundDoesNotWithinItsNodes) {
     Result<GeneratedProblem> generated = GenerateProblem(options);
     ASSERT_TRUE(generated.ok()) << generated.status().message();
     const std::vector<BufferRequest>& buffers = generated->problem.buffers;
+    ASSERT_EQ(buffers.size(), c.buffers) << "seed " << c.seed;
     const PlanningProblem problem = Problem(buffers);
     OptimalOptions solve;
     solve.capacity_bytes = generated->capacity_bytes;
@@ -159,35 +152,37 @@ TEST(GuillotineSearch, SolveFindsPlansTheBranchAndBoundDoesNotWithinItsNodes) {
   }
 }
 
-// Random small problems (2-9 buffers over 6 steps, sizes 1-4 units of 16
-// bytes, alignment 16 or 32, capacities one unit below the bytes live at
-// the busiest step or from there up to twice that): every plan the search
-// reports passes the checker, and none is reported where the branch and
-// bound proves that no plan fits.
+// 1,500 random small problems (2-9 buffers over 6 steps, alignment 16 or
+// 32, sizes 1-4 alignments, capacities one alignment below the bytes live
+// at the busiest step or from there up to twice that): every plan the
+// search reports passes the checker, and none is reported where the branch
+// and bound proves that no plan fits.
 TEST(GuillotineSearch, EveryPlanItReportsIsValidAndNoneWhereNoneExists) {
   SplitMix64 random(2026);
   size_t found = 0;
   size_t infeasible = 0;
   for (int round = 0; round < 1500; ++round) {
     const size_t count = 2 + random.Next() % 8;
+    const size_t alignment = random.Next() % 2 == 0 ? 16 : 32;
     std::vector<BufferRequest> buffers;
     for (size_t i = 0; i < count; ++i) {
       const int32_t first = static_cast<int32_t>(random.Next() % 5);
       const int32_t end = first + 1 + static_cast<int32_t>(random.Next() % static_cast<uint64_t>(6 - first));
-      buffers.push_back(Request(first, end, 16 * (1 + random.Next() % 4)));
+      buffers.push_back(Request(first, end, alignment * (1 + random.Next() % 4)));
     }
     PlanningProblem problem = Problem(buffers);
-    problem.alignment_bytes = random.Next() % 2 == 0 ? 16 : 32;
+    problem.alignment_bytes = alignment;
     size_t busiest = 0;
     for (int32_t step = 0; step < 6; ++step) {
       size_t live = 0;
       for (const BufferRequest& b : buffers) live += b.lifetime.Contains(step) ? b.size_bytes : 0;
       busiest = std::max(busiest, live);
     }
-    // One in four a unit below the busiest step (no plan), else up to twice it.
-    const size_t capacity =
-        random.Next() % 4 == 0 ? busiest - 16 : busiest + 16 * (random.Next() % (busiest / 16 + 1));
-    if (!GuillotineSearch::Applies(problem, capacity)) continue;  // a size not a multiple of 32
+    // One in four an alignment below the busiest step (no plan), else up to twice it.
+    const size_t capacity = random.Next() % 4 == 0
+                                ? busiest - alignment
+                                : busiest + alignment * (random.Next() % (busiest / alignment + 1));
+    ASSERT_TRUE(GuillotineSearch::Applies(problem, capacity)) << "round " << round;
     GuillotineSearch search(problem);
     std::vector<size_t> offsets;
     const GuillotineSearch::Outcome outcome = RunWithoutDeadline(&search, capacity, 1000000, &offsets);

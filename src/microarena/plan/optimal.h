@@ -82,11 +82,11 @@
 //      of their own: a plan within them fits, and how long the search takes
 //      to find one varies widely with the capacity (the section bounds
 //      prune by it), neither way always faster. A proven "no" there raises
-//      the lower bound. Each of those rounds then looks for a guillotine
-//      plan (guillotine.h: strips cut across time and space, for problems
-//      that fill the capacity almost without gaps, where this search fails
-//      150 buffers deep) with eight times the round's per-attempt node
-//      budget; it finds plans only.
+//      the lower bound. Each round (at the lower bound too) then looks for
+//      a guillotine plan (guillotine.h: strips cut across time and space,
+//      for problems that fill the capacity almost without gaps, where this
+//      search fails deep in the tree) with eight times the round's
+//      per-attempt node budget; it finds plans only.
 //   6. Minimising: rounds with a growing node budget, each first asking for a
 //      plan at the lower bound, then a sixteenth of the gap below the best
 //      head (again after each plan found: a plan found under a capacity sits
@@ -156,8 +156,10 @@ struct OptimalOptions {
   // Asked about a capacity, each round of restarts after the greedy passes
   // also looks for a guillotine plan (guillotine.h) with eight times the
   // round's per-attempt node budget (its nodes are counted apart from
-  // node_limit's, which still ends the rounds); false: the branch and bound
-  // alone, for tests and measurement.
+  // node_limit's, which still ends the rounds). The rounds run with
+  // tighter_capacities and where an exhausted search is a proof; otherwise
+  // the search runs in one attempt and this is not used. false: the branch
+  // and bound alone, for tests and measurement.
   bool guillotine = true;
   // Problems whose buffers are live together in more pairs than this get
   // the greedy plan without search (as those above kMaxSearchBuffers): the

@@ -576,9 +576,9 @@ TflmOpFacts TflmFactsForOp(const ModelView& model, size_t subgraph_index, size_t
       // while they are live; a scratch array of one pointer per input.
       const size_t count = op.inputs().size();
       if (count < 2 || !AllInputsPresent(op, count)) return Unknown("ADD_N without two or more inputs");
+      const TensorView first = TensorAt(subgraph, op.inputs()[0]);
       for (size_t i = 1; i < count; ++i) {
         const TensorView other = TensorAt(subgraph, op.inputs()[i]);
-        const TensorView first = TensorAt(subgraph, op.inputs()[0]);
         if (other.type() != input_type ||
             (input_type == TensorType::kInt8 &&
              (!other.quantization().is_affine() || !first.quantization().is_affine() ||
@@ -599,8 +599,7 @@ TflmOpFacts TflmFactsForOp(const ModelView& model, size_t subgraph_index, size_t
       }
       if (input_type == TensorType::kInt8) {
         const QuantizationView q = TensorAt(subgraph, op.outputs()[0]).quantization();
-        if (OutputType(subgraph, op) != TensorType::kInt8 || !q.is_affine() || q.scale(0) != 16.0f / 256 ||
-            q.zero_point(0) != 127) {
+        if (!q.is_affine() || q.scale(0) != 16.0f / 256 || q.zero_point(0) != 127) {
           return Unknown("an int8 LOG_SOFTMAX whose output is not int8 with scale 16/256 and zero point 127");
         }
       }
@@ -670,8 +669,9 @@ TflmOpFacts TflmFactsForOp(const ModelView& model, size_t subgraph_index, size_t
       break;
     default: return Unknown(std::string("op ") + BuiltinOpName(code) + " is not in the TFLM arena table");
   }
-  // The data's type: input 0 but where that is a shape, an axis or a
-  // condition (FILL, SPLIT, SELECT_V2: input 1; TRANSPOSE_CONV: input 2).
+  // The data's type: input 0 but where that is a shape, an axis, a
+  // condition or a lookup (FILL, SPLIT, SELECT_V2, EMBEDDING_LOOKUP: input 1;
+  // TRANSPOSE_CONV: input 2).
   TensorType data_type = input_type;
   const size_t data_slot = code == BuiltinOp::kTransposeConv ? 2
                            : code == BuiltinOp::kFill || code == BuiltinOp::kSplit || code == BuiltinOp::kSelectV2 ||
